@@ -1,0 +1,47 @@
+/*
+ * The command line: one table of options drives parsing and --help.  Parsing
+ * only fills struct options; any bad value is an error naming the option and
+ * the value, for the caller to print (exit status 2).
+ */
+#ifndef NIO_TOP_CLI_H
+#define NIO_TOP_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "strategy.h"
+#include "topo.h"
+
+#define CLI_LIST_MAX	64
+#define CLI_THREADS_MAX 64
+
+struct options {
+	bool batch;
+	bool verify;
+	bool list_strategies;
+	bool help;
+	bool version;
+	const struct strategy_ops *strategies[CLI_LIST_MAX];
+	size_t strategy_count;
+	size_t msg_sizes[CLI_LIST_MAX];
+	size_t msg_size_count;
+	unsigned int threads[CLI_LIST_MAX];
+	size_t thread_count;
+	uint64_t duration_ms;
+	uint64_t warmup_ms;
+	unsigned int slots;
+	enum topo_kind topology;
+	const char *output;
+};
+
+/* 0, or -EINVAL with *cause (caller frees) naming the option and value. */
+int cli_parse(int argc, char **argv, struct options *opts, char **cause);
+
+/* "4K" -> 4096; 0 or -EINVAL (not a size) or -ERANGE (outside 64 .. 4M). */
+int cli_parse_size(const char *text, size_t *bytes);
+
+void cli_usage(FILE *out);
+
+#endif

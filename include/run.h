@@ -1,0 +1,68 @@
+/*
+ * One run: a configuration (strategy, message size, flows, timing) carried out
+ * over a topology, from connecting the flows to the joined threads and the
+ * summary.  The caller's main loop drives it: it waits on run_event_fd() and
+ * until run_deadline_ns(), then calls run_tick().
+ */
+#ifndef NIO_TOP_RUN_H
+#define NIO_TOP_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sampler.h"
+#include "strategy.h"
+#include "topo.h"
+
+#define RUN_TICK_MS 100
+
+struct run_config {
+	const struct strategy_ops *strategy;
+	size_t msg_size;
+	unsigned int threads; /* flows */
+	uint64_t duration_ms;
+	uint64_t warmup_ms;
+	bool verify;
+	unsigned int slots;
+};
+
+struct run_interval {
+	double t_s; /* end of the interval, from the start of the run */
+	double gbps;
+	double msgs_per_s;
+	bool warmup;
+};
+
+struct run_result {
+	struct run_config config;
+	enum topo_kind topology;
+	struct run_totals
+		totals;	   /* the whole run, warm-up and drain included */
+	double measured_s; /* the summary window, warm-up left out */
+	double gbps;	   /* delivered, over the summary window */
+	double msgs_per_s;
+	struct run_interval *intervals;
+	size_t interval_count;
+	char *error; /* NULL when the run completed cleanly */
+};
+
+struct run;
+
+int run_start(const struct run_config *config, const struct topo *topo,
+	      struct run **run, char **cause);
+int run_event_fd(const struct run *run);
+uint64_t run_deadline_ns(const struct run *run);
+
+/* Samples and moves the run on; true once every thread has ended. */
+bool run_tick(struct run *run, uint64_t now_ns);
+
+/* Stops the run early, e.g. on a signal; the reason goes into the result. */
+void run_abort(struct run *run, const char *why);
+
+/* Joins the threads, fills *result and frees the run. */
+void run_finish(struct run *run, struct run_result *result);
+
+void run_result_fini(struct run_result *result);
+
+#endif

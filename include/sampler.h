@@ -1,0 +1,39 @@
+/*
+ * The sampler turns the workers' monotonic counters into totals at an instant
+ * and rates between two instants.  It only reads: one pass over the flows.
+ */
+#ifndef NIO_TOP_SAMPLER_H
+#define NIO_TOP_SAMPLER_H
+
+#include <stdint.h>
+
+#include "worker.h"
+
+struct run_totals {
+	uint64_t messages_sent;
+	uint64_t bytes_sent;
+	uint64_t messages_received;
+	uint64_t bytes_received;
+	uint64_t checked;
+	uint64_t corrupt;
+	uint64_t zc_sends;
+	uint64_t zc_completions;
+	uint64_t zc_copied;
+	uint64_t zc_enobufs;
+};
+
+struct sample {
+	uint64_t t_ns; /* CLOCK_MONOTONIC */
+	struct run_totals totals;
+};
+
+void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
+		  uint64_t now_ns, struct sample *out);
+
+/* Delivered (receiver-side) rates between two samples. */
+double sampler_gbps(const struct sample *from, const struct sample *to);
+double sampler_msgs_per_s(const struct sample *from, const struct sample *to);
+
+uint64_t sampler_now_ns(void);
+
+#endif

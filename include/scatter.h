@@ -1,0 +1,30 @@
+/*
+ * Scatter-gather I/O over the eight fields of a message: whole-message send
+ * and receive loops that resume after partial transfers, and the receive path
+ * that one-copy and zero-copy share (recvmsg straight into the fields).
+ */
+#ifndef NIO_TOP_SCATTER_H
+#define NIO_TOP_SCATTER_H
+
+#include <stddef.h>
+#include <sys/uio.h>
+
+#include "strategy.h"
+
+/* Drops the first n bytes of the vector, moving *iov and *iovcnt on. */
+void scatter_advance(struct iovec **iov, int *iovcnt, size_t n);
+
+/* Sends every byte described by iov (the array is consumed): 0 or -errno. */
+int scatter_send_all(int fd, struct iovec *iov, int iovcnt, int flags);
+
+/*
+ * Receives exactly the bytes described by iov: 1 when full, 0 on end of stream
+ * before the first byte, -EPROTO on end of stream inside it, or -errno.
+ */
+int scatter_recv_all(int fd, struct iovec *iov, int iovcnt);
+
+int scatter_rx_open(const struct strategy_params *params, void **rx);
+int scatter_rx_recv(void *rx, struct message **msg);
+void scatter_rx_close(void *rx);
+
+#endif

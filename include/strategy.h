@@ -1,0 +1,60 @@
+/*
+ * A strategy is one way of moving a message through a TCP connection: how the
+ * sender hands the eight fields to the kernel and how the receiver gets them
+ * back.  Each strategy is a file that exports one const struct strategy_ops;
+ * the registry in strategy.c lists them, and the worker drives them.
+ */
+#ifndef NIO_TOP_STRATEGY_H
+#define NIO_TOP_STRATEGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "flow_stats.h"
+#include "message.h"
+
+#define STRATEGY_SLOTS_DEFAULT 16
+#define STRATEGY_SLOTS_MAX     4096
+
+struct strategy_params {
+	int fd;
+	size_t msg_size;
+	unsigned int slots; /* message slots of a zero-copy sender */
+	struct flow_stats *stats;
+};
+
+struct strategy_ops {
+	const char *name;
+	const char *summary;
+	bool zerocopy; /* keeps the zero-copy accounting block */
+
+	/* 0 if the machine can run it, else -errno and a cause; may be NULL. */
+	int (*probe)(char **cause);
+
+	int (*tx_open)(const struct strategy_params *params, void **tx);
+	/* The slot to fill with the next message; waits for one to be free. */
+	int (*tx_slot)(void *tx, struct message **msg);
+	/* Sends msg; returns how many messages are now wholly with the kernel. */
+	int (*tx_send)(void *tx, struct message *msg);
+	/* Finishes every message sent; returns how many it finished. */
+	int (*tx_drain)(void *tx);
+	void (*tx_close)(void *tx);
+
+	int (*rx_open)(const struct strategy_params *params, void **rx);
+	/* 1 with *msg filled, 0 at a clean end of stream, or -errno. */
+	int (*rx_recv)(void *rx, struct message **msg);
+	void (*rx_close)(void *rx);
+};
+
+extern const struct strategy_ops strategy_two_copy;
+extern const struct strategy_ops strategy_one_copy;
+extern const struct strategy_ops strategy_zero_copy;
+
+size_t strategy_count(void);
+const struct strategy_ops *strategy_at(size_t index);
+const struct strategy_ops *strategy_find(const char *name);
+
+/* 0 if available; else -errno and *cause (caller frees). */
+int strategy_probe(const struct strategy_ops *ops, char **cause);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * A flow: one TCP connection with a sender thread on one end and a receiver
+ * thread on the other, each driving the run's strategy and writing only its
+ * own stats block.  Workers never print: a failure is stored in the block as
+ * -errno and a step name, and the main loop reads it.
+ */
+#ifndef NIO_TOP_WORKER_H
+#define NIO_TOP_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "flow_stats.h"
+#include "strategy.h"
+
+struct worker_flow {
+	struct flow_stats tx;
+	struct flow_stats rx;
+
+	const struct strategy_ops *ops;
+	size_t msg_size;
+	unsigned int slots;
+	bool verify;
+	const atomic_bool *stop; /* senders finish their message and drain */
+	int tx_fd;		 /* the sending end (server namespace) */
+	int rx_fd;		 /* the receiving end (client namespace) */
+	int done_fd;		 /* eventfd: +1 as each thread ends */
+
+	pthread_t tx_thread;
+	pthread_t rx_thread;
+	bool tx_started;
+	bool rx_started;
+} __attribute__((aligned(64)));
+
+/* Starts both threads: 0 or -errno (a thread that started must be joined). */
+int worker_start(struct worker_flow *flow);
+void worker_join(struct worker_flow *flow);
+
+#endif

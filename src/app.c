@@ -1,0 +1,265 @@
+/*
+ * The main loop.  Signals are blocked in every thread before any thread
+ * starts and arrive here through a signalfd; a timerfd wakes the loop on each
+ * sampling tick and run boundary, and the run's eventfd when a worker ends.
+ * Teardown happens in ordinary code, in the reverse order of setup.
+ *
+ * The batch front end runs the plan one run at a time, reports progress on
+ * stderr and one table row per run on stdout, and exports the finished runs.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "export.h"
+#include "run.h"
+#include "session.h"
+
+struct app {
+	int signal_fd;
+	int timer_fd;
+	int signal; /* the terminating signal received, or 0 */
+};
+
+static const int app_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+
+static int app_setup(struct app *app)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	for (size_t i = 0; i < sizeof(app_signals) / sizeof(app_signals[0]);
+	     i++)
+		sigaddset(&mask, app_signals[i]);
+	if (pthread_sigmask(SIG_BLOCK, &mask, NULL) != 0)
+		return -EINVAL;
+	app->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (app->signal_fd < 0)
+		return -errno;
+	app->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (app->timer_fd < 0) {
+		close(app->signal_fd);
+		return -errno;
+	}
+	return 0;
+}
+
+static void app_teardown(struct app *app)
+{
+	close(app->timer_fd);
+	close(app->signal_fd);
+}
+
+/* Returns the terminating signal read from the signalfd, or 0. */
+static int app_read_signal(struct app *app)
+{
+	struct signalfd_siginfo info;
+
+	while (read(app->signal_fd, &info, sizeof(info)) == sizeof(info)) {
+		/* SIGPIPE cannot happen (MSG_NOSIGNAL); ignore a stray one. */
+		if (info.ssi_signo != SIGPIPE)
+			return (int)info.ssi_signo;
+	}
+	return 0;
+}
+
+static int app_arm_timer(struct app *app, uint64_t deadline_ns)
+{
+	struct itimerspec when = {
+		.it_value = {.tv_sec = (time_t)(deadline_ns / 1000000000ull),
+			     .tv_nsec = (long)(deadline_ns % 1000000000ull)},
+	};
+
+	if (deadline_ns == 0)
+		when.it_value.tv_nsec = 1;
+	return timerfd_settime(app->timer_fd, TFD_TIMER_ABSTIME, &when, NULL);
+}
+
+/* Drives one run to its end; a terminating signal aborts it. */
+static void app_drive(struct app *app, struct run *run)
+{
+	for (;;) {
+		struct pollfd pfd[] = {
+			{.fd = app->signal_fd, .events = POLLIN},
+			{.fd = app->timer_fd, .events = POLLIN},
+			{.fd = run_event_fd(run), .events = POLLIN},
+		};
+		uint64_t expirations;
+
+		app_arm_timer(app, run_deadline_ns(run));
+		if (poll(pfd, 3, -1) < 0 && errno != EINTR)
+			run_abort(run, "poll failed");
+		if (pfd[0].revents & POLLIN) {
+			int sig = app_read_signal(app);
+
+			if (sig && !app->signal) {
+				char why[64];
+
+				app->signal = sig;
+				snprintf(why, sizeof(why), "interrupted by %s",
+					 sigabbrev_np(sig));
+				run_abort(run, why);
+			}
+		}
+		if (pfd[1].revents & POLLIN)
+			(void)!read(app->timer_fd, &expirations,
+				    sizeof(expirations));
+		if (run_tick(run, sampler_now_ns()))
+			return;
+	}
+}
+
+static void format_size(size_t bytes, char *out, size_t size)
+{
+	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+		snprintf(out, size, "%zuM", bytes / (1024 * 1024));
+	else if (bytes >= 1024 && bytes % 1024 == 0)
+		snprintf(out, size, "%zuK", bytes / 1024);
+	else
+		snprintf(out, size, "%zu", bytes);
+}
+
+static void batch_header(void)
+{
+	printf("%-10s %6s %4s %9s %12s %14s %8s %10s\n", "strategy", "size",
+	       "thr", "Gbit/s", "msgs/s", "bytes", "corrupt", "zc-copied");
+	fflush(stdout);
+}
+
+static void batch_row(const struct run_result *r)
+{
+	const struct run_totals *t = &r->totals;
+	char size[24], copied[16] = "-", corrupt[24] = "-";
+
+	format_size(r->config.msg_size, size, sizeof(size));
+	if (r->config.strategy->zerocopy && t->zc_completions)
+		snprintf(copied, sizeof(copied), "%.0f%%",
+			 100.0 * (double)t->zc_copied /
+				 (double)t->zc_completions);
+	if (r->config.verify)
+		snprintf(corrupt, sizeof(corrupt), "%llu",
+			 (unsigned long long)t->corrupt);
+	printf("%-10s %6s %4u %9.3f %12.0f %14llu %8s %10s\n",
+	       r->config.strategy->name, size, r->config.threads, r->gbps,
+	       r->msgs_per_s, (unsigned long long)t->bytes_received, corrupt,
+	       copied);
+	if (r->error)
+		printf("    error: %s\n", r->error);
+	fflush(stdout);
+}
+
+static int app_batch(struct app *app, struct session *s)
+{
+	bool failed = false;
+
+	batch_header();
+	for (size_t i = 0; i < s->plan_count && !app->signal; i++) {
+		const struct run_config *cfg = &s->plan[i];
+		struct run_result result;
+		struct run *run;
+		char size[24], *cause;
+		int r;
+
+		format_size(cfg->msg_size, size, sizeof(size));
+		fprintf(stderr,
+			"[%zu/%zu] %s %s x%u, %.3g s + %.3g s warm-up\n", i + 1,
+			s->plan_count, cfg->strategy->name, size, cfg->threads,
+			(double)cfg->duration_ms / 1000,
+			(double)cfg->warmup_ms / 1000);
+		r = run_start(cfg, &s->topo, &run, &cause);
+		if (r < 0) {
+			fprintf(stderr, "nio-top: %s %s x%u: %s\n",
+				cfg->strategy->name, size, cfg->threads,
+				cause ? cause : strerror(-r));
+			free(cause);
+			failed = true;
+			continue;
+		}
+		app_drive(app, run);
+		run_finish(run, &result);
+		/* A run cut short by a signal is not a result. */
+		if (app->signal) {
+			run_result_fini(&result);
+			break;
+		}
+		batch_row(&result);
+		failed |= result.error != NULL;
+		if (session_add_result(s, &result) < 0)
+			failed = true;
+	}
+	return failed ? 1 : 0;
+}
+
+static int app_list_strategies(void)
+{
+	for (size_t i = 0; i < strategy_count(); i++) {
+		const struct strategy_ops *ops = strategy_at(i);
+		char *why;
+
+		if (strategy_probe(ops, &why) == 0)
+			printf("%-10s available    %s\n", ops->name,
+			       ops->summary);
+		else
+			printf("%-10s unavailable  %s\n", ops->name,
+			       why ? why : "probe failed");
+		free(why);
+	}
+	return 0;
+}
+
+int app_run(const struct options *options)
+{
+	struct session session;
+	struct app app = {0};
+	char *cause = NULL;
+	int status, r;
+
+	if (options->list_strategies)
+		return app_list_strategies();
+
+	r = app_setup(&app);
+	if (r < 0) {
+		fprintf(stderr,
+			"nio-top: cannot set up signals and timers: %s\n",
+			strerror(-r));
+		return 1;
+	}
+	r = session_open(&session, options, &cause);
+	if (r < 0) {
+		fprintf(stderr, "nio-top: %s\n", cause ? cause : strerror(-r));
+		free(cause);
+		app_teardown(&app);
+		return 1;
+	}
+	if (session.notice)
+		fprintf(stderr, "nio-top: %s\n", session.notice);
+
+	status = app_batch(&app, &session);
+
+	if (options->output) {
+		r = export_write(options->output, &session, &cause);
+		if (r < 0) {
+			fprintf(stderr, "nio-top: %s\n",
+				cause ? cause : strerror(-r));
+			free(cause);
+			status = 1;
+		} else {
+			fprintf(stderr, "nio-top: wrote %zu run%s to %s\n",
+				session.result_count,
+				session.result_count == 1 ? "" : "s",
+				options->output);
+		}
+	}
+	session_close(&session);
+	app_teardown(&app);
+	if (app.signal)
+		status = 128 + app.signal;
+	return status;
+}

@@ -1,0 +1,262 @@
+/*
+ * JSON export.  Counters are 64-bit and must survive exactly, but cJSON keeps
+ * numbers as doubles (exact only up to 2^53), so they are written as raw
+ * decimal text.  Rates are doubles and written as such.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "hostinfo.h"
+
+static void add_u64(cJSON *obj, const char *key, uint64_t value)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "%" PRIu64, value);
+	cJSON_AddItemToObject(obj, key, cJSON_CreateRaw(text));
+}
+
+static cJSON *export_host(const struct host_info *host)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "kernel", host->kernel);
+	cJSON_AddStringToObject(obj, "cpu_model", host->cpu_model);
+	cJSON_AddNumberToObject(obj, "cpus", (double)host->cpus);
+	return obj;
+}
+
+static cJSON *availability(bool available, const char *reason)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddBoolToObject(obj, "available", available);
+	if (available || !reason)
+		cJSON_AddNullToObject(obj, "reason");
+	else
+		cJSON_AddStringToObject(obj, "reason", reason);
+	return obj;
+}
+
+static cJSON *export_capabilities(const struct host_info *host)
+{
+	cJSON *obj = cJSON_CreateObject();
+	cJSON *strategies = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(obj, "netns",
+			      availability(host->netns, host->netns_reason));
+	for (size_t i = 0; i < strategy_count(); i++) {
+		const struct strategy_ops *ops = strategy_at(i);
+		char *why = NULL;
+		int r = strategy_probe(ops, &why);
+
+		if (ops == &strategy_zero_copy)
+			cJSON_AddItemToObject(obj, "zerocopy",
+					      availability(r == 0, why));
+		cJSON_AddItemToObject(strategies, ops->name,
+				      availability(r == 0, why));
+		free(why);
+	}
+	cJSON_AddItemToObject(obj, "strategies", strategies);
+	return obj;
+}
+
+static cJSON *export_config(const struct session *s)
+{
+	const struct options *o = &s->options;
+	cJSON *obj = cJSON_CreateObject();
+	cJSON *list = cJSON_AddArrayToObject(obj, "strategies");
+
+	for (size_t i = 0; i < o->strategy_count; i++)
+		cJSON_AddItemToArray(
+			list, cJSON_CreateString(o->strategies[i]->name));
+	list = cJSON_AddArrayToObject(obj, "msg_sizes");
+	for (size_t i = 0; i < o->msg_size_count; i++)
+		cJSON_AddItemToArray(
+			list, cJSON_CreateNumber((double)o->msg_sizes[i]));
+	list = cJSON_AddArrayToObject(obj, "threads");
+	for (size_t i = 0; i < o->thread_count; i++)
+		cJSON_AddItemToArray(list, cJSON_CreateNumber(o->threads[i]));
+	cJSON_AddNumberToObject(obj, "duration_s",
+				(double)o->duration_ms / 1000);
+	cJSON_AddNumberToObject(obj, "warmup_s", (double)o->warmup_ms / 1000);
+	cJSON_AddBoolToObject(obj, "verify", o->verify);
+	cJSON_AddNumberToObject(obj, "slots", o->slots);
+	cJSON_AddStringToObject(obj, "topology", topo_kind_name(s->topo.kind));
+	return obj;
+}
+
+static cJSON *export_run(const struct run_result *r)
+{
+	const struct run_totals *t = &r->totals;
+	cJSON *obj = cJSON_CreateObject();
+	cJSON *integrity, *zc, *intervals;
+
+	cJSON_AddStringToObject(obj, "strategy", r->config.strategy->name);
+	add_u64(obj, "msg_size", r->config.msg_size);
+	cJSON_AddNumberToObject(obj, "threads", r->config.threads);
+	cJSON_AddStringToObject(obj, "mode", "stream");
+	cJSON_AddStringToObject(obj, "topology", topo_kind_name(r->topology));
+	cJSON_AddNumberToObject(obj, "duration_s",
+				(double)r->config.duration_ms / 1000);
+	cJSON_AddNumberToObject(obj, "warmup_s",
+				(double)r->config.warmup_ms / 1000);
+	cJSON_AddNumberToObject(obj, "measured_s", r->measured_s);
+	add_u64(obj, "messages_sent", t->messages_sent);
+	add_u64(obj, "messages_received", t->messages_received);
+	add_u64(obj, "bytes_sent", t->bytes_sent);
+	add_u64(obj, "bytes_received", t->bytes_received);
+	cJSON_AddNumberToObject(obj, "gbps", r->gbps);
+	cJSON_AddNumberToObject(obj, "msgs_per_s", r->msgs_per_s);
+
+	integrity = cJSON_AddObjectToObject(obj, "integrity");
+	cJSON_AddBoolToObject(integrity, "verified", r->config.verify);
+	add_u64(integrity, "checked", t->checked);
+	add_u64(integrity, "corrupt", t->corrupt);
+
+	if (r->config.strategy->zerocopy) {
+		zc = cJSON_AddObjectToObject(obj, "zerocopy");
+		add_u64(zc, "sends", t->zc_sends);
+		add_u64(zc, "completions", t->zc_completions);
+		add_u64(zc, "copied", t->zc_copied);
+		add_u64(zc, "enobufs", t->zc_enobufs);
+	} else {
+		cJSON_AddNullToObject(obj, "zerocopy");
+	}
+
+	intervals = cJSON_AddArrayToObject(obj, "intervals");
+	for (size_t i = 0; i < r->interval_count; i++) {
+		const struct run_interval *iv = &r->intervals[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "t_s", iv->t_s);
+		cJSON_AddNumberToObject(item, "gbps", iv->gbps);
+		cJSON_AddNumberToObject(item, "msgs_per_s", iv->msgs_per_s);
+		cJSON_AddBoolToObject(item, "warmup", iv->warmup);
+		cJSON_AddItemToArray(intervals, item);
+	}
+	if (r->error)
+		cJSON_AddStringToObject(obj, "error", r->error);
+	else
+		cJSON_AddNullToObject(obj, "error");
+	return obj;
+}
+
+int export_write(const char *path, const struct session *s, char **cause)
+{
+	struct host_info host;
+	cJSON *root = cJSON_CreateObject();
+	cJSON *tool, *runs;
+	char *text;
+	int r;
+
+	*cause = NULL;
+	if (!root)
+		return -ENOMEM;
+	host_info_read(&host);
+	cJSON_AddStringToObject(root, "format", EXPORT_FORMAT);
+	cJSON_AddNumberToObject(root, "version", EXPORT_VERSION);
+	tool = cJSON_AddObjectToObject(root, "tool");
+	cJSON_AddStringToObject(tool, "name", "nio-top");
+	cJSON_AddStringToObject(tool, "version", NIO_TOP_VERSION);
+	cJSON_AddItemToObject(root, "host", export_host(&host));
+	cJSON_AddItemToObject(root, "capabilities", export_capabilities(&host));
+	cJSON_AddItemToObject(root, "config", export_config(s));
+	runs = cJSON_AddArrayToObject(root, "runs");
+	for (size_t i = 0; i < s->result_count; i++)
+		cJSON_AddItemToArray(runs, export_run(&s->results[i]));
+
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return -ENOMEM;
+	r = export_write_atomically(path, text, cause);
+	cJSON_free(text);
+	return r;
+}
+
+static int write_all(int fd, const char *text, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, text, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		text += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int export_write_atomically(const char *path, const char *text, char **cause)
+{
+	char *dir_copy = strdup(path), *base_copy = strdup(path);
+	char *tmp = NULL, *dir = NULL;
+	const char *step = "create a temporary file";
+	int fd = -1, dir_fd, r;
+
+	*cause = NULL;
+	if (dir_copy)
+		dir = dirname(dir_copy);
+	if (!dir || !base_copy ||
+	    asprintf(&tmp, "%s/.%s.XXXXXX", dir, basename(base_copy)) < 0) {
+		tmp = NULL;
+		r = -ENOMEM;
+		goto out;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	step = "write";
+	r = write_all(fd, text, strlen(text));
+	if (r == 0 && write_all(fd, "\n", 1) < 0)
+		r = -errno;
+	if (r == 0 && fchmod(fd, 0644) < 0)
+		r = -errno;
+	if (r == 0) {
+		step = "fsync";
+		if (fsync(fd) < 0)
+			r = -errno;
+	}
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0) {
+		step = "rename into place";
+		if (rename(tmp, path) < 0)
+			r = -errno;
+	}
+	if (r < 0) {
+		unlink(tmp);
+		goto out;
+	}
+	/* The rename itself is durable only once the folder is synced. */
+	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd >= 0) {
+		fsync(dir_fd);
+		close(dir_fd);
+	}
+out:
+	if (r < 0 &&
+	    asprintf(cause, "%s: cannot %s: %s", path, step, strerror(-r)) < 0)
+		*cause = NULL;
+	free(tmp);
+	free(dir_copy);
+	free(base_copy);
+	return r;
+}

@@ -1,0 +1,30 @@
+/*
+ * nio-top: parse the command line, then hand over to the application.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+	struct options options;
+	char *cause;
+
+	if (cli_parse(argc, argv, &options, &cause) < 0) {
+		fprintf(stderr, "nio-top: %s\n", cause ? cause : "bad usage");
+		fprintf(stderr, "Try 'nio-top --help'.\n");
+		free(cause);
+		return 2;
+	}
+	if (options.help) {
+		cli_usage(stdout);
+		return 0;
+	}
+	if (options.version) {
+		printf("nio-top %s\n", NIO_TOP_VERSION);
+		return 0;
+	}
+	return app_run(&options);
+}

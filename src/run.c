@@ -1,0 +1,474 @@
+/*
+ * A run's life: connect one TCP connection per flow across the topology, start
+ * the flows' threads, sample every tick, note the counters where the warm-up
+ * ends and where the measured window ends, tell the senders to stop, and wait
+ * for every thread to drain and end.  A failing thread, or a caller's abort,
+ * shuts every connection down so that no thread stays blocked.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "netns.h"
+#include "run.h"
+#include "worker.h"
+
+#define NS_PER_MS 1000000ull
+#define TICK_NS	  (RUN_TICK_MS * NS_PER_MS)
+/* How long stopped flows may take to drain before they are cut off. */
+#define STOP_GRACE_NS (15000 * NS_PER_MS)
+
+enum run_state {
+	RUN_WARMUP,
+	RUN_MEASURE,
+	RUN_STOPPING,
+	RUN_DONE,
+};
+
+struct run {
+	struct run_config config;
+	enum topo_kind topology;
+	enum run_state state;
+	atomic_bool stop;
+	int done_fd;
+	unsigned int threads_ended;
+	bool connections_cut;
+
+	struct worker_flow *flows;
+	unsigned int flow_count;
+
+	uint64_t start_ns;
+	uint64_t warmup_end_ns;
+	uint64_t end_ns;
+	uint64_t stop_ns;
+	uint64_t next_tick_ns;
+	struct sample last;
+	struct sample measure_from;
+	struct sample measure_to;
+
+	struct run_interval *intervals;
+	size_t interval_count;
+	size_t interval_capacity;
+	char *error;
+};
+
+struct listener {
+	struct sockaddr_in addr;
+	int backlog;
+	int fd;
+};
+
+struct dialer {
+	struct sockaddr_in addr;
+	unsigned int count;
+	int *fds;
+};
+
+/* In the server namespace: a listening socket on an ephemeral port. */
+static int listener_open(void *arg)
+{
+	struct listener *l = arg;
+	socklen_t len = sizeof(l->addr);
+
+	l->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l->fd < 0)
+		return -errno;
+	if (bind(l->fd, (struct sockaddr *)&l->addr, sizeof(l->addr)) < 0 ||
+	    listen(l->fd, l->backlog) < 0 ||
+	    getsockname(l->fd, (struct sockaddr *)&l->addr, &len) < 0) {
+		int r = -errno;
+
+		close(l->fd);
+		l->fd = -1;
+		return r;
+	}
+	return 0;
+}
+
+/* In the client namespace: one connection per flow, handshakes done. */
+static int dial_all(void *arg)
+{
+	struct dialer *d = arg;
+
+	for (unsigned int i = 0; i < d->count; i++) {
+		d->fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (d->fds[i] < 0)
+			return -errno;
+		if (connect(d->fds[i], (struct sockaddr *)&d->addr,
+			    sizeof(d->addr)) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static int local_port(int fd, bool peer)
+{
+	struct sockaddr_in addr;
+	socklen_t len = sizeof(addr);
+	int r = peer ? getpeername(fd, (struct sockaddr *)&addr, &len)
+		     : getsockname(fd, (struct sockaddr *)&addr, &len);
+
+	return r < 0 ? -errno : ntohs(addr.sin_port);
+}
+
+/*
+ * Connects every flow: receivers dial from the client namespace, senders are
+ * the accepted ends in the server namespace, matched by port so that both
+ * threads of a flow share one connection.
+ */
+static int run_connect(struct run *run, const struct topo *topo, char **cause)
+{
+	struct listener l = {.addr = topo->server_addr,
+			     .backlog = (int)run->flow_count,
+			     .fd = -1};
+	struct dialer d = {.count = run->flow_count};
+	const char *step;
+	int r;
+
+	d.fds = malloc(run->flow_count * sizeof(*d.fds));
+	if (!d.fds)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < run->flow_count; i++)
+		d.fds[i] = -1;
+
+	step = "listen";
+	r = netns_run(topo->server_ns, listener_open, &l);
+	if (r < 0)
+		goto out;
+	d.addr = l.addr;
+	step = "connect";
+	r = netns_run(topo->client_ns, dial_all, &d);
+	if (r < 0)
+		goto out;
+
+	step = "accept";
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		int fd = accept4(l.fd, NULL, NULL, SOCK_CLOEXEC);
+		int port;
+
+		if (fd < 0) {
+			r = -errno;
+			goto out;
+		}
+		port = local_port(fd, true);
+		for (unsigned int j = 0; j < run->flow_count; j++) {
+			if (run->flows[j].tx_fd < 0 &&
+			    local_port(d.fds[j], false) == port) {
+				run->flows[j].tx_fd = fd;
+				fd = -1;
+				break;
+			}
+		}
+		if (fd >= 0) {
+			close(fd);
+			r = -EPROTO;
+			goto out;
+		}
+	}
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		run->flows[i].rx_fd = d.fds[i];
+		d.fds[i] = -1;
+	}
+out:
+	if (r < 0 && asprintf(cause, "cannot %s: %s", step, strerror(-r)) < 0)
+		*cause = NULL;
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		if (d.fds[i] >= 0)
+			close(d.fds[i]);
+	}
+	if (l.fd >= 0)
+		close(l.fd);
+	free(d.fds);
+	return r;
+}
+
+/* Wakes every thread of the run: their sockets fail from now on. */
+static void run_cut_connections(struct run *run)
+{
+	atomic_store(&run->stop, true);
+	if (run->connections_cut)
+		return;
+	run->connections_cut = true;
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		if (run->flows[i].tx_fd >= 0)
+			shutdown(run->flows[i].tx_fd, SHUT_RDWR);
+		if (run->flows[i].rx_fd >= 0)
+			shutdown(run->flows[i].rx_fd, SHUT_RDWR);
+	}
+}
+
+static void run_free(struct run *run)
+{
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		worker_join(&run->flows[i]);
+		if (run->flows[i].tx_fd >= 0)
+			close(run->flows[i].tx_fd);
+		if (run->flows[i].rx_fd >= 0)
+			close(run->flows[i].rx_fd);
+	}
+	if (run->done_fd >= 0)
+		close(run->done_fd);
+	free(run->flows);
+	free(run->intervals);
+	free(run->error);
+	free(run);
+}
+
+int run_start(const struct run_config *config, const struct topo *topo,
+	      struct run **out, char **cause)
+{
+	struct run *run;
+	size_t flows_size;
+	int r;
+
+	*cause = NULL;
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	run->config = *config;
+	run->topology = topo->kind;
+	run->flow_count = config->threads;
+	run->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	flows_size = run->flow_count * sizeof(*run->flows);
+	run->flows = aligned_alloc(64, flows_size);
+	if (run->done_fd < 0 || !run->flows) {
+		r = run->done_fd < 0 ? -errno : -ENOMEM;
+		run->flow_count = 0;
+		goto err;
+	}
+	memset(run->flows, 0, flows_size);
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		struct worker_flow *f = &run->flows[i];
+
+		f->ops = config->strategy;
+		f->msg_size = config->msg_size;
+		f->slots = config->slots;
+		f->verify = config->verify;
+		f->stop = &run->stop;
+		f->done_fd = run->done_fd;
+		f->tx_fd = f->rx_fd = -1;
+	}
+
+	r = run_connect(run, topo, cause);
+	if (r < 0)
+		goto err;
+
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		r = worker_start(&run->flows[i]);
+		if (r < 0) {
+			if (asprintf(cause, "cannot start worker threads: %s",
+				     strerror(-r)) < 0)
+				*cause = NULL;
+			run_cut_connections(run);
+			goto err;
+		}
+	}
+
+	run->start_ns = sampler_now_ns();
+	run->warmup_end_ns = run->start_ns + config->warmup_ms * NS_PER_MS;
+	run->end_ns = run->warmup_end_ns + config->duration_ms * NS_PER_MS;
+	run->next_tick_ns = run->start_ns + TICK_NS;
+	sampler_read(run->flows, run->flow_count, run->start_ns, &run->last);
+	run->measure_from = run->last;
+	run->state = config->warmup_ms ? RUN_WARMUP : RUN_MEASURE;
+	*out = run;
+	return 0;
+
+err:
+	run_free(run);
+	return r;
+}
+
+int run_event_fd(const struct run *run)
+{
+	return run->done_fd;
+}
+
+uint64_t run_deadline_ns(const struct run *run)
+{
+	uint64_t deadline = run->next_tick_ns;
+	uint64_t boundary = 0;
+
+	if (run->state == RUN_WARMUP)
+		boundary = run->warmup_end_ns;
+	else if (run->state == RUN_MEASURE)
+		boundary = run->end_ns;
+	else if (run->state == RUN_STOPPING && !run->connections_cut)
+		boundary = run->stop_ns + STOP_GRACE_NS;
+	return boundary && boundary < deadline ? boundary : deadline;
+}
+
+static void run_set_error(struct run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void run_set_error(struct run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (run->error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&run->error, fmt, ap) < 0)
+		run->error = NULL;
+	va_end(ap);
+}
+
+static void run_add_interval(struct run *run, const struct sample *s)
+{
+	struct run_interval *iv;
+
+	if (s->t_ns <= run->last.t_ns)
+		return;
+	if (run->interval_count == run->interval_capacity) {
+		size_t capacity = run->interval_capacity
+					  ? 2 * run->interval_capacity
+					  : 64;
+		void *grown = realloc(run->intervals,
+				      capacity * sizeof(*run->intervals));
+
+		if (!grown)
+			return;
+		run->intervals = grown;
+		run->interval_capacity = capacity;
+	}
+	iv = &run->intervals[run->interval_count++];
+	iv->t_s = (double)(s->t_ns - run->start_ns) / 1e9;
+	iv->gbps = sampler_gbps(&run->last, s);
+	iv->msgs_per_s = sampler_msgs_per_s(&run->last, s);
+	iv->warmup = s->t_ns <= run->warmup_end_ns && run->config.warmup_ms;
+}
+
+/* Ends the measured window now and tells the senders to finish. */
+static void run_begin_stop(struct run *run, uint64_t now_ns)
+{
+	if (run->state >= RUN_STOPPING)
+		return;
+	if (run->state == RUN_WARMUP)
+		run->measure_from = run->last;
+	run->measure_to = run->last;
+	run->state = RUN_STOPPING;
+	run->stop_ns = now_ns;
+	atomic_store(&run->stop, true);
+}
+
+static void run_check_errors(struct run *run, uint64_t now_ns)
+{
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		struct flow_stats *sides[] = {&run->flows[i].tx,
+					      &run->flows[i].rx};
+
+		for (int s = 0; s < 2; s++) {
+			int err = atomic_load_explicit(&sides[s]->error,
+						       memory_order_acquire);
+
+			if (!err)
+				continue;
+			run_set_error(
+				run, "flow %u %s: %s: %s", i + 1,
+				s ? "receiver" : "sender",
+				atomic_load_explicit(&sides[s]->error_step,
+						     memory_order_relaxed),
+				strerror(-err));
+			run_begin_stop(run, now_ns);
+			run_cut_connections(run);
+			return;
+		}
+	}
+}
+
+bool run_tick(struct run *run, uint64_t now_ns)
+{
+	eventfd_t ended;
+
+	if (eventfd_read(run->done_fd, &ended) == 0)
+		run->threads_ended += (unsigned int)ended;
+	run_check_errors(run, now_ns);
+
+	if (run->state < RUN_STOPPING) {
+		struct sample s;
+
+		sampler_read(run->flows, run->flow_count, now_ns, &s);
+		run_add_interval(run, &s);
+		run->last = s;
+		if (run->state == RUN_WARMUP && now_ns >= run->warmup_end_ns) {
+			run->measure_from = s;
+			run->state = RUN_MEASURE;
+		}
+		if (run->state == RUN_MEASURE && now_ns >= run->end_ns)
+			run_begin_stop(run, now_ns);
+	}
+	while (run->next_tick_ns <= now_ns)
+		run->next_tick_ns += TICK_NS;
+
+	if (run->state == RUN_STOPPING) {
+		if (run->threads_ended == 2 * run->flow_count) {
+			run->state = RUN_DONE;
+		} else if (now_ns >= run->stop_ns + STOP_GRACE_NS &&
+			   !run->connections_cut) {
+			run_set_error(run,
+				      "flows did not finish within %llu s "
+				      "of the stop",
+				      STOP_GRACE_NS / 1000000000ull);
+			run_cut_connections(run);
+		}
+	}
+	return run->state == RUN_DONE;
+}
+
+void run_abort(struct run *run, const char *why)
+{
+	run_set_error(run, "%s", why);
+	run_begin_stop(run, sampler_now_ns());
+	run_cut_connections(run);
+}
+
+void run_finish(struct run *run, struct run_result *result)
+{
+	struct sample final;
+
+	for (unsigned int i = 0; i < run->flow_count; i++)
+		worker_join(&run->flows[i]);
+	sampler_read(run->flows, run->flow_count, sampler_now_ns(), &final);
+
+	*result = (struct run_result){
+		.config = run->config,
+		.topology = run->topology,
+		.totals = final.totals,
+		.measured_s = (double)(run->measure_to.t_ns -
+				       run->measure_from.t_ns) /
+			      1e9,
+		.gbps = sampler_gbps(&run->measure_from, &run->measure_to),
+		.msgs_per_s = sampler_msgs_per_s(&run->measure_from,
+						 &run->measure_to),
+		.intervals = run->intervals,
+		.interval_count = run->interval_count,
+	};
+	/* A clean run that lost a byte is a bug nio-top must not hide. */
+	if (final.totals.bytes_received != final.totals.bytes_sent)
+		run_set_error(run, "delivered %llu of %llu bytes sent",
+			      (unsigned long long) final.totals.bytes_received,
+			      (unsigned long long) final.totals.bytes_sent);
+	if (run->config.strategy->zerocopy &&
+	    final.totals.zc_completions != final.totals.zc_sends)
+		run_set_error(
+			run, "%llu zero-copy sends never completed",
+			(unsigned long long)(final.totals.zc_sends -
+					     final.totals.zc_completions));
+	result->error = run->error;
+	run->error = NULL;
+	run->intervals = NULL;
+	run_free(run);
+}
+
+void run_result_fini(struct run_result *result)
+{
+	free(result->intervals);
+	free(result->error);
+	result->intervals = NULL;
+	result->error = NULL;
+}

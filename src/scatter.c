@@ -1,0 +1,101 @@
+/*
+ * Scatter-gather loops over message fields.  TCP may move fewer bytes than
+ * asked at any call, so both directions resume from where the kernel stopped;
+ * a message is counted only when every one of its bytes has moved.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "scatter.h"
+
+struct scatter_rx {
+	int fd;
+	struct message msg;
+};
+
+void scatter_advance(struct iovec **iov, int *iovcnt, size_t n)
+{
+	while (*iovcnt > 0 && n >= (*iov)->iov_len) {
+		n -= (*iov)->iov_len;
+		(*iov)++;
+		(*iovcnt)--;
+	}
+	if (*iovcnt > 0 && n > 0) {
+		(*iov)->iov_base = (char *)(*iov)->iov_base + n;
+		(*iov)->iov_len -= n;
+	}
+}
+
+int scatter_send_all(int fd, struct iovec *iov, int iovcnt, int flags)
+{
+	while (iovcnt > 0) {
+		struct msghdr mh = {.msg_iov = iov, .msg_iovlen = iovcnt};
+		ssize_t n = sendmsg(fd, &mh, flags | MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		scatter_advance(&iov, &iovcnt, (size_t)n);
+	}
+	return 0;
+}
+
+int scatter_recv_all(int fd, struct iovec *iov, int iovcnt)
+{
+	size_t received = 0;
+
+	while (iovcnt > 0) {
+		struct msghdr mh = {.msg_iov = iov, .msg_iovlen = iovcnt};
+		ssize_t n = recvmsg(fd, &mh, MSG_WAITALL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return received ? -EPROTO : 0;
+		received += (size_t)n;
+		scatter_advance(&iov, &iovcnt, (size_t)n);
+	}
+	return 1;
+}
+
+int scatter_rx_open(const struct strategy_params *params, void **rx)
+{
+	struct scatter_rx *s = calloc(1, sizeof(*s));
+	int r;
+
+	if (!s)
+		return -ENOMEM;
+	s->fd = params->fd;
+	r = message_init(&s->msg, params->msg_size);
+	if (r < 0) {
+		free(s);
+		return r;
+	}
+	*rx = s;
+	return 0;
+}
+
+int scatter_rx_recv(void *rx, struct message **msg)
+{
+	struct scatter_rx *s = rx;
+	struct iovec iov[MESSAGE_FIELDS];
+
+	message_iovec(&s->msg, iov);
+	*msg = &s->msg;
+	return scatter_recv_all(s->fd, iov, MESSAGE_FIELDS);
+}
+
+void scatter_rx_close(void *rx)
+{
+	struct scatter_rx *s = rx;
+
+	message_fini(&s->msg);
+	free(s);
+}

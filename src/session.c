@@ -1,0 +1,91 @@
+/*
+ * Sessions.  Without the privilege for namespaces nio-top does not fail: it
+ * says why and measures over the loopback of the namespace it was started in.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+
+static int session_plan(struct session *s)
+{
+	const struct options *o = &s->options;
+	size_t n = 0;
+
+	s->plan_count = o->strategy_count * o->msg_size_count * o->thread_count;
+	s->plan = calloc(s->plan_count, sizeof(*s->plan));
+	if (!s->plan)
+		return -ENOMEM;
+	for (size_t i = 0; i < o->strategy_count; i++) {
+		for (size_t j = 0; j < o->msg_size_count; j++) {
+			for (size_t k = 0; k < o->thread_count; k++) {
+				s->plan[n++] = (struct run_config){
+					.strategy = o->strategies[i],
+					.msg_size = o->msg_sizes[j],
+					.threads = o->threads[k],
+					.duration_ms = o->duration_ms,
+					.warmup_ms = o->warmup_ms,
+					.verify = o->verify,
+					.slots = o->slots,
+				};
+			}
+		}
+	}
+	return 0;
+}
+
+int session_open(struct session *s, const struct options *options, char **cause)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->options = *options;
+	s->topo.server_ns = s->topo.client_ns = -1;
+	r = topo_create(options->topology, &s->topo, cause);
+	if (r == -EPERM) {
+		if (asprintf(&s->notice,
+			     "%s (no CAP_SYS_ADMIN/CAP_NET_ADMIN?): running "
+			     "over loopback in the current namespace",
+			     *cause ? *cause : "no privilege for namespaces") <
+		    0)
+			s->notice = NULL;
+		free(*cause);
+		r = topo_create(TOPO_CURRENT, &s->topo, cause);
+	}
+	if (r < 0)
+		return r;
+	r = session_plan(s);
+	if (r < 0) {
+		session_close(s);
+		return r;
+	}
+	return 0;
+}
+
+int session_add_result(struct session *s, struct run_result *result)
+{
+	void *grown = realloc(s->results,
+			      (s->result_count + 1) * sizeof(*s->results));
+
+	if (!grown) {
+		run_result_fini(result);
+		return -ENOMEM;
+	}
+	s->results = grown;
+	s->results[s->result_count++] = *result;
+	return 0;
+}
+
+void session_close(struct session *s)
+{
+	for (size_t i = 0; i < s->result_count; i++)
+		run_result_fini(&s->results[i]);
+	free(s->results);
+	free(s->plan);
+	free(s->notice);
+	topo_destroy(&s->topo);
+	memset(s, 0, sizeof(*s));
+	s->topo.server_ns = s->topo.client_ns = -1;
+}

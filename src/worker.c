@@ -1,0 +1,130 @@
+/*
+ * Worker threads.  The sender stamps (or, with --verify, fills) each message
+ * with its sequence number and hands it to the strategy until told to stop,
+ * then drains the strategy and half-closes the connection; the receiver counts
+ * whole messages until the end of the stream, checking each one if asked.
+ */
+#include <errno.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+
+#include "worker.h"
+
+static void worker_count(struct flow_stats *stats, uint64_t messages,
+			 size_t msg_size)
+{
+	flow_stat_add(&stats->messages, messages);
+	flow_stat_add(&stats->bytes, messages * msg_size);
+}
+
+static void worker_end(struct worker_flow *flow, int fd, bool failed)
+{
+	/* A failed side shuts the connection so the other side ends too. */
+	shutdown(fd, failed ? SHUT_RDWR : SHUT_WR);
+	eventfd_write(flow->done_fd, 1);
+}
+
+static void *worker_sender(void *arg)
+{
+	struct worker_flow *flow = arg;
+	struct strategy_params params = {.fd = flow->tx_fd,
+					 .msg_size = flow->msg_size,
+					 .slots = flow->slots,
+					 .stats = &flow->tx};
+	const char *step = "open";
+	struct message *msg;
+	uint64_t seq = 0;
+	void *tx;
+	int r;
+
+	r = flow->ops->tx_open(&params, &tx);
+	if (r < 0)
+		goto out;
+
+	while (!atomic_load_explicit(flow->stop, memory_order_relaxed)) {
+		step = "wait for a free message slot";
+		r = flow->ops->tx_slot(tx, &msg);
+		if (r < 0)
+			break;
+		if (flow->verify)
+			message_fill(msg, seq);
+		else
+			message_stamp(msg, seq);
+		step = "send";
+		r = flow->ops->tx_send(tx, msg);
+		if (r < 0)
+			break;
+		seq++;
+		worker_count(&flow->tx, (uint64_t)r, flow->msg_size);
+	}
+	if (r >= 0) {
+		step = "drain completions";
+		r = flow->ops->tx_drain(tx);
+		if (r >= 0)
+			worker_count(&flow->tx, (uint64_t)r, flow->msg_size);
+	}
+	flow->ops->tx_close(tx);
+out:
+	if (r < 0)
+		flow_stats_fail(&flow->tx, step, r);
+	worker_end(flow, flow->tx_fd, r < 0);
+	return NULL;
+}
+
+static void *worker_receiver(void *arg)
+{
+	struct worker_flow *flow = arg;
+	struct strategy_params params = {.fd = flow->rx_fd,
+					 .msg_size = flow->msg_size,
+					 .slots = flow->slots,
+					 .stats = &flow->rx};
+	struct message *msg;
+	uint64_t seq = 0;
+	void *rx;
+	int r;
+
+	r = flow->ops->rx_open(&params, &rx);
+	if (r < 0) {
+		flow_stats_fail(&flow->rx, "open", r);
+		goto out;
+	}
+	while ((r = flow->ops->rx_recv(rx, &msg)) > 0) {
+		if (flow->verify) {
+			flow_stat_add(&flow->rx.checked, 1);
+			if (message_verify(msg, seq) < 0)
+				flow_stat_add(&flow->rx.corrupt, 1);
+		}
+		seq++;
+		worker_count(&flow->rx, 1, flow->msg_size);
+	}
+	if (r < 0)
+		flow_stats_fail(&flow->rx, "receive", r);
+	flow->ops->rx_close(rx);
+out:
+	worker_end(flow, flow->rx_fd, r < 0);
+	return NULL;
+}
+
+int worker_start(struct worker_flow *flow)
+{
+	int r;
+
+	r = pthread_create(&flow->rx_thread, NULL, worker_receiver, flow);
+	if (r != 0)
+		return -r;
+	flow->rx_started = true;
+	r = pthread_create(&flow->tx_thread, NULL, worker_sender, flow);
+	if (r != 0)
+		return -r;
+	flow->tx_started = true;
+	return 0;
+}
+
+void worker_join(struct worker_flow *flow)
+{
+	if (flow->tx_started)
+		pthread_join(flow->tx_thread, NULL);
+	if (flow->rx_started)
+		pthread_join(flow->rx_thread, NULL);
+	flow->tx_started = flow->rx_started = false;
+}
