@@ -340,7 +340,7 @@ static void run_add_interval(struct run *run, const struct sample *s)
 	iv->t_s = (double)(s->t_ns - run->start_ns) / 1e9;
 	iv->gbps = sampler_gbps(&run->last, s);
 	iv->msgs_per_s = sampler_msgs_per_s(&run->last, s);
-	iv->warmup = s->t_ns <= run->warmup_end_ns && run->config.warmup_ms;
+	iv->warmup = run->state == RUN_WARMUP;
 }
 
 /* Ends the measured window now and tells the senders to finish. */

@@ -1,0 +1,54 @@
+#!/bin/bash
+# The command line as a user meets it: bad values exit 2 naming the option and
+# the value, --help lists every option, and without a terminal plain nio-top
+# runs headless.
+. "$(dirname "$0")/lib.sh"
+
+# bad OPTION VALUE EXPECTED-TEXT
+bad() {
+	local out rc
+	out=$("$NIO_TOP" --batch "$1" "$2" 2>&1 >/dev/null)
+	rc=$?
+	[ $rc = 2 ] && [[ "$out" == *"$3"* ]]
+	ok $? "$1 $2 exits 2 (got $rc) and names it: ${out%%$'\n'*}"
+}
+
+bad -m 12Q "'12Q'"
+bad -m 32 "--msg-size: '32'"
+bad -m 8M "--msg-size: '8M'"
+bad -t 0 "--threads: '0'"
+bad -t 1,99 "--threads: '99'"
+bad -s nope "--strategy: 'nope'"
+bad -s one-copy,bad "--strategy: 'bad'"
+bad -d -1 "--duration: '-1'"
+bad -d abc "--duration: 'abc'"
+bad -w -2 "--warmup: '-2'"
+bad --slots 5000 "--slots: '5000'"
+bad --topology nowhere "--topology: 'nowhere'"
+bad --no-such-option x "'--no-such-option'"
+
+help=$("$NIO_TOP" --help)
+ok $? "--help exits 0"
+for opt in batch strategy msg-size threads duration warmup verify output \
+	topology slots list-strategies help version; do
+	[[ "$help" == *"--$opt"* ]]
+	ok $? "--help lists --$opt"
+done
+
+"$NIO_TOP" --version | grep -Eq '^nio-top [0-9]+\.[0-9]+\.[0-9]+$'
+ok $? "--version prints the version"
+
+list=$("$NIO_TOP" --list-strategies)
+for s in two-copy one-copy zero-copy; do
+	grep -Eq "^$s +(available|unavailable)" <<<"$list"
+	ok $? "--list-strategies lists $s"
+done
+
+if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
+	# No --batch, no terminal: the table still comes, headless.
+	out=$("$NIO_TOP" -s one-copy -m 4K -d 0.2 -w 0 </dev/null 2>/dev/null)
+	grep -Eq '^one-copy +4K +1 ' <<<"$out"
+	ok $? "without a terminal nio-top runs headless and prints the table"
+fi
+
+done_testing

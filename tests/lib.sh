@@ -1,0 +1,65 @@
+# Shared helpers for the shell tests: TAP output, skipping (exit 77), a
+# private temporary folder removed on exit, and checks that nio-top left no
+# network namespace, link or process behind.
+
+set -u
+
+: "${NIO_TOP:?NIO_TOP must name the nio-top binary}"
+tap_count=0
+tap_failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nio-top-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+ok() {
+	tap_count=$((tap_count + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $tap_count - $2"
+	else
+		echo "not ok $tap_count - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+# check DESCRIPTION COMMAND...: one test line, ok when COMMAND succeeds.
+check() {
+	local desc=$1
+	shift
+	"$@" >/dev/null 2>&1
+	ok $? "$desc"
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 77
+}
+
+done_testing() {
+	echo "1..$tap_count"
+	[ "$tap_failed" = 0 ]
+}
+
+need_root() {
+	[ "$(id -u)" = 0 ] || skip_all "needs root"
+	unshare -n true 2>/dev/null || skip_all "cannot create network namespaces"
+}
+
+need_cmd() {
+	for c in "$@"; do
+		command -v "$c" >/dev/null || skip_all "needs $c"
+	done
+}
+
+# jq_true FILE FILTER: the filter yields true on the file.
+jq_true() {
+	[ "$(jq -r "$2" "$1" 2>/dev/null)" = true ]
+}
+
+# What nio-top must leave as it found it: links, named namespaces, and the
+# network namespaces any process holds.
+net_snapshot() {
+	{
+		ip -o link show | cut -d: -f2
+		ls /run/netns 2>/dev/null
+		lsns -t net -n -o NS 2>/dev/null | sort -u
+	} | sort
+}

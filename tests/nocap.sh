@@ -1,0 +1,22 @@
+#!/bin/bash
+# Without the privilege to create namespaces nio-top says so in one line and
+# measures over the loopback of the namespace it was started in.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq capsh
+
+out="$tmp/r.json"
+unshare -n sh -c '
+	ip link set lo up &&
+	exec capsh --drop=cap_sys_admin,cap_net_admin -- -c \
+		"exec \"$0\" --batch -s one-copy -m 4K -d 0.2 -w 0 -o \"$1\"" \
+		"$0" "$1"' "$NIO_TOP" "$out" >"$tmp/table" 2>"$tmp/err"
+ok $? "the run exits 0 without CAP_SYS_ADMIN and CAP_NET_ADMIN"
+notice=$(grep -c 'running over loopback in the current namespace' "$tmp/err")
+ok $([ "$notice" = 1 ]; echo $?) "one line says why and what it does instead"
+jq_true "$out" '.runs[0].topology == "current" and .runs[0].bytes_received == .runs[0].bytes_sent and .runs[0].messages_sent > 0'
+ok $? "the run happened over the current namespace's loopback"
+jq_true "$out" '.capabilities.netns.available == false and (.capabilities.netns.reason | length) > 0'
+ok $? "the export says namespaces are unavailable, and why"
+
+done_testing

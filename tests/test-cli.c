@@ -1,0 +1,113 @@
+/*
+ * Command-line parsing: sizes with suffixes and their range, lists, and that
+ * every bad value is refused with a cause naming the option and the value.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tap.h"
+
+static void test_sizes(void)
+{
+	static const struct {
+		const char *text;
+		int result;
+		size_t bytes;
+	} cases[] = {
+		{ "64", 0, 64 },	   { "1001", 0, 1001 },
+		{ "4K", 0, 4096 },	   { "16k", 0, 16384 },
+		{ "1M", 0, 1048576 },	   { "4M", 0, 4194304 },
+		{ "63", -ERANGE, 0 },	   { "5M", -ERANGE, 0 },
+		{ "4097K", -ERANGE, 0 },   { "99999999999M", -ERANGE, 0 },
+		{ "12Q", -EINVAL, 0 },	   { "", -EINVAL, 0 },
+		{ "-64", -EINVAL, 0 },	   { "K", -EINVAL, 0 },
+		{ "1.5K", -EINVAL, 0 },	   { "4KB", -EINVAL, 0 },
+		{ " 64", -EINVAL, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t bytes = 0;
+		int r = cli_parse_size(cases[i].text, &bytes);
+
+		ok(r == cases[i].result && (r < 0 || bytes == cases[i].bytes),
+		   "size '%s' -> %d (%zu)", cases[i].text, r, bytes);
+	}
+}
+
+static int parse(struct options *o, char **cause, int argc, ...)
+{
+	char *argv[16] = { "nio-top" };
+	va_list ap;
+
+	va_start(ap, argc);
+	for (int i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	return cli_parse(argc, argv, o, cause);
+}
+
+static void test_good(void)
+{
+	struct options o;
+	char *cause;
+	int r;
+
+	r = parse(&o, &cause, 11, "--batch", "-s", "one-copy,zero-copy", "-m",
+		  "256,4K,64K", "-t", "1,2", "-d", "0.25", "--verify");
+	ok(r == 0, "a full command line parses");
+	ok(o.batch && o.verify, "--batch and --verify set");
+	ok(o.strategy_count == 2 && o.strategies[1] == &strategy_zero_copy,
+	   "two strategies, in order");
+	ok(o.msg_size_count == 3 && o.msg_sizes[2] == 65536, "three sizes");
+	ok(o.thread_count == 2 && o.threads[1] == 2, "two thread counts");
+	ok(o.duration_ms == 250, "0.25 s is 250 ms");
+
+	r = parse(&o, &cause, 1);
+	ok(r == 0 && o.strategy_count == strategy_count() &&
+		   o.duration_ms == 5000 && o.warmup_ms == 500 &&
+		   o.msg_sizes[0] == 16384,
+	   "defaults: every strategy, 16K, 5 s, 0.5 s warm-up");
+}
+
+static void test_bad(void)
+{
+	static const struct {
+		const char *option;
+		const char *value;
+		const char *named;
+	} cases[] = {
+		{ "-m", "12Q", "--msg-size: '12Q'" },
+		{ "-m", "4K,,8K", "--msg-size: '4K,,8K'" },
+		{ "-t", "0", "--threads: '0'" },
+		{ "-t", "65", "--threads: '65'" },
+		{ "-s", "nope", "--strategy: 'nope'" },
+		{ "-d", "-1", "--duration: '-1'" },
+		{ "-d", "0", "--duration: '0'" },
+		{ "-d", "nan", "--duration: 'nan'" },
+		{ "-w", "-0.5", "--warmup: '-0.5'" },
+		{ "--slots", "0", "--slots: '0'" },
+		{ "--topology", "mesh", "--topology: 'mesh'" },
+		{ "--bogus", "x", "'--bogus'" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct options o;
+		char *cause = NULL;
+		int r = parse(&o, &cause, 3, cases[i].option, cases[i].value);
+
+		ok(r == -EINVAL && cause && strstr(cause, cases[i].named),
+		   "%s %s is refused naming it: %s", cases[i].option,
+		   cases[i].value, cause ? cause : "(no cause)");
+		free(cause);
+	}
+}
+
+int main(void)
+{
+	test_sizes();
+	test_good();
+	test_bad();
+	return tap_done();
+}

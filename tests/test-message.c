@@ -1,0 +1,104 @@
+/*
+ * Messages: the size split (size/8 per field, remainder last), and that verify
+ * accepts an intact message and catches one flipped byte anywhere, a wrong
+ * sequence, and a stale pattern.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "message.h"
+#include "tap.h"
+
+static void test_split(void)
+{
+	size_t len[MESSAGE_FIELDS];
+	size_t total = 0;
+
+	message_split(1001, len);
+	for (int i = 0; i < MESSAGE_FIELDS - 1; i++)
+		total += len[i] == 125;
+	ok(total == 7, "1001 bytes: the first seven fields hold 125");
+	ok(len[7] == 126, "1001 bytes: the last field holds 126");
+
+	message_split(64, len);
+	ok(len[0] == 8 && len[7] == 8, "64 bytes: 8 per field");
+	message_split(4u << 20, len);
+	ok(len[3] == 512 * 1024 && len[7] == 512 * 1024,
+	   "4 MiB: 512 KiB per field");
+}
+
+static void test_bounds(void)
+{
+	struct message m;
+
+	ok(message_init(&m, 63) == -EINVAL, "63 bytes is refused");
+	ok(message_init(&m, (4u << 20) + 1) == -EINVAL,
+	   "4 MiB + 1 is refused");
+	ok(message_init(&m, 64) == 0, "64 bytes is accepted");
+	message_fini(&m);
+}
+
+/* Flips one byte at message offset `at` and checks verify notices. */
+static bool flip_detected(struct message *m, size_t at)
+{
+	size_t offset = 0;
+	bool detected;
+	int f = 0;
+
+	while (at >= offset + m->field_len[f])
+		offset += m->field_len[f++];
+	m->field[f][at - offset] ^= 0x01;
+	detected = message_verify(m, 7) == -EBADMSG;
+	m->field[f][at - offset] ^= 0x01;
+	return detected;
+}
+
+static void test_verify(size_t size)
+{
+	struct message m, copy;
+	size_t missed = 0;
+	uint8_t *wire;
+
+	message_init(&m, size);
+	message_init(&copy, size);
+	message_fill(&m, 7);
+	ok(message_seq(&m) == 7, "%zu bytes: the stamp reads back", size);
+	ok(message_verify(&m, 7) == 0, "%zu bytes: an intact message verifies",
+	   size);
+	ok(message_verify(&m, 8) == -EBADMSG,
+	   "%zu bytes: the wrong sequence is caught", size);
+
+	for (size_t at = 0; at < size; at++)
+		missed += !flip_detected(&m, at);
+	ok(missed == 0, "%zu bytes: a flipped byte is caught at every offset "
+			"(%zu missed)",
+	   size, missed);
+
+	/* A slot rewritten with the next message's pattern but the old stamp. */
+	message_fill(&copy, 8);
+	message_stamp(&copy, 7);
+	ok(message_verify(&copy, 7) == -EBADMSG,
+	   "%zu bytes: another sequence's pattern is caught", size);
+
+	/* The wire form (two-copy) round-trips. */
+	wire = malloc(size);
+	message_serialize(&m, wire);
+	memset(copy.field[3], 0, copy.field_len[3]);
+	message_deserialize(&copy, wire);
+	ok(message_verify(&copy, 7) == 0,
+	   "%zu bytes: serialize then deserialize verifies", size);
+	free(wire);
+	message_fini(&copy);
+	message_fini(&m);
+}
+
+int main(void)
+{
+	test_split();
+	test_bounds();
+	test_verify(64);
+	test_verify(1001);
+	test_verify(4096);
+	return tap_done();
+}
