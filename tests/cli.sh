@@ -35,6 +35,14 @@ for opt in batch strategy msg-size threads duration warmup verify output \
 	ok $? "--help lists --$opt"
 done
 
+# The manual documents exactly the options --help lists.
+man_page="$(dirname "$0")/../man/nio-top.1"
+help_opts=$(grep -oE -- '--[a-z][a-z-]+' <<<"$help" | sort -u)
+man_opts=$(grep -oE '^\.(It|Op) Fl .*' "$man_page" | grep -oE 'Fl -[a-z][a-z-]+' |
+	sed 's/^Fl -/--/' | sort -u)
+[ -n "$help_opts" ] && [ "$help_opts" = "$man_opts" ]
+ok $? "--help and the man page list the same options"
+
 "$NIO_TOP" --version | grep -Eq '^nio-top [0-9]+\.[0-9]+\.[0-9]+$'
 ok $? "--version prints the version"
 
