@@ -16,15 +16,15 @@ static void test_sizes(void)
 		int result;
 		size_t bytes;
 	} cases[] = {
-		{ "64", 0, 64 },	   { "1001", 0, 1001 },
-		{ "4K", 0, 4096 },	   { "16k", 0, 16384 },
-		{ "1M", 0, 1048576 },	   { "4M", 0, 4194304 },
-		{ "63", -ERANGE, 0 },	   { "5M", -ERANGE, 0 },
-		{ "4097K", -ERANGE, 0 },   { "99999999999M", -ERANGE, 0 },
-		{ "12Q", -EINVAL, 0 },	   { "", -EINVAL, 0 },
-		{ "-64", -EINVAL, 0 },	   { "K", -EINVAL, 0 },
-		{ "1.5K", -EINVAL, 0 },	   { "4KB", -EINVAL, 0 },
-		{ " 64", -EINVAL, 0 },
+		{"64", 0, 64},	       {"1001", 0, 1001},
+		{"4K", 0, 4096},       {"16k", 0, 16384},
+		{"1M", 0, 1048576},    {"4M", 0, 4194304},
+		{"63", -ERANGE, 0},    {"5M", -ERANGE, 0},
+		{"4097K", -ERANGE, 0}, {"99999999999M", -ERANGE, 0},
+		{"12Q", -EINVAL, 0},   {"", -EINVAL, 0},
+		{"-64", -EINVAL, 0},   {"K", -EINVAL, 0},
+		{"1.5K", -EINVAL, 0},  {"4KB", -EINVAL, 0},
+		{" 64", -EINVAL, 0},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -38,7 +38,7 @@ static void test_sizes(void)
 
 static int parse(struct options *o, char **cause, int argc, ...)
 {
-	char *argv[16] = { "nio-top" };
+	char *argv[16] = {"nio-top"};
 	va_list ap;
 
 	va_start(ap, argc);
@@ -78,18 +78,18 @@ static void test_bad(void)
 		const char *value;
 		const char *named;
 	} cases[] = {
-		{ "-m", "12Q", "--msg-size: '12Q'" },
-		{ "-m", "4K,,8K", "--msg-size: '4K,,8K'" },
-		{ "-t", "0", "--threads: '0'" },
-		{ "-t", "65", "--threads: '65'" },
-		{ "-s", "nope", "--strategy: 'nope'" },
-		{ "-d", "-1", "--duration: '-1'" },
-		{ "-d", "0", "--duration: '0'" },
-		{ "-d", "nan", "--duration: 'nan'" },
-		{ "-w", "-0.5", "--warmup: '-0.5'" },
-		{ "--slots", "0", "--slots: '0'" },
-		{ "--topology", "mesh", "--topology: 'mesh'" },
-		{ "--bogus", "x", "'--bogus'" },
+		{"-m", "12Q", "--msg-size: '12Q'"},
+		{"-m", "4K,,8K", "--msg-size: '4K,,8K'"},
+		{"-t", "0", "--threads: '0'"},
+		{"-t", "65", "--threads: '65'"},
+		{"-s", "nope", "--strategy: 'nope'"},
+		{"-d", "-1", "--duration: '-1'"},
+		{"-d", "0", "--duration: '0'"},
+		{"-d", "nan", "--duration: 'nan'"},
+		{"-w", "-0.5", "--warmup: '-0.5'"},
+		{"--slots", "0", "--slots: '0'"},
+		{"--topology", "mesh", "--topology: 'mesh'"},
+		{"--bogus", "x", "'--bogus'"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -33,8 +33,7 @@ static void test_bounds(void)
 	struct message m;
 
 	ok(message_init(&m, 63) == -EINVAL, "63 bytes is refused");
-	ok(message_init(&m, (4u << 20) + 1) == -EINVAL,
-	   "4 MiB + 1 is refused");
+	ok(message_init(&m, (4u << 20) + 1) == -EINVAL, "4 MiB + 1 is refused");
 	ok(message_init(&m, 64) == 0, "64 bytes is accepted");
 	message_fini(&m);
 }
@@ -71,8 +70,9 @@ static void test_verify(size_t size)
 
 	for (size_t at = 0; at < size; at++)
 		missed += !flip_detected(&m, at);
-	ok(missed == 0, "%zu bytes: a flipped byte is caught at every offset "
-			"(%zu missed)",
+	ok(missed == 0,
+	   "%zu bytes: a flipped byte is caught at every offset "
+	   "(%zu missed)",
 	   size, missed);
 
 	/* A slot rewritten with the next message's pattern but the old stamp. */
