@@ -1,7 +1,8 @@
 /*
  * Scatter-gather I/O over the eight fields of a message: whole-message send
- * and receive loops that resume after partial transfers, and the receive path
- * that one-copy and zero-copy share (recvmsg straight into the fields).
+ * and receive loops that resume after partial transfers, and the one-copy
+ * path built on them (sendmsg from and recvmsg into the fields), whose
+ * receive side zero-copy shares.
  */
 #ifndef NIO_TOP_SCATTER_H
 #define NIO_TOP_SCATTER_H
@@ -23,8 +24,11 @@ int scatter_send_all(int fd, struct iovec *iov, int iovcnt, int flags);
  */
 int scatter_recv_all(int fd, struct iovec *iov, int iovcnt);
 
-int scatter_rx_open(const struct strategy_params *params, void **rx);
+/* One end of a one-copy connection: its socket and one message. */
+int scatter_open(const struct strategy_params *params, void **state);
+void scatter_close(void *state);
+int scatter_tx_slot(void *tx, struct message **msg);
+int scatter_tx_send(void *tx, struct message *msg);
 int scatter_rx_recv(void *rx, struct message **msg);
-void scatter_rx_close(void *rx);
 
 #endif

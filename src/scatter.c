@@ -10,7 +10,7 @@
 
 #include "scatter.h"
 
-struct scatter_rx {
+struct scatter_end {
 	int fd;
 	struct message msg;
 };
@@ -65,37 +65,56 @@ int scatter_recv_all(int fd, struct iovec *iov, int iovcnt)
 	return 1;
 }
 
-int scatter_rx_open(const struct strategy_params *params, void **rx)
+int scatter_open(const struct strategy_params *params, void **state)
 {
-	struct scatter_rx *s = calloc(1, sizeof(*s));
+	struct scatter_end *end = calloc(1, sizeof(*end));
 	int r;
 
-	if (!s)
+	if (!end)
 		return -ENOMEM;
-	s->fd = params->fd;
-	r = message_init(&s->msg, params->msg_size);
+	end->fd = params->fd;
+	r = message_init(&end->msg, params->msg_size);
 	if (r < 0) {
-		free(s);
+		free(end);
 		return r;
 	}
-	*rx = s;
+	*state = end;
 	return 0;
+}
+
+void scatter_close(void *state)
+{
+	struct scatter_end *end = state;
+
+	message_fini(&end->msg);
+	free(end);
+}
+
+int scatter_tx_slot(void *tx, struct message **msg)
+{
+	struct scatter_end *end = tx;
+
+	*msg = &end->msg;
+	return 0;
+}
+
+int scatter_tx_send(void *tx, struct message *msg)
+{
+	struct scatter_end *end = tx;
+	struct iovec iov[MESSAGE_FIELDS];
+	int r;
+
+	message_iovec(msg, iov);
+	r = scatter_send_all(end->fd, iov, MESSAGE_FIELDS, 0);
+	return r < 0 ? r : 1;
 }
 
 int scatter_rx_recv(void *rx, struct message **msg)
 {
-	struct scatter_rx *s = rx;
+	struct scatter_end *end = rx;
 	struct iovec iov[MESSAGE_FIELDS];
 
-	message_iovec(&s->msg, iov);
-	*msg = &s->msg;
-	return scatter_recv_all(s->fd, iov, MESSAGE_FIELDS);
-}
-
-void scatter_rx_close(void *rx)
-{
-	struct scatter_rx *s = rx;
-
-	message_fini(&s->msg);
-	free(s);
+	message_iovec(&end->msg, iov);
+	*msg = &end->msg;
+	return scatter_recv_all(end->fd, iov, MESSAGE_FIELDS);
 }

@@ -297,7 +297,7 @@ const struct strategy_ops strategy_zero_copy = {
 	.tx_send = zero_copy_tx_send,
 	.tx_drain = zero_copy_tx_drain,
 	.tx_close = zero_copy_tx_close,
-	.rx_open = scatter_rx_open,
+	.rx_open = scatter_open,
 	.rx_recv = scatter_rx_recv,
-	.rx_close = scatter_rx_close,
+	.rx_close = scatter_close,
 };
