@@ -21,6 +21,7 @@ struct options {
 	bool batch;
 	bool verify;
 	bool list_strategies;
+	bool check;
 	bool help;
 	bool version;
 	const struct strategy_ops *strategies[CLI_LIST_MAX];
@@ -32,7 +33,7 @@ struct options {
 	uint64_t duration_ms;
 	uint64_t warmup_ms;
 	unsigned int slots;
-	enum topo_kind topology;
+	struct topo_options topo;
 	const char *output;
 };
 
@@ -41,6 +42,9 @@ int cli_parse(int argc, char **argv, struct options *opts, char **cause);
 
 /* "4K" -> 4096; 0 or -EINVAL (not a size) or -ERANGE (outside 64 .. 4M). */
 int cli_parse_size(const char *text, size_t *bytes);
+
+/* "2G" -> 2e9 bit/s (K, M, G are decimal); 0, -EINVAL or -ERANGE. */
+int cli_parse_rate(const char *text, uint64_t *bits_per_s);
 
 void cli_usage(FILE *out);
 

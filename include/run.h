@@ -44,7 +44,9 @@ struct run_result {
 	double msgs_per_s;
 	struct run_interval *intervals;
 	size_t interval_count;
-	char *error; /* NULL when the run completed cleanly */
+	bool has_link;		     /* the topology's link could be read */
+	struct topo_link_stats link; /* the senders' link, over the run */
+	char *error;		     /* NULL when the run completed cleanly */
 };
 
 struct run;

@@ -19,6 +19,7 @@
 
 #include "app.h"
 #include "export.h"
+#include "hostinfo.h"
 #include "run.h"
 #include "session.h"
 
@@ -197,6 +198,37 @@ static int app_batch(struct app *app, struct session *s)
 	return failed ? 1 : 0;
 }
 
+static int app_list_strategies(void);
+
+static void check_line(const char *what, const struct capability *cap,
+		       const char *detail)
+{
+	if (cap->available)
+		printf("%-12s yes  %s\n", what, detail ? detail : "");
+	else
+		printf("%-12s no   %s\n", what, cap->reason);
+}
+
+/* --check: every capability, tried for real, in words. */
+static int app_check(void)
+{
+	struct host_info host;
+	char timing[96];
+
+	host_info_read(&host);
+	printf("nio-top %s on Linux %s, %s, %ld CPUs\n\n", NIO_TOP_VERSION,
+	       host.kernel, host.cpu_model, host.cpus);
+	check_line("namespaces", &host.netns, "private network namespaces");
+	snprintf(timing, sizeof(timing),
+		 "two namespaces + veth pair: setup %.1f ms, teardown %.1f ms",
+		 host.veth_setup_ms, host.veth_teardown_ms);
+	check_line("veth", &host.veth, timing);
+	check_line("tbf", &host.tbf, "--rate");
+	check_line("netem", &host.netem, "--delay, --loss");
+	printf("\n");
+	return app_list_strategies();
+}
+
 static int app_list_strategies(void)
 {
 	for (size_t i = 0; i < strategy_count(); i++) {
@@ -223,6 +255,8 @@ int app_run(const struct options *options)
 
 	if (options->list_strategies)
 		return app_list_strategies();
+	if (options->check)
+		return app_check();
 
 	r = app_setup(&app);
 	if (r < 0) {

@@ -17,7 +17,14 @@ enum {
 	OPT_VERIFY,
 	OPT_LIST_STRATEGIES,
 	OPT_TOPOLOGY,
+	OPT_SUBNET,
+	OPT_MTU,
+	OPT_RATE,
+	OPT_DELAY,
+	OPT_LOSS,
+	OPT_KEEP_NETNS,
 	OPT_SLOTS,
+	OPT_CHECK,
 };
 
 struct cli_option {
@@ -43,11 +50,25 @@ static const struct cli_option cli_options[] = {
 	 "fill and check every message; count corrupt ones"},
 	{"output", 'o', "FILE", "write every run as JSON (atomically)"},
 	{"topology", OPT_TOPOLOGY, "KIND",
-	 "loopback (a private namespace) or current (default loopback)"},
+	 "veth (two namespaces joined by a veth pair), loopback (one "
+	 "private namespace) or current (default veth)"},
+	{"subnet", OPT_SUBNET, "CIDR",
+	 "IPv4 subnet of the veth, /8 .. /30 (default 198.18.0.0/30)"},
+	{"mtu", OPT_MTU, "N", "MTU of the veth pair, 68 .. 65535"},
+	{"rate", OPT_RATE, "RATE",
+	 "shape the senders' side with tbf: bit/s, K, M or G (e.g. 1G)"},
+	{"delay", OPT_DELAY, "MS",
+	 "netem delay on the senders' side, ms (needs sch_netem)"},
+	{"loss", OPT_LOSS, "PCT",
+	 "netem loss on the senders' side, % (needs sch_netem)"},
+	{"keep-netns", OPT_KEEP_NETNS, "PREFIX",
+	 "also name the namespaces PREFIX-srv and PREFIX-cli in /run/netns"},
 	{"slots", OPT_SLOTS, "N",
 	 "message slots per zero-copy sender, 1 .. 4096 (default 16)"},
 	{"list-strategies", OPT_LIST_STRATEGIES, NULL,
 	 "list the strategies and whether this machine can run them"},
+	{"check", OPT_CHECK, NULL,
+	 "print what this machine supports, and exit"},
 	{"help", 'h', NULL, "show this help"},
 	{"version", 'V', NULL, "show the version"},
 };
@@ -131,6 +152,57 @@ static int parse_uint(const char *text, unsigned long min, unsigned long max,
 	if (end == text || *end || errno)
 		return -EINVAL;
 	return *value < min || *value > max ? -ERANGE : 0;
+}
+
+int cli_parse_rate(const char *text, uint64_t *bits_per_s)
+{
+	double value, scale = 1;
+	char *end;
+
+	if (!text[0] || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+		return -EINVAL;
+	errno = 0;
+	value = strtod(text, &end);
+	if (end == text || errno || !isfinite(value))
+		return -EINVAL;
+	if (*end == 'K' || *end == 'k')
+		scale = 1e3;
+	else if (*end == 'M' || *end == 'm')
+		scale = 1e6;
+	else if (*end == 'G' || *end == 'g')
+		scale = 1e9;
+	if (scale != 1)
+		end++;
+	if (*end)
+		return -EINVAL;
+	value *= scale;
+	if (value < (double)TOPO_RATE_MIN_BPS ||
+	    value > (double)TOPO_RATE_MAX_BPS)
+		return -ERANGE;
+	*bits_per_s = (uint64_t)value;
+	return 0;
+}
+
+static int parse_number(const char *text, double min, double max, double *value)
+{
+	char *end;
+
+	errno = 0;
+	*value = strtod(text, &end);
+	if (end == text || *end || errno || !isfinite(*value))
+		return -EINVAL;
+	return *value < min || *value > max ? -ERANGE : 0;
+}
+
+static bool keep_prefix_valid(const char *prefix)
+{
+	size_t len = strlen(prefix);
+
+	return len > 0 && len <= TOPO_KEEP_PREFIX_MAX &&
+	       strspn(prefix,
+		      "abcdefghijklmnopqrstuvwxyz"
+		      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == len &&
+	       prefix[0] != '.';
 }
 
 static int parse_seconds(const char *text, double min, double max, bool zero_ok,
@@ -257,6 +329,7 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 		     char **cause)
 {
 	unsigned long n;
+	double value;
 
 	switch (key) {
 	case OPT_BATCH:
@@ -296,11 +369,60 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 		opts->output = arg;
 		return 0;
 	case OPT_TOPOLOGY:
-		if (topo_kind_parse(arg, &opts->topology) < 0)
+		if (topo_kind_parse(arg, &opts->topo.kind) < 0)
 			return cli_error(cause,
 					 "--topology: '%s' is not a topology "
 					 "(%s)",
 					 arg, topo_kind_list());
+		return 0;
+	case OPT_SUBNET:
+		if (topo_subnet_parse(arg, &opts->topo.subnet,
+				      &opts->topo.prefix) < 0)
+			return cli_error(cause,
+					 "--subnet: '%s' is not an IPv4 subnet "
+					 "(a.b.c.d/8 .. /30, host bits zero)",
+					 arg);
+		return 0;
+	case OPT_MTU:
+		if (parse_uint(arg, TOPO_MTU_MIN, TOPO_MTU_MAX, &n) < 0)
+			return cli_error(cause,
+					 "--mtu: '%s' is not an MTU (%d .. %d)",
+					 arg, TOPO_MTU_MIN, TOPO_MTU_MAX);
+		opts->topo.mtu = (unsigned int)n;
+		return 0;
+	case OPT_RATE:
+		if (cli_parse_rate(arg, &opts->topo.rate_bps) < 0)
+			return cli_error(cause,
+					 "--rate: '%s' is not a rate (bit/s "
+					 "with K, M or G, 8K .. 17G)",
+					 arg);
+		return 0;
+	case OPT_DELAY:
+		if (parse_number(arg, 0, 10000, &value) < 0)
+			return cli_error(cause,
+					 "--delay: '%s' is not a delay "
+					 "(milliseconds, 0 .. 10000)",
+					 arg);
+		opts->topo.delay_us = (unsigned int)llround(value * 1000);
+		return 0;
+	case OPT_LOSS:
+		if (parse_number(arg, 0, 100, &opts->topo.loss_pct) < 0)
+			return cli_error(cause,
+					 "--loss: '%s' is not a percentage "
+					 "(0 .. 100)",
+					 arg);
+		return 0;
+	case OPT_KEEP_NETNS:
+		if (!keep_prefix_valid(arg))
+			return cli_error(
+				cause,
+				"--keep-netns: '%s' is not a name "
+				"prefix (1 .. %d of A-Z a-z 0-9 _ . -)",
+				arg, TOPO_KEEP_PREFIX_MAX);
+		opts->topo.keep_prefix = arg;
+		return 0;
+	case OPT_CHECK:
+		opts->check = true;
 		return 0;
 	case OPT_SLOTS:
 		if (parse_uint(arg, 1, STRATEGY_SLOTS_MAX, &n) < 0)
@@ -335,9 +457,28 @@ static void cli_defaults(struct options *opts)
 		.duration_ms = 5000,
 		.warmup_ms = 500,
 		.slots = STRATEGY_SLOTS_DEFAULT,
-		.topology = TOPO_LOOPBACK,
 	};
+	topo_options_default(&opts->topo);
 	add_strategy("all", opts, &ignored);
+}
+
+/* Options that shape a link need one nio-top made. */
+static int cli_check_topology(const struct topo_options *t, char **cause)
+{
+	const char *needs_veth = t->mtu	       ? "--mtu"
+				 : t->rate_bps ? "--rate"
+				 : t->delay_us ? "--delay"
+				 : t->loss_pct ? "--loss"
+					       : NULL;
+
+	if (needs_veth && t->kind != TOPO_VETH)
+		return cli_error(cause, "%s needs --topology veth (not %s)",
+				 needs_veth, topo_kind_name(t->kind));
+	if (t->keep_prefix && t->kind == TOPO_CURRENT)
+		return cli_error(cause,
+				 "--keep-netns needs a namespace nio-top "
+				 "makes (--topology veth or loopback)");
+	return 0;
 }
 
 int cli_parse(int argc, char **argv, struct options *opts, char **cause)
@@ -388,5 +529,5 @@ int cli_parse(int argc, char **argv, struct options *opts, char **cause)
 	if (opts->strategy_count == 0)
 		return cli_error(cause, "--strategy: no strategy is available "
 					"on this machine");
-	return 0;
+	return cli_check_topology(&opts->topo, cause);
 }

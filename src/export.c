@@ -3,6 +3,7 @@
  * numbers as doubles (exact only up to 2^53), so they are written as raw
  * decimal text.  Rates are doubles and written as such.
  */
+#include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -47,13 +48,72 @@ static cJSON *availability(bool available, const char *reason)
 	return obj;
 }
 
+static cJSON *capability(const struct capability *cap)
+{
+	return availability(cap->available, cap->reason);
+}
+
+static void add_optional(cJSON *obj, const char *key, bool present,
+			 double value)
+{
+	if (present)
+		cJSON_AddNumberToObject(obj, key, value);
+	else
+		cJSON_AddNullToObject(obj, key);
+}
+
+static cJSON *export_topology(const struct topo *topo)
+{
+	const struct topo_options *o = &topo->options;
+	cJSON *obj = cJSON_CreateObject();
+	char subnet[INET_ADDRSTRLEN + 4];
+
+	cJSON_AddStringToObject(obj, "kind", topo_kind_name(o->kind));
+	add_optional(obj, "mtu", topo->mtu, topo->mtu);
+	if (o->kind == TOPO_VETH) {
+		inet_ntop(AF_INET, &o->subnet, subnet, INET_ADDRSTRLEN);
+		snprintf(subnet + strlen(subnet), 5, "/%u", o->prefix);
+		cJSON_AddStringToObject(obj, "subnet", subnet);
+	} else {
+		cJSON_AddNullToObject(obj, "subnet");
+	}
+	if (o->rate_bps)
+		add_u64(obj, "rate_bps", o->rate_bps);
+	else
+		cJSON_AddNullToObject(obj, "rate_bps");
+	add_optional(obj, "delay_ms", o->delay_us, o->delay_us / 1000.0);
+	add_optional(obj, "loss_pct", o->loss_pct > 0, o->loss_pct);
+	if (o->keep_prefix)
+		cJSON_AddStringToObject(obj, "keep_netns", o->keep_prefix);
+	else
+		cJSON_AddNullToObject(obj, "keep_netns");
+	cJSON_AddNumberToObject(obj, "setup_ms", topo->setup_ms);
+	return obj;
+}
+
+static cJSON *export_link(const struct run_result *r)
+{
+	cJSON *obj;
+
+	if (!r->has_link)
+		return cJSON_CreateNull();
+	obj = cJSON_CreateObject();
+	add_u64(obj, "tx_bytes", r->link.tx_bytes);
+	add_u64(obj, "rx_bytes", r->link.rx_bytes);
+	add_u64(obj, "tx_packets", r->link.tx_packets);
+	add_u64(obj, "rx_packets", r->link.rx_packets);
+	return obj;
+}
+
 static cJSON *export_capabilities(const struct host_info *host)
 {
 	cJSON *obj = cJSON_CreateObject();
 	cJSON *strategies = cJSON_CreateObject();
 
-	cJSON_AddItemToObject(obj, "netns",
-			      availability(host->netns, host->netns_reason));
+	cJSON_AddItemToObject(obj, "netns", capability(&host->netns));
+	cJSON_AddItemToObject(obj, "veth", capability(&host->veth));
+	cJSON_AddItemToObject(obj, "tbf", capability(&host->tbf));
+	cJSON_AddItemToObject(obj, "netem", capability(&host->netem));
 	for (size_t i = 0; i < strategy_count(); i++) {
 		const struct strategy_ops *ops = strategy_at(i);
 		char *why = NULL;
@@ -91,11 +151,11 @@ static cJSON *export_config(const struct session *s)
 	cJSON_AddNumberToObject(obj, "warmup_s", (double)o->warmup_ms / 1000);
 	cJSON_AddBoolToObject(obj, "verify", o->verify);
 	cJSON_AddNumberToObject(obj, "slots", o->slots);
-	cJSON_AddStringToObject(obj, "topology", topo_kind_name(s->topo.kind));
+	cJSON_AddItemToObject(obj, "topology", export_topology(&s->topo));
 	return obj;
 }
 
-static cJSON *export_run(const struct run_result *r)
+static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 {
 	const struct run_totals *t = &r->totals;
 	cJSON *obj = cJSON_CreateObject();
@@ -105,7 +165,8 @@ static cJSON *export_run(const struct run_result *r)
 	add_u64(obj, "msg_size", r->config.msg_size);
 	cJSON_AddNumberToObject(obj, "threads", r->config.threads);
 	cJSON_AddStringToObject(obj, "mode", "stream");
-	cJSON_AddStringToObject(obj, "topology", topo_kind_name(r->topology));
+	cJSON_AddItemToObject(obj, "topology", export_topology(topo));
+	cJSON_AddItemToObject(obj, "link", export_link(r));
 	cJSON_AddNumberToObject(obj, "duration_s",
 				(double)r->config.duration_ms / 1000);
 	cJSON_AddNumberToObject(obj, "warmup_s",
@@ -173,7 +234,8 @@ int export_write(const char *path, const struct session *s, char **cause)
 	cJSON_AddItemToObject(root, "config", export_config(s));
 	runs = cJSON_AddArrayToObject(root, "runs");
 	for (size_t i = 0; i < s->result_count; i++)
-		cJSON_AddItemToArray(runs, export_run(&s->results[i]));
+		cJSON_AddItemToArray(runs,
+				     export_run(&s->results[i], &s->topo));
 
 	text = cJSON_Print(root);
 	cJSON_Delete(root);

@@ -1,15 +1,18 @@
 /*
  * Host facts: kernel release, CPU model and count from uname, /proc/cpuinfo and
- * sysconf, and whether this process may create network namespaces (tried, not
- * guessed from the uid).
+ * sysconf; and what the network stack lets this process do, found by building
+ * a throwaway veth topology in private namespaces and trying each qdisc on it.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "hostinfo.h"
 #include "netns.h"
+#include "topo.h"
 
 static void cpu_model_read(char *model, size_t size)
 {
@@ -32,22 +35,73 @@ static void cpu_model_read(char *model, size_t size)
 	fclose(f);
 }
 
+static void capability_set(struct capability *cap, int r, const char *why)
+{
+	cap->available = r == 0;
+	snprintf(cap->reason, sizeof(cap->reason), "%s",
+		 r == 0 ? ""
+		 : why	? why
+			: strerror(-r));
+}
+
+static void probe_qdisc(struct capability *cap, const struct topo *topo,
+			const char *kind)
+{
+	char *cause = NULL, why[160];
+	int r = topo_probe_qdisc(topo, kind, &cause);
+
+	if (r == -ENOENT)
+		snprintf(why, sizeof(why), "this kernel has no sch_%s", kind);
+	else
+		snprintf(why, sizeof(why), "%s", cause ? cause : strerror(-r));
+	capability_set(cap, r, why);
+	free(cause);
+}
+
+static void probe_network(struct host_info *host)
+{
+	struct topo_options options;
+	struct topo topo;
+	char *cause = NULL;
+	int fd, r;
+
+	r = netns_create(&fd);
+	if (r == 0)
+		close(fd);
+	capability_set(&host->netns, r, NULL);
+	if (r < 0) {
+		snprintf(host->netns.reason, sizeof(host->netns.reason),
+			 "cannot create a network namespace: %s", strerror(-r));
+		capability_set(&host->veth, r, host->netns.reason);
+		capability_set(&host->tbf, r, host->netns.reason);
+		capability_set(&host->netem, r, host->netns.reason);
+		return;
+	}
+
+	topo_options_default(&options);
+	r = topo_create(&options, &topo, &cause);
+	capability_set(&host->veth, r, cause);
+	free(cause);
+	if (r < 0) {
+		capability_set(&host->tbf, r, "needs the veth topology");
+		capability_set(&host->netem, r, "needs the veth topology");
+		return;
+	}
+	probe_qdisc(&host->tbf, &topo, "tbf");
+	probe_qdisc(&host->netem, &topo, "netem");
+	host->veth_setup_ms = topo.setup_ms;
+	topo_destroy(&topo);
+	host->veth_teardown_ms = topo.teardown_ms;
+}
+
 void host_info_read(struct host_info *host)
 {
 	struct utsname uts;
-	int fd, r;
 
 	memset(host, 0, sizeof(*host));
 	if (uname(&uts) == 0)
 		snprintf(host->kernel, sizeof(host->kernel), "%s", uts.release);
 	cpu_model_read(host->cpu_model, sizeof(host->cpu_model));
 	host->cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-	r = netns_create(&fd);
-	host->netns = r == 0;
-	if (r == 0)
-		close(fd);
-	else
-		snprintf(host->netns_reason, sizeof(host->netns_reason),
-			 "cannot create a network namespace: %s", strerror(-r));
+	probe_network(host);
 }

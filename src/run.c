@@ -32,7 +32,9 @@ enum run_state {
 
 struct run {
 	struct run_config config;
-	enum topo_kind topology;
+	const struct topo *topo;
+	bool has_link;
+	struct topo_link_stats link_before;
 	enum run_state state;
 	atomic_bool stop;
 	int done_fd;
@@ -231,7 +233,7 @@ int run_start(const struct run_config *config, const struct topo *topo,
 	if (!run)
 		return -ENOMEM;
 	run->config = *config;
-	run->topology = topo->kind;
+	run->topo = topo;
 	run->flow_count = config->threads;
 	run->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	flows_size = run->flow_count * sizeof(*run->flows);
@@ -257,6 +259,7 @@ int run_start(const struct run_config *config, const struct topo *topo,
 	r = run_connect(run, topo, cause);
 	if (r < 0)
 		goto err;
+	run->has_link = topo_link_stats(topo, &run->link_before) == 0;
 
 	for (unsigned int i = 0; i < run->flow_count; i++) {
 		r = worker_start(&run->flows[i]);
@@ -429,15 +432,17 @@ void run_abort(struct run *run, const char *why)
 
 void run_finish(struct run *run, struct run_result *result)
 {
+	struct topo_link_stats after = {0};
 	struct sample final;
 
 	for (unsigned int i = 0; i < run->flow_count; i++)
 		worker_join(&run->flows[i]);
 	sampler_read(run->flows, run->flow_count, sampler_now_ns(), &final);
+	if (run->has_link && topo_link_stats(run->topo, &after) < 0)
+		run->has_link = false;
 
 	*result = (struct run_result){
 		.config = run->config,
-		.topology = run->topology,
 		.totals = final.totals,
 		.measured_s = (double)(run->measure_to.t_ns -
 				       run->measure_from.t_ns) /
@@ -447,7 +452,17 @@ void run_finish(struct run *run, struct run_result *result)
 						 &run->measure_to),
 		.intervals = run->intervals,
 		.interval_count = run->interval_count,
+		.has_link = run->has_link,
 	};
+	if (run->has_link)
+		result->link = (struct topo_link_stats){
+			.tx_bytes = after.tx_bytes - run->link_before.tx_bytes,
+			.rx_bytes = after.rx_bytes - run->link_before.rx_bytes,
+			.tx_packets = after.tx_packets -
+				      run->link_before.tx_packets,
+			.rx_packets = after.rx_packets -
+				      run->link_before.rx_packets,
+		};
 	/* A clean run that lost a byte is a bug nio-top must not hide. */
 	if (final.totals.bytes_received != final.totals.bytes_sent)
 		run_set_error(run, "delivered %llu of %llu bytes sent",

@@ -1,6 +1,7 @@
 /*
  * Sessions.  Without the privilege for namespaces nio-top does not fail: it
- * says why and measures over the loopback of the namespace it was started in.
+ * says why and measures over the loopback of the namespace it was started in
+ * (unless the user asked for something only its own network can give).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +37,16 @@ static int session_plan(struct session *s)
 	return 0;
 }
 
+/*
+ * Falling back is honest only when nothing was asked of the link itself: a
+ * shaped or named network cannot be had in someone else's namespace.
+ */
+static bool session_may_fall_back(const struct topo_options *t)
+{
+	return !t->mtu && !t->rate_bps && !t->delay_us && !t->loss_pct &&
+	       !t->keep_prefix;
+}
+
 int session_open(struct session *s, const struct options *options, char **cause)
 {
 	int r;
@@ -43,8 +54,11 @@ int session_open(struct session *s, const struct options *options, char **cause)
 	memset(s, 0, sizeof(*s));
 	s->options = *options;
 	s->topo.server_ns = s->topo.client_ns = -1;
-	r = topo_create(options->topology, &s->topo, cause);
-	if (r == -EPERM) {
+	r = topo_create(&options->topo, &s->topo, cause);
+	if (r == -EPERM && session_may_fall_back(&options->topo)) {
+		struct topo_options here = options->topo;
+
+		here.kind = TOPO_CURRENT;
 		if (asprintf(&s->notice,
 			     "%s (no CAP_SYS_ADMIN/CAP_NET_ADMIN?): running "
 			     "over loopback in the current namespace",
@@ -52,7 +66,7 @@ int session_open(struct session *s, const struct options *options, char **cause)
 		    0)
 			s->notice = NULL;
 		free(*cause);
-		r = topo_create(TOPO_CURRENT, &s->topo, cause);
+		r = topo_create(&here, &s->topo, cause);
 	}
 	if (r < 0)
 		return r;

@@ -1,27 +1,48 @@
 /*
- * Topologies, built through rtnetlink (libnl-route).  loopback: a private
- * namespace whose lo is brought up, so the measurement is isolated from
- * whatever else the host does on its own lo.  current: the caller's lo, for
- * running inside a namespace someone else prepared (and the fallback when
- * nio-top may not create namespaces).
+ * Topologies, built through rtnetlink (libnl-route), each netlink socket
+ * opened on a helper thread inside the namespace it configures.
+ *
+ * veth: a server and a client namespace, each held only by a file descriptor;
+ * the veth pair is created from inside the server namespace with its peer
+ * placed straight into the client namespace, so no device ever appears in the
+ * caller's namespace and fixed names cannot collide.  The kernel removes both
+ * namespaces and the pair when the descriptors close, however nio-top ends.
+ * loopback: one private namespace with lo up.  current: the caller's lo.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/pkt_sched.h>
 #include <net/if.h>
 #include <netlink/netlink.h>
+#include <netlink/route/addr.h>
 #include <netlink/route/link.h>
+#include <netlink/route/link/veth.h>
+#include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/netem.h>
+#include <netlink/route/qdisc/tbf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "netns.h"
 #include "topo.h"
 
+#define SERVER_LINK "nio0"
+#define CLIENT_LINK "nio1"
+#define KEEP_DIR    "/run/netns"
+
 static const char *const topo_names[] = {
+	[TOPO_VETH] = "veth",
 	[TOPO_LOOPBACK] = "loopback",
 	[TOPO_CURRENT] = "current",
 };
+
+#define TOPO_KIND_COUNT (sizeof(topo_names) / sizeof(topo_names[0]))
 
 const char *topo_kind_name(enum topo_kind kind)
 {
@@ -30,8 +51,7 @@ const char *topo_kind_name(enum topo_kind kind)
 
 int topo_kind_parse(const char *name, enum topo_kind *kind)
 {
-	for (size_t i = 0; i < sizeof(topo_names) / sizeof(topo_names[0]);
-	     i++) {
+	for (size_t i = 0; i < TOPO_KIND_COUNT; i++) {
 		if (strcmp(name, topo_names[i]) == 0) {
 			*kind = (enum topo_kind)i;
 			return 0;
@@ -42,48 +62,49 @@ int topo_kind_parse(const char *name, enum topo_kind *kind)
 
 const char *topo_kind_list(void)
 {
-	return "loopback, current";
+	static char list[64];
+
+	if (!list[0]) {
+		for (size_t i = 0; i < TOPO_KIND_COUNT; i++) {
+			strcat(list, i ? ", " : "");
+			strcat(list, topo_names[i]);
+		}
+	}
+	return list;
 }
 
-struct link_up {
-	const char *name;
-	const char *failed_step;
-	int nl_error;
-};
-
-/* Runs inside the target namespace: sets the named link up. */
-static int link_set_up(void *arg)
+int topo_subnet_parse(const char *text, struct in_addr *subnet,
+		      unsigned int *prefix)
 {
-	struct link_up *req = arg;
-	struct rtnl_link *link = NULL, *change = NULL;
-	struct nl_sock *sk;
-	int err;
+	char addr[INET_ADDRSTRLEN];
+	const char *slash = strchr(text, '/');
+	char *end;
+	unsigned long bits;
+	uint32_t mask;
 
-	sk = nl_socket_alloc();
-	if (!sk)
-		return -ENOMEM;
-	req->failed_step = "connect to rtnetlink";
-	err = nl_connect(sk, NETLINK_ROUTE);
-	if (err < 0)
-		goto out;
-	req->failed_step = "look up the link";
-	err = rtnl_link_get_kernel(sk, 0, req->name, &link);
-	if (err < 0)
-		goto out;
-	change = rtnl_link_alloc();
-	if (!change) {
-		err = -NLE_NOMEM;
-		goto out;
-	}
-	rtnl_link_set_flags(change, IFF_UP);
-	req->failed_step = "set the link up";
-	err = rtnl_link_change(sk, link, change, 0);
-out:
-	rtnl_link_put(change);
-	rtnl_link_put(link);
-	nl_socket_free(sk);
-	req->nl_error = err;
-	return err < 0 ? -EIO : 0;
+	if (!slash || (size_t)(slash - text) >= sizeof(addr))
+		return -EINVAL;
+	memcpy(addr, text, (size_t)(slash - text));
+	addr[slash - text] = '\0';
+	if (inet_pton(AF_INET, addr, subnet) != 1)
+		return -EINVAL;
+	errno = 0;
+	bits = strtoul(slash + 1, &end, 10);
+	/* Two hosts need a /30 at least; a /8 is plenty. */
+	if (!slash[1] || *end || errno || bits < 8 || bits > 30)
+		return -EINVAL;
+	mask = htonl(~0u << (32 - bits));
+	if (subnet->s_addr & ~mask)
+		return -EINVAL;
+	*prefix = (unsigned int)bits;
+	return 0;
+}
+
+void topo_options_default(struct topo_options *options)
+{
+	/* 198.18.0.0/15 is set aside for benchmarking (RFC 2544). */
+	*options = (struct topo_options){.kind = TOPO_VETH, .prefix = 30};
+	options->subnet.s_addr = htonl(0xc6120000);
 }
 
 static double elapsed_ms(const struct timespec *since)
@@ -95,49 +116,493 @@ static double elapsed_ms(const struct timespec *since)
 	       (double)(now.tv_nsec - since->tv_nsec) / 1e6;
 }
 
-int topo_create(enum topo_kind kind, struct topo *topo, char **cause)
+/* Work done with a netlink socket inside one namespace. */
+struct nl_job {
+	int (*fn)(struct nl_sock *sk, struct nl_job *job);
+	const struct topo *topo;
+	const char *step; /* what fn was doing when it failed */
+	int nl_error;	  /* libnl's code of the failure */
+	const char *qdisc_kind;
+	struct topo_link_stats *stats;
+	unsigned int mtu; /* out: the MTU the kernel gave the link */
+};
+
+static int nl_errno(int nl_error)
 {
-	struct link_up lo = {.name = "lo"};
+	switch (-nl_error) {
+	case NLE_PERM:
+		return -EPERM;
+	case NLE_NOMEM:
+		return -ENOMEM;
+	case NLE_EXIST:
+		return -EEXIST;
+	case NLE_OBJ_NOTFOUND:
+	case NLE_NOATTR:
+		return -ENOENT;
+	case NLE_OPNOTSUPP:
+		return -EOPNOTSUPP;
+	default:
+		return -EIO;
+	}
+}
+
+static int nl_job_thread(void *arg)
+{
+	struct nl_job *job = arg;
+	struct nl_sock *sk = nl_socket_alloc();
+	int err;
+
+	if (!sk)
+		return -ENOMEM;
+	job->step = "connect to rtnetlink";
+	err = nl_connect(sk, NETLINK_ROUTE);
+	if (err >= 0)
+		err = job->fn(sk, job);
+	nl_socket_free(sk);
+	job->nl_error = err < 0 ? err : 0;
+	return err < 0 ? nl_errno(err) : 0;
+}
+
+/* Runs job->fn inside ns; on failure fills *cause with the step and why. */
+static int nl_run(int ns, struct nl_job *job, const char *where, char **cause)
+{
+	int r = netns_run(ns, nl_job_thread, job);
+
+	if (r < 0 && cause &&
+	    asprintf(cause, "%s: cannot %s: %s", where, job->step,
+		     job->nl_error ? nl_geterror(job->nl_error)
+				   : strerror(-r)) < 0)
+		*cause = NULL;
+	return r;
+}
+
+static int link_index(struct nl_sock *sk, const char *name, int *ifindex,
+		      unsigned int *mtu)
+{
+	struct rtnl_link *link;
+	int err = rtnl_link_get_kernel(sk, 0, name, &link);
+
+	if (err < 0)
+		return err;
+	*ifindex = rtnl_link_get_ifindex(link);
+	if (mtu)
+		*mtu = rtnl_link_get_mtu(link);
+	rtnl_link_put(link);
+	return 0;
+}
+
+static int link_up(struct nl_sock *sk, const char *name)
+{
+	struct rtnl_link *link, *change;
+	int err = rtnl_link_get_kernel(sk, 0, name, &link);
+
+	if (err < 0)
+		return err;
+	change = rtnl_link_alloc();
+	if (!change) {
+		rtnl_link_put(link);
+		return -NLE_NOMEM;
+	}
+	rtnl_link_set_flags(change, IFF_UP);
+	err = rtnl_link_change(sk, link, change, 0);
+	rtnl_link_put(change);
+	rtnl_link_put(link);
+	return err;
+}
+
+static int addr_add(struct nl_sock *sk, int ifindex, struct in_addr host,
+		    unsigned int prefix)
+{
+	struct nl_addr *local = nl_addr_build(AF_INET, &host, sizeof(host));
+	struct rtnl_addr *addr = rtnl_addr_alloc();
+	int err = -NLE_NOMEM;
+
+	if (local && addr) {
+		nl_addr_set_prefixlen(local, (int)prefix);
+		rtnl_addr_set_ifindex(addr, ifindex);
+		err = rtnl_addr_set_local(addr, local);
+		if (err >= 0)
+			err = rtnl_addr_add(sk, addr, 0);
+	}
+	rtnl_addr_put(addr);
+	nl_addr_put(local);
+	return err;
+}
+
+/* A root qdisc on ifindex: tbf at the rate, or netem with delay and loss. */
+static int qdisc_add(struct nl_sock *sk, int ifindex, const char *kind,
+		     const struct topo_options *o, unsigned int mtu)
+{
+	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+	int err;
+
+	if (!q)
+		return -NLE_NOMEM;
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	rtnl_tc_set_handle(TC_CAST(q), TC_H_MAKE(1u << 16, 0));
+	err = rtnl_tc_set_kind(TC_CAST(q), kind);
+	if (err < 0)
+		goto out;
+	if (strcmp(kind, "tbf") == 0) {
+		uint64_t rate = (o->rate_bps ? o->rate_bps : 1000000000ull) / 8;
+		/* 10 ms of tokens, and never less than one GSO packet. */
+		uint64_t bucket = rate / 100;
+
+		if (bucket < 65536 + mtu)
+			bucket = 65536 + mtu;
+		rtnl_qdisc_tbf_set_rate(q, (int)rate, (int)bucket, 0);
+		err = rtnl_qdisc_tbf_set_limit_by_latency(q, 50000);
+		if (err < 0)
+			goto out;
+	} else {
+		rtnl_netem_set_delay(q, (int)o->delay_us);
+		rtnl_netem_set_loss(
+			q, (int)(uint32_t)(o->loss_pct / 100.0 * UINT32_MAX));
+	}
+	err = rtnl_qdisc_add(sk, q, NLM_F_CREATE | NLM_F_EXCL);
+out:
+	rtnl_qdisc_put(q);
+	return err;
+}
+
+static int qdisc_delete(struct nl_sock *sk, int ifindex)
+{
+	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+	int err;
+
+	if (!q)
+		return -NLE_NOMEM;
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	err = rtnl_qdisc_delete(sk, q);
+	rtnl_qdisc_put(q);
+	return err;
+}
+
+static const char *server_link(const struct topo *topo)
+{
+	return topo->options.kind == TOPO_VETH ? SERVER_LINK : "lo";
+}
+
+/* Server namespace: the veth pair, its address, shaping, links up. */
+static int build_server(struct nl_sock *sk, struct nl_job *job)
+{
+	const struct topo *topo = job->topo;
+	const struct topo_options *o = &topo->options;
+	struct rtnl_link *veth, *peer;
+	int ifindex, err;
+
+	job->step = "create the veth pair";
+	veth = rtnl_link_veth_alloc();
+	if (!veth)
+		return -NLE_NOMEM;
+	peer = rtnl_link_veth_get_peer(veth);
+	rtnl_link_set_name(veth, SERVER_LINK);
+	rtnl_link_set_name(peer, CLIENT_LINK);
+	rtnl_link_set_ns_fd(peer, topo->client_ns);
+	if (o->mtu) {
+		rtnl_link_set_mtu(veth, o->mtu);
+		rtnl_link_set_mtu(peer, o->mtu);
+	}
+	err = rtnl_link_add(sk, veth, NLM_F_CREATE | NLM_F_EXCL);
+	rtnl_link_put(peer);
+	rtnl_link_veth_release(veth);
+	if (err < 0)
+		return err;
+
+	job->step = "find " SERVER_LINK;
+	err = link_index(sk, SERVER_LINK, &ifindex, &job->mtu);
+	if (err < 0)
+		return err;
+	job->step = "address " SERVER_LINK;
+	err = addr_add(sk, ifindex, topo->server_addr.sin_addr, o->prefix);
+	if (err < 0)
+		return err;
+	if (o->rate_bps) {
+		job->step = "shape " SERVER_LINK " with tbf";
+		err = qdisc_add(sk, ifindex, "tbf", o, job->mtu);
+		if (err < 0)
+			return err;
+	}
+	if (o->delay_us || o->loss_pct > 0) {
+		job->step = "add netem to " SERVER_LINK;
+		err = qdisc_add(sk, ifindex, "netem", o, job->mtu);
+		if (err == -NLE_OBJ_NOTFOUND)
+			job->step = "use --delay or --loss: this kernel has "
+				    "no sch_netem";
+		if (err < 0)
+			return err;
+	}
+	job->step = "set " SERVER_LINK " up";
+	err = link_up(sk, SERVER_LINK);
+	if (err < 0)
+		return err;
+	job->step = "set lo up";
+	return link_up(sk, "lo");
+}
+
+/* Client namespace: the peer's address, links up. */
+static int build_client(struct nl_sock *sk, struct nl_job *job)
+{
+	const struct topo *topo = job->topo;
+	int ifindex, err;
+
+	job->step = "find " CLIENT_LINK;
+	err = link_index(sk, CLIENT_LINK, &ifindex, NULL);
+	if (err < 0)
+		return err;
+	job->step = "address " CLIENT_LINK;
+	err = addr_add(sk, ifindex, topo->client_addr.sin_addr,
+		       topo->options.prefix);
+	if (err < 0)
+		return err;
+	job->step = "set " CLIENT_LINK " up";
+	err = link_up(sk, CLIENT_LINK);
+	if (err < 0)
+		return err;
+	job->step = "set lo up";
+	return link_up(sk, "lo");
+}
+
+/* Loopback namespace: lo up, its MTU noted. */
+static int build_loopback(struct nl_sock *sk, struct nl_job *job)
+{
+	int ifindex, err;
+
+	job->step = "set lo up";
+	err = link_up(sk, "lo");
+	if (err < 0)
+		return err;
+	return link_index(sk, "lo", &ifindex, &job->mtu);
+}
+
+static int delete_veth(struct nl_sock *sk, struct nl_job *job)
+{
+	struct rtnl_link *link;
+	int err;
+
+	job->step = "delete the veth pair";
+	err = rtnl_link_get_kernel(sk, 0, SERVER_LINK, &link);
+	if (err < 0)
+		return err;
+	err = rtnl_link_delete(sk, link);
+	rtnl_link_put(link);
+	return err;
+}
+
+static int read_stats(struct nl_sock *sk, struct nl_job *job)
+{
+	struct rtnl_link *link;
+	int err;
+
+	job->step = "read link statistics";
+	err = rtnl_link_get_kernel(sk, 0, server_link(job->topo), &link);
+	if (err < 0)
+		return err;
+	*job->stats = (struct topo_link_stats){
+		.tx_bytes = rtnl_link_get_stat(link, RTNL_LINK_TX_BYTES),
+		.rx_bytes = rtnl_link_get_stat(link, RTNL_LINK_RX_BYTES),
+		.tx_packets = rtnl_link_get_stat(link, RTNL_LINK_TX_PACKETS),
+		.rx_packets = rtnl_link_get_stat(link, RTNL_LINK_RX_PACKETS),
+	};
+	rtnl_link_put(link);
+	return 0;
+}
+
+static int probe_qdisc(struct nl_sock *sk, struct nl_job *job)
+{
+	int ifindex, err;
+
+	job->step = "find the link";
+	err = link_index(sk, server_link(job->topo), &ifindex, NULL);
+	if (err < 0)
+		return err;
+	job->step = job->qdisc_kind;
+	err = qdisc_add(sk, ifindex, job->qdisc_kind, &job->topo->options,
+			job->topo->mtu);
+	if (err < 0)
+		return err;
+	return qdisc_delete(sk, ifindex);
+}
+
+/* Binds a namespace under /run/netns so `ip netns exec` can enter it. */
+static int keep_netns(int ns, const char *prefix, const char *side, char **path,
+		      char **cause)
+{
+	char source[64];
+	int fd, r;
+
+	if (mkdir(KEEP_DIR, 0755) < 0 && errno != EEXIST)
+		goto fail_errno;
+	if (asprintf(path, KEEP_DIR "/%s-%s", prefix, side) < 0) {
+		*path = NULL;
+		return -ENOMEM;
+	}
+	fd = open(*path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (fd < 0)
+		goto fail_errno;
+	close(fd);
+	snprintf(source, sizeof(source), "/proc/self/fd/%d", ns);
+	if (mount(source, *path, "none", MS_BIND, NULL) < 0) {
+		r = -errno;
+		unlink(*path);
+		errno = -r;
+		goto fail_errno;
+	}
+	return 0;
+
+fail_errno:
+	r = -errno;
+	if (asprintf(cause, "--keep-netns: cannot bind %s: %s",
+		     *path ? *path : KEEP_DIR, strerror(errno)) < 0)
+		*cause = NULL;
+	free(*path);
+	*path = NULL;
+	return r;
+}
+
+static void unkeep_netns(char **path)
+{
+	if (!*path)
+		return;
+	umount2(*path, MNT_DETACH);
+	unlink(*path);
+	free(*path);
+	*path = NULL;
+}
+
+static int topo_addresses(struct topo *topo)
+{
+	uint32_t net = ntohl(topo->options.subnet.s_addr);
+
+	if (topo->options.kind != TOPO_VETH) {
+		topo->server_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		topo->client_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		return 0;
+	}
+	topo->server_addr.sin_addr.s_addr = htonl(net + 1);
+	topo->client_addr.sin_addr.s_addr = htonl(net + 2);
+	return 0;
+}
+
+static int topo_namespaces(struct topo *topo, char **cause)
+{
+	int r = netns_create(&topo->server_ns);
+
+	if (r == 0 && topo->options.kind == TOPO_VETH)
+		r = netns_create(&topo->client_ns);
+	else
+		topo->client_ns = topo->server_ns;
+	if (r < 0) {
+		if (asprintf(cause, "cannot create a network namespace: %s",
+			     strerror(-r)) < 0)
+			*cause = NULL;
+		return r == -EPERM || r == -EACCES ? -EPERM : r;
+	}
+	return 0;
+}
+
+int topo_create(const struct topo_options *options, struct topo *topo,
+		char **cause)
+{
+	struct nl_job job = {.topo = topo};
 	struct timespec start;
-	int ns = -1;
 	int r;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	*cause = NULL;
-	*topo = (struct topo){.kind = kind, .server_ns = -1, .client_ns = -1};
+	*topo = (struct topo){
+		.options = *options, .server_ns = -1, .client_ns = -1};
 	topo->server_addr.sin_family = AF_INET;
-	topo->server_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	topo->client_addr.sin_family = AF_INET;
+	topo_addresses(topo);
+	if (options->kind == TOPO_CURRENT) {
+		topo->setup_ms = elapsed_ms(&start);
+		return 0;
+	}
 
-	if (kind == TOPO_LOOPBACK) {
-		r = netns_create(&ns);
-		if (r < 0) {
-			if (asprintf(cause,
-				     "cannot create a network namespace: %s",
-				     strerror(-r)) < 0)
-				*cause = NULL;
-			return r == -EPERM || r == -EACCES ? -EPERM : r;
+	r = topo_namespaces(topo, cause);
+	if (r < 0)
+		goto err;
+	if (options->kind == TOPO_VETH) {
+		job.fn = build_server;
+		r = nl_run(topo->server_ns, &job, "server namespace", cause);
+		if (r == 0) {
+			job.fn = build_client;
+			r = nl_run(topo->client_ns, &job, "client namespace",
+				   cause);
 		}
-		r = netns_run(ns, link_set_up, &lo);
-		if (r < 0) {
-			if (asprintf(cause, "lo: cannot %s: %s", lo.failed_step,
-				     lo.nl_error ? nl_geterror(lo.nl_error)
-						 : strerror(-r)) < 0)
-				*cause = NULL;
-			close(ns);
-			return r;
-		}
-		topo->server_ns = ns;
-		topo->client_ns = ns;
+	} else {
+		job.fn = build_loopback;
+		r = nl_run(topo->server_ns, &job, "loopback namespace", cause);
+	}
+	if (r < 0)
+		goto err;
+	topo->mtu = job.mtu;
+
+	if (options->keep_prefix) {
+		r = keep_netns(topo->server_ns, options->keep_prefix, "srv",
+			       &topo->kept_path[0], cause);
+		if (r == 0 && topo->client_ns != topo->server_ns)
+			r = keep_netns(topo->client_ns, options->keep_prefix,
+				       "cli", &topo->kept_path[1], cause);
+		if (r < 0)
+			goto err;
 	}
 	topo->setup_ms = elapsed_ms(&start);
 	return 0;
+
+err:
+	topo_destroy(topo);
+	return r;
 }
 
 void topo_destroy(struct topo *topo)
 {
+	struct nl_job job = {.topo = topo, .fn = delete_veth};
+	struct timespec start;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	/*
+	 * Closing the namespaces would remove the pair too, but only later, in
+	 * the kernel's own time; deleting it first makes teardown finished
+	 * (and measurable) when this returns.
+	 */
+	if (topo->options.kind == TOPO_VETH && topo->server_ns >= 0)
+		nl_run(topo->server_ns, &job, "server namespace", NULL);
+	unkeep_netns(&topo->kept_path[1]);
+	unkeep_netns(&topo->kept_path[0]);
 	if (topo->client_ns >= 0 && topo->client_ns != topo->server_ns)
 		close(topo->client_ns);
 	if (topo->server_ns >= 0)
 		close(topo->server_ns);
 	topo->server_ns = topo->client_ns = -1;
+	topo->teardown_ms = elapsed_ms(&start);
+}
+
+int topo_link_stats(const struct topo *topo, struct topo_link_stats *stats)
+{
+	struct nl_job job = {.topo = topo, .fn = read_stats, .stats = stats};
+
+	if (topo->server_ns < 0)
+		return -ENODEV;
+	return nl_run(topo->server_ns, &job, "server namespace", NULL);
+}
+
+int topo_probe_qdisc(const struct topo *topo, const char *kind, char **cause)
+{
+	struct nl_job job = {
+		.topo = topo, .fn = probe_qdisc, .qdisc_kind = kind};
+	int r;
+
+	*cause = NULL;
+	if (topo->server_ns < 0)
+		return -ENODEV;
+	r = netns_run(topo->server_ns, nl_job_thread, &job);
+	if (r < 0 && asprintf(cause, "%s",
+			      job.nl_error ? nl_geterror(job.nl_error)
+					   : strerror(-r)) < 0)
+		*cause = NULL;
+	return r;
 }

@@ -25,12 +25,20 @@ bad -d abc "--duration: 'abc'"
 bad -w -2 "--warmup: '-2'"
 bad --slots 5000 "--slots: '5000'"
 bad --topology nowhere "--topology: 'nowhere'"
+bad --mtu 67 "--mtu: '67'"
+bad --rate 2Q "--rate: '2Q'"
+bad --rate 20G "--rate: '20G'"
+bad --subnet 10.0.0.0/31 "--subnet: '10.0.0.0/31'"
+bad --loss 101 "--loss: '101'"
+bad --delay -5 "--delay: '-5'"
+bad --keep-netns ../x "--keep-netns: '../x'"
 bad --no-such-option x "'--no-such-option'"
 
 help=$("$NIO_TOP" --help)
 ok $? "--help exits 0"
 for opt in batch strategy msg-size threads duration warmup verify output \
-	topology slots list-strategies help version; do
+	topology subnet mtu rate delay loss keep-netns slots list-strategies \
+	check help version; do
 	[[ "$help" == *"--$opt"* ]]
 	ok $? "--help lists --$opt"
 done

@@ -63,3 +63,29 @@ net_snapshot() {
 		lsns -t net -n -o NS 2>/dev/null | sort -u
 	} | sort
 }
+
+# The network namespaces (inode numbers) a process holds through descriptors.
+held_netns() {
+	for fd in /proc/"$1"/fd/*; do
+		readlink "$fd" 2>/dev/null
+	done | sed -n 's/^net:\[\([0-9]*\)\]$/\1/p' | sort -u
+}
+
+# Whether any process or mount still references namespace inode $1.
+netns_referenced() {
+	grep -qs "net:\[$1\]" /proc/self/mountinfo && return 0
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/net" 2>/dev/null)" = "net:[$1]" ] && return 0
+		ls -l "$p"/fd 2>/dev/null | grep -q "net:\[$1\]" && return 0
+	done
+	return 1
+}
+
+# Waits up to $2 tenths of a second for a line matching $1 in file $3.
+wait_for_line() {
+	for _ in $(seq "$2"); do
+		grep -q "$1" "$3" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -14,9 +14,15 @@ unshare -n sh -c '
 ok $? "the run exits 0 without CAP_SYS_ADMIN and CAP_NET_ADMIN"
 notice=$(grep -c 'running over loopback in the current namespace' "$tmp/err")
 ok $([ "$notice" = 1 ]; echo $?) "one line says why and what it does instead"
-jq_true "$out" '.runs[0].topology == "current" and .runs[0].bytes_received == .runs[0].bytes_sent and .runs[0].messages_sent > 0'
+jq_true "$out" '.runs[0].topology.kind == "current" and .runs[0].bytes_received == .runs[0].bytes_sent and .runs[0].messages_sent > 0'
 ok $? "the run happened over the current namespace's loopback"
 jq_true "$out" '.capabilities.netns.available == false and (.capabilities.netns.reason | length) > 0'
 ok $? "the export says namespaces are unavailable, and why"
+
+err=$(unshare -n capsh --drop=cap_sys_admin,cap_net_admin -- -c \
+	'exec "$0" --batch -s one-copy -d 0.2 --rate 1G' "$NIO_TOP" 2>&1)
+rc=$?
+[ $rc = 1 ] && [[ "$err" == *"cannot create a network namespace"* ]]
+ok $? "asked to shape a link without the privilege: exit 1 and why (got $rc)"
 
 done_testing

@@ -2,6 +2,7 @@
  * Command-line parsing: sizes with suffixes and their range, lists, and that
  * every bad value is refused with a cause naming the option and the value.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,33 @@ static void test_sizes(void)
 		ok(r == cases[i].result && (r < 0 || bytes == cases[i].bytes),
 		   "size '%s' -> %d (%zu)", cases[i].text, r, bytes);
 	}
+}
+
+static void test_rates_and_subnets(void)
+{
+	struct in_addr net;
+	unsigned int prefix = 0;
+	uint64_t bps = 0;
+
+	ok(cli_parse_rate("1G", &bps) == 0 && bps == 1000000000ull,
+	   "rate 1G is 10^9 bit/s");
+	ok(cli_parse_rate("500M", &bps) == 0 && bps == 500000000ull,
+	   "rate 500M is 5 * 10^8 bit/s");
+	ok(cli_parse_rate("2.5G", &bps) == 0 && bps == 2500000000ull,
+	   "rate 2.5G");
+	ok(cli_parse_rate("7K", &bps) == -ERANGE, "rate 7K is below the range");
+	ok(cli_parse_rate("18G", &bps) == -ERANGE,
+	   "rate 18G is beyond tbf's int");
+	ok(cli_parse_rate("1Gbit", &bps) == -EINVAL, "rate 1Gbit is no rate");
+	ok(topo_subnet_parse("198.18.4.0/30", &net, &prefix) == 0 &&
+		   prefix == 30 && ntohl(net.s_addr) == 0xc6120400,
+	   "subnet 198.18.4.0/30");
+	ok(topo_subnet_parse("198.18.4.1/30", &net, &prefix) == -EINVAL,
+	   "host bits set are refused");
+	ok(topo_subnet_parse("198.18.4.0/31", &net, &prefix) == -EINVAL,
+	   "a /31 has no room for two hosts");
+	ok(topo_subnet_parse("198.18.4.0", &net, &prefix) == -EINVAL,
+	   "a subnet needs its prefix");
 }
 
 static int parse(struct options *o, char **cause, int argc, ...)
@@ -107,6 +135,7 @@ static void test_bad(void)
 int main(void)
 {
 	test_sizes();
+	test_rates_and_subnets();
 	test_good();
 	test_bad();
 	return tap_done();
