@@ -285,7 +285,29 @@ static const char *server_link(const struct topo *topo)
 	return topo->options.kind == TOPO_VETH ? SERVER_LINK : "lo";
 }
 
-/* Server namespace: the veth pair, its address, shaping, links up. */
+/* One end of the pair, inside its namespace: addressed, up, and lo up. */
+static int bring_up_end(struct nl_sock *sk, struct nl_job *job,
+			const char *name, struct in_addr addr, int *ifindex)
+{
+	int err;
+
+	job->step = "find the veth end";
+	err = link_index(sk, name, ifindex, &job->mtu);
+	if (err < 0)
+		return err;
+	job->step = "address the veth end";
+	err = addr_add(sk, *ifindex, addr, job->topo->options.prefix);
+	if (err < 0)
+		return err;
+	job->step = "set the veth end up";
+	err = link_up(sk, name);
+	if (err < 0)
+		return err;
+	job->step = "set lo up";
+	return link_up(sk, "lo");
+}
+
+/* Server namespace: the veth pair, its end, shaping. */
 static int build_server(struct nl_sock *sk, struct nl_job *job)
 {
 	const struct topo *topo = job->topo;
@@ -311,12 +333,8 @@ static int build_server(struct nl_sock *sk, struct nl_job *job)
 	if (err < 0)
 		return err;
 
-	job->step = "find " SERVER_LINK;
-	err = link_index(sk, SERVER_LINK, &ifindex, &job->mtu);
-	if (err < 0)
-		return err;
-	job->step = "address " SERVER_LINK;
-	err = addr_add(sk, ifindex, topo->server_addr.sin_addr, o->prefix);
+	err = bring_up_end(sk, job, SERVER_LINK, topo->server_addr.sin_addr,
+			   &ifindex);
 	if (err < 0)
 		return err;
 	if (o->rate_bps) {
@@ -331,38 +349,17 @@ static int build_server(struct nl_sock *sk, struct nl_job *job)
 		if (err == -NLE_OBJ_NOTFOUND)
 			job->step = "use --delay or --loss: this kernel has "
 				    "no sch_netem";
-		if (err < 0)
-			return err;
 	}
-	job->step = "set " SERVER_LINK " up";
-	err = link_up(sk, SERVER_LINK);
-	if (err < 0)
-		return err;
-	job->step = "set lo up";
-	return link_up(sk, "lo");
+	return err;
 }
 
-/* Client namespace: the peer's address, links up. */
+/* Client namespace: the peer's end. */
 static int build_client(struct nl_sock *sk, struct nl_job *job)
 {
-	const struct topo *topo = job->topo;
-	int ifindex, err;
+	int ifindex;
 
-	job->step = "find " CLIENT_LINK;
-	err = link_index(sk, CLIENT_LINK, &ifindex, NULL);
-	if (err < 0)
-		return err;
-	job->step = "address " CLIENT_LINK;
-	err = addr_add(sk, ifindex, topo->client_addr.sin_addr,
-		       topo->options.prefix);
-	if (err < 0)
-		return err;
-	job->step = "set " CLIENT_LINK " up";
-	err = link_up(sk, CLIENT_LINK);
-	if (err < 0)
-		return err;
-	job->step = "set lo up";
-	return link_up(sk, "lo");
+	return bring_up_end(sk, job, CLIENT_LINK,
+			    job->topo->client_addr.sin_addr, &ifindex);
 }
 
 /* Loopback namespace: lo up, its MTU noted. */
