@@ -474,6 +474,11 @@ static int cli_check_topology(const struct topo_options *t, char **cause)
 	if (needs_veth && t->kind != TOPO_VETH)
 		return cli_error(cause, "%s needs --topology veth (not %s)",
 				 needs_veth, topo_kind_name(t->kind));
+	if (t->rate_bps && (t->delay_us || t->loss_pct))
+		return cli_error(cause,
+				 "--rate cannot be combined with --delay "
+				 "or --loss yet: both need the root "
+				 "qdisc");
 	if (t->keep_prefix && t->kind == TOPO_CURRENT)
 		return cli_error(cause,
 				 "--keep-netns needs a namespace nio-top "

@@ -32,6 +32,9 @@ bad --subnet 10.0.0.0/31 "--subnet: '10.0.0.0/31'"
 bad --loss 101 "--loss: '101'"
 bad --delay -5 "--delay: '-5'"
 bad --keep-netns ../x "--keep-netns: '../x'"
+out=$("$NIO_TOP" --batch --rate 1G --delay 5 2>&1)
+[ $? = 2 ] && [[ "$out" == *"--rate cannot be combined"* ]]
+ok $? "--rate with --delay is refused up front"
 bad --no-such-option x "'--no-such-option'"
 
 help=$("$NIO_TOP" --help)
