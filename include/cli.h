@@ -33,6 +33,8 @@ struct options {
 	uint64_t duration_ms;
 	uint64_t warmup_ms;
 	unsigned int slots;
+	unsigned int uring_depth;
+	bool uring_fixed;
 	struct topo_options topo;
 	const char *output;
 };

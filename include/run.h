@@ -25,6 +25,8 @@ struct run_config {
 	uint64_t warmup_ms;
 	bool verify;
 	unsigned int slots;
+	unsigned int uring_depth;
+	bool uring_fixed;
 };
 
 struct run_interval {

@@ -13,13 +13,17 @@
 #include "flow_stats.h"
 #include "message.h"
 
-#define STRATEGY_SLOTS_DEFAULT 16
-#define STRATEGY_SLOTS_MAX     4096
+#define STRATEGY_SLOTS_DEFAULT	     16
+#define STRATEGY_SLOTS_MAX	     4096
+#define STRATEGY_URING_DEPTH_DEFAULT 8
+#define STRATEGY_URING_DEPTH_MAX     256
 
 struct strategy_params {
 	int fd;
 	size_t msg_size;
-	unsigned int slots; /* message slots of a zero-copy sender */
+	unsigned int slots;	  /* message slots of a zero-copy sender */
+	unsigned int uring_depth; /* messages per io_uring submission */
+	bool uring_fixed;	  /* uring-zc sends from registered buffers */
 	struct flow_stats *stats;
 };
 
@@ -49,6 +53,8 @@ struct strategy_ops {
 extern const struct strategy_ops strategy_two_copy;
 extern const struct strategy_ops strategy_one_copy;
 extern const struct strategy_ops strategy_zero_copy;
+extern const struct strategy_ops strategy_uring;
+extern const struct strategy_ops strategy_uring_zc;
 
 size_t strategy_count(void);
 const struct strategy_ops *strategy_at(size_t index);

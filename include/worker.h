@@ -21,6 +21,8 @@ struct worker_flow {
 	const struct strategy_ops *ops;
 	size_t msg_size;
 	unsigned int slots;
+	unsigned int uring_depth;
+	bool uring_fixed;
 	bool verify;
 	const atomic_bool *stop; /* senders finish their message and drain */
 	int tx_fd;		 /* the sending end (server namespace) */

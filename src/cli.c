@@ -24,6 +24,8 @@ enum {
 	OPT_LOSS,
 	OPT_KEEP_NETNS,
 	OPT_SLOTS,
+	OPT_URING_DEPTH,
+	OPT_URING_FIXED,
 	OPT_CHECK,
 };
 
@@ -65,6 +67,10 @@ static const struct cli_option cli_options[] = {
 	 "also name the namespaces PREFIX-srv and PREFIX-cli in /run/netns"},
 	{"slots", OPT_SLOTS, "N",
 	 "message slots per zero-copy sender, 1 .. 4096 (default 16)"},
+	{"uring-depth", OPT_URING_DEPTH, "N",
+	 "messages per io_uring submission, 1 .. 256 (default 8)"},
+	{"uring-fixed", OPT_URING_FIXED, NULL,
+	 "uring-zc sends from registered buffers (SEND_ZC per field)"},
 	{"list-strategies", OPT_LIST_STRATEGIES, NULL,
 	 "list the strategies and whether this machine can run them"},
 	{"check", OPT_CHECK, NULL,
@@ -421,6 +427,17 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 				arg, TOPO_KEEP_PREFIX_MAX);
 		opts->topo.keep_prefix = arg;
 		return 0;
+	case OPT_URING_DEPTH:
+		if (parse_uint(arg, 1, STRATEGY_URING_DEPTH_MAX, &n) < 0)
+			return cli_error(cause,
+					 "--uring-depth: '%s' is not a depth "
+					 "(1 .. %d)",
+					 arg, STRATEGY_URING_DEPTH_MAX);
+		opts->uring_depth = (unsigned int)n;
+		return 0;
+	case OPT_URING_FIXED:
+		opts->uring_fixed = true;
+		return 0;
 	case OPT_CHECK:
 		opts->check = true;
 		return 0;
@@ -457,6 +474,7 @@ static void cli_defaults(struct options *opts)
 		.duration_ms = 5000,
 		.warmup_ms = 500,
 		.slots = STRATEGY_SLOTS_DEFAULT,
+		.uring_depth = STRATEGY_URING_DEPTH_DEFAULT,
 	};
 	topo_options_default(&opts->topo);
 	add_strategy("all", opts, &ignored);

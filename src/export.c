@@ -151,6 +151,8 @@ static cJSON *export_config(const struct session *s)
 	cJSON_AddNumberToObject(obj, "warmup_s", (double)o->warmup_ms / 1000);
 	cJSON_AddBoolToObject(obj, "verify", o->verify);
 	cJSON_AddNumberToObject(obj, "slots", o->slots);
+	cJSON_AddNumberToObject(obj, "uring_depth", o->uring_depth);
+	cJSON_AddBoolToObject(obj, "uring_fixed", o->uring_fixed);
 	cJSON_AddItemToObject(obj, "topology", export_topology(&s->topo));
 	return obj;
 }

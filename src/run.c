@@ -250,6 +250,8 @@ int run_start(const struct run_config *config, const struct topo *topo,
 		f->ops = config->strategy;
 		f->msg_size = config->msg_size;
 		f->slots = config->slots;
+		f->uring_depth = config->uring_depth;
+		f->uring_fixed = config->uring_fixed;
 		f->verify = config->verify;
 		f->stop = &run->stop;
 		f->done_fd = run->done_fd;

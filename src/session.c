@@ -30,6 +30,8 @@ static int session_plan(struct session *s)
 					.warmup_ms = o->warmup_ms,
 					.verify = o->verify,
 					.slots = o->slots,
+					.uring_depth = o->uring_depth,
+					.uring_fixed = o->uring_fixed,
 				};
 			}
 		}

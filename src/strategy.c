@@ -8,9 +8,8 @@
 #include "strategy.h"
 
 static const struct strategy_ops *const strategies[] = {
-	&strategy_two_copy,
-	&strategy_one_copy,
-	&strategy_zero_copy,
+	&strategy_two_copy, &strategy_one_copy, &strategy_zero_copy,
+	&strategy_uring,    &strategy_uring_zc,
 };
 
 size_t strategy_count(void)

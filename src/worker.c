@@ -24,13 +24,23 @@ static void worker_end(struct worker_flow *flow, int fd, bool failed)
 	eventfd_write(flow->done_fd, 1);
 }
 
+static struct strategy_params worker_params(struct worker_flow *flow,
+					    bool sender)
+{
+	return (struct strategy_params){
+		.fd = sender ? flow->tx_fd : flow->rx_fd,
+		.msg_size = flow->msg_size,
+		.slots = flow->slots,
+		.uring_depth = flow->uring_depth,
+		.uring_fixed = flow->uring_fixed,
+		.stats = sender ? &flow->tx : &flow->rx,
+	};
+}
+
 static void *worker_sender(void *arg)
 {
 	struct worker_flow *flow = arg;
-	struct strategy_params params = {.fd = flow->tx_fd,
-					 .msg_size = flow->msg_size,
-					 .slots = flow->slots,
-					 .stats = &flow->tx};
+	struct strategy_params params = worker_params(flow, true);
 	const char *step = "open";
 	struct message *msg;
 	uint64_t seq = 0;
@@ -74,10 +84,7 @@ out:
 static void *worker_receiver(void *arg)
 {
 	struct worker_flow *flow = arg;
-	struct strategy_params params = {.fd = flow->rx_fd,
-					 .msg_size = flow->msg_size,
-					 .slots = flow->slots,
-					 .stats = &flow->rx};
+	struct strategy_params params = worker_params(flow, false);
 	struct message *msg;
 	uint64_t seq = 0;
 	void *rx;

@@ -24,6 +24,8 @@ bad -d -1 "--duration: '-1'"
 bad -d abc "--duration: 'abc'"
 bad -w -2 "--warmup: '-2'"
 bad --slots 5000 "--slots: '5000'"
+bad --uring-depth 0 "--uring-depth: '0'"
+bad --uring-depth 257 "--uring-depth: '257'"
 bad --topology nowhere "--topology: 'nowhere'"
 bad --mtu 67 "--mtu: '67'"
 bad --rate 2Q "--rate: '2Q'"
@@ -40,7 +42,8 @@ bad --no-such-option x "'--no-such-option'"
 help=$("$NIO_TOP" --help)
 ok $? "--help exits 0"
 for opt in batch strategy msg-size threads duration warmup verify output \
-	topology subnet mtu rate delay loss keep-netns slots list-strategies \
+	topology subnet mtu rate delay loss keep-netns slots uring-depth \
+	uring-fixed list-strategies \
 	check help version; do
 	[[ "$help" == *"--$opt"* ]]
 	ok $? "--help lists --$opt"
@@ -58,7 +61,7 @@ ok $? "--help and the man page list the same options"
 ok $? "--version prints the version"
 
 list=$("$NIO_TOP" --list-strategies)
-for s in two-copy one-copy zero-copy; do
+for s in two-copy one-copy zero-copy uring uring-zc; do
 	grep -Eq "^$s +(available|unavailable)" <<<"$list"
 	ok $? "--list-strategies lists $s"
 done

@@ -1,0 +1,31 @@
+/*
+ * The io_uring send and receive paths that the uring and uring-zc strategies
+ * share.  Messages travel in batches: one submission carries a chain of
+ * linked SENDMSG (or SENDMSG_ZC) requests with MSG_WAITALL, so io_uring
+ * itself resumes a partial transfer and a failed one cancels the rest of the
+ * chain; the next chain is submitted only when the previous one has left, so
+ * the byte stream of the connection stays in order.  Receives are batched the
+ * same way.
+ */
+#ifndef NIO_TOP_URING_H
+#define NIO_TOP_URING_H
+
+#include <stdbool.h>
+
+#include "strategy.h"
+
+/* 0 if io_uring and the opcodes the path needs are there; else a cause. */
+int uring_probe(bool zerocopy, char **cause);
+
+int uring_tx_open(const struct strategy_params *params, bool zerocopy,
+		  void **tx);
+int uring_tx_slot(void *tx, struct message **msg);
+int uring_tx_send(void *tx, struct message *msg);
+int uring_tx_drain(void *tx);
+void uring_tx_close(void *tx);
+
+int uring_rx_open(const struct strategy_params *params, void **rx);
+int uring_rx_recv(void *rx, struct message **msg);
+void uring_rx_close(void *rx);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * uring-zc: zero-copy sends through io_uring (SENDMSG_ZC, or one SEND_ZC per
+ * field from registered buffers with --uring-fixed).  Each request's
+ * notification CQE releases its message slot, with no error queue to read;
+ * IORING_SEND_ZC_REPORT_USAGE makes every notification say whether the
+ * kernel copied anyway.  Receives as uring.
+ */
+#include "strategy.h"
+#include "uring.h"
+
+static int uring_zc_probe(char **cause)
+{
+	return uring_probe(true, cause);
+}
+
+static int uring_zc_tx_open(const struct strategy_params *params, void **tx)
+{
+	return uring_tx_open(params, true, tx);
+}
+
+const struct strategy_ops strategy_uring_zc = {
+	.name = "uring-zc",
+	.summary = "io_uring SENDMSG_ZC (SEND_ZC with --uring-fixed), "
+		   "notification CQEs with the copy report; receives as uring",
+	.zerocopy = true,
+	.probe = uring_zc_probe,
+	.tx_open = uring_zc_tx_open,
+	.tx_slot = uring_tx_slot,
+	.tx_send = uring_tx_send,
+	.tx_drain = uring_tx_drain,
+	.tx_close = uring_tx_close,
+	.rx_open = uring_rx_open,
+	.rx_recv = uring_rx_recv,
+	.rx_close = uring_rx_close,
+};
