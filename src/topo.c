@@ -229,17 +229,26 @@ static int addr_add(struct nl_sock *sk, int ifindex, struct in_addr host,
 	return err;
 }
 
+static struct rtnl_qdisc *root_qdisc(int ifindex)
+{
+	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+
+	if (q) {
+		rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+		rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
+	}
+	return q;
+}
+
 /* A root qdisc on ifindex: tbf at the rate, or netem with delay and loss. */
 static int qdisc_add(struct nl_sock *sk, int ifindex, const char *kind,
 		     const struct topo_options *o, unsigned int mtu)
 {
-	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+	struct rtnl_qdisc *q = root_qdisc(ifindex);
 	int err;
 
 	if (!q)
 		return -NLE_NOMEM;
-	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
-	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
 	rtnl_tc_set_handle(TC_CAST(q), TC_H_MAKE(1u << 16, 0));
 	err = rtnl_tc_set_kind(TC_CAST(q), kind);
 	if (err < 0)
@@ -268,13 +277,11 @@ out:
 
 static int qdisc_delete(struct nl_sock *sk, int ifindex)
 {
-	struct rtnl_qdisc *q = rtnl_qdisc_alloc();
+	struct rtnl_qdisc *q = root_qdisc(ifindex);
 	int err;
 
 	if (!q)
 		return -NLE_NOMEM;
-	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
-	rtnl_tc_set_parent(TC_CAST(q), TC_H_ROOT);
 	err = rtnl_qdisc_delete(sk, q);
 	rtnl_qdisc_put(q);
 	return err;
