@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "counters.h"
 #include "strategy.h"
 #include "topo.h"
 
@@ -35,6 +36,8 @@ struct options {
 	unsigned int slots;
 	unsigned int uring_depth;
 	bool uring_fixed;
+	bool counters_enabled;
+	struct counter_set counters; /* resolved by libpfm4 */
 	struct topo_options topo;
 	const char *output;
 };

@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include "counters.h"
+
 struct capability {
 	bool available;
 	char reason[192]; /* why not, when unavailable */
@@ -23,8 +25,12 @@ struct host_info {
 	struct capability netem;
 	double veth_setup_ms; /* of the probe's topology */
 	double veth_teardown_ms;
+	/* The events asked for, tried on this thread; NULL: none. */
+	const struct counter_set *events;
+	struct counter_value event[COUNTERS_MAX];
+	struct capability pmu; /* a hardware event counted */
 };
 
-void host_info_read(struct host_info *host);
+void host_info_read(struct host_info *host, const struct counter_set *events);
 
 #endif

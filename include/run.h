@@ -27,6 +27,7 @@ struct run_config {
 	unsigned int slots;
 	unsigned int uring_depth;
 	bool uring_fixed;
+	const struct counter_set *counters; /* NULL: not counted */
 };
 
 struct run_interval {
@@ -34,6 +35,14 @@ struct run_interval {
 	double gbps;
 	double msgs_per_s;
 	bool warmup;
+	struct counter_derived sender;
+	struct counter_derived receiver;
+};
+
+/* One side's counters over the measured window, and what they mean. */
+struct run_side_counters {
+	struct counter_value value[COUNTERS_MAX];
+	struct counter_derived derived;
 };
 
 struct run_result {
@@ -46,6 +55,9 @@ struct run_result {
 	double msgs_per_s;
 	struct run_interval *intervals;
 	size_t interval_count;
+	bool counted; /* config.counters was set: sender and receiver hold */
+	struct run_side_counters sender;
+	struct run_side_counters receiver;
 	bool has_link;		     /* the topology's link could be read */
 	struct topo_link_stats link; /* the senders' link, over the run */
 	char *error;		     /* NULL when the run completed cleanly */

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "counters.h"
 #include "worker.h"
 
 struct run_totals {
@@ -25,6 +26,19 @@ struct run_totals {
 struct sample {
 	uint64_t t_ns; /* CLOCK_MONOTONIC */
 	struct run_totals totals;
+	struct counter_reading tx_counters[COUNTERS_MAX];
+	struct counter_reading rx_counters[COUNTERS_MAX];
+};
+
+/* What the counters of one side mean per unit of work; NaN: unknown. */
+struct counter_derived {
+	double ipc;
+	double cycles_per_byte;
+	double l1_misses_per_kib;
+	double llc_misses_per_kib;
+	double ctx_switches_per_s;
+	double ctx_switches_per_msg;
+	double cpu_pct; /* of one core */
 };
 
 void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
@@ -35,5 +49,16 @@ double sampler_gbps(const struct sample *from, const struct sample *to);
 double sampler_msgs_per_s(const struct sample *from, const struct sample *to);
 
 uint64_t sampler_now_ns(void);
+
+/* to - from, per event. */
+void sampler_counter_delta(const struct counter_reading *from,
+			   const struct counter_reading *to,
+			   struct counter_reading *delta);
+
+/* Derived figures of one side from its counter deltas and its traffic. */
+void sampler_derive(const struct counter_set *set,
+		    const struct counter_reading *delta, uint64_t bytes,
+		    uint64_t messages, double seconds,
+		    struct counter_derived *out);
 
 #endif

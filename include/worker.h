@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "counters.h"
 #include "flow_stats.h"
 #include "strategy.h"
 
@@ -28,6 +29,13 @@ struct worker_flow {
 	int tx_fd;		 /* the sending end (server namespace) */
 	int rx_fd;		 /* the receiving end (client namespace) */
 	int done_fd;		 /* eventfd: +1 as each thread ends */
+
+	/* NULL: not counted.  Each thread opens its own, then says so. */
+	const struct counter_set *counters;
+	struct thread_counters tx_counters;
+	struct thread_counters rx_counters;
+	atomic_bool tx_counting;
+	atomic_bool rx_counting;
 
 	pthread_t tx_thread;
 	pthread_t rx_thread;

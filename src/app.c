@@ -210,12 +210,13 @@ static void check_line(const char *what, const struct capability *cap,
 }
 
 /* --check: every capability, tried for real, in words. */
-static int app_check(void)
+static int app_check(const struct options *options)
 {
 	struct host_info host;
 	char timing[96];
 
-	host_info_read(&host);
+	host_info_read(&host,
+		       options->counters_enabled ? &options->counters : NULL);
 	printf("nio-top %s on Linux %s, %s, %ld CPUs\n\n", NIO_TOP_VERSION,
 	       host.kernel, host.cpu_model, host.cpus);
 	check_line("namespaces", &host.netns, "private network namespaces");
@@ -225,7 +226,14 @@ static int app_check(void)
 	check_line("veth", &host.veth, timing);
 	check_line("tbf", &host.tbf, "--rate");
 	check_line("netem", &host.netem, "--delay, --loss");
+	check_line("pmu", &host.pmu, "hardware events count");
 	printf("\n");
+	for (unsigned int i = 0; host.events && i < host.events->count; i++)
+		printf("event %-22s %-13s %s\n", host.events->event[i].name,
+		       counter_status_name(host.event[i].status),
+		       host.event[i].reason);
+	if (host.events)
+		printf("\n");
 	return app_list_strategies();
 }
 
@@ -256,7 +264,7 @@ int app_run(const struct options *options)
 	if (options->list_strategies)
 		return app_list_strategies();
 	if (options->check)
-		return app_check();
+		return app_check(options);
 
 	r = app_setup(&app);
 	if (r < 0) {

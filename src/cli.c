@@ -26,6 +26,8 @@ enum {
 	OPT_SLOTS,
 	OPT_URING_DEPTH,
 	OPT_URING_FIXED,
+	OPT_EVENTS,
+	OPT_NO_COUNTERS,
 	OPT_CHECK,
 };
 
@@ -71,6 +73,10 @@ static const struct cli_option cli_options[] = {
 	 "messages per io_uring submission, 1 .. 256 (default 8)"},
 	{"uring-fixed", OPT_URING_FIXED, NULL,
 	 "uring-zc sends from registered buffers (SEND_ZC per field)"},
+	{"events", OPT_EVENTS, "LIST",
+	 "perf events (libpfm4 names) counted per thread, replacing the "
+	 "default set"},
+	{"no-counters", OPT_NO_COUNTERS, NULL, "count no perf events"},
 	{"list-strategies", OPT_LIST_STRATEGIES, NULL,
 	 "list the strategies and whether this machine can run them"},
 	{"check", OPT_CHECK, NULL,
@@ -331,6 +337,36 @@ static int add_threads(const char *text, struct options *opts, char **cause)
 	return 0;
 }
 
+static int parse_events(const char *list, struct options *opts, char **cause)
+{
+	const char *names[COUNTERS_MAX];
+	unsigned int count = 0;
+	char *copy, *save = NULL;
+	int r;
+
+	if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' ||
+	    strstr(list, ",,"))
+		return cli_error(cause, "--events: '%s' has an empty item",
+				 list);
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (char *item = strtok_r(copy, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		if (count == COUNTERS_MAX) {
+			free(copy);
+			return cli_error(cause, "--events: more than %d events",
+					 COUNTERS_MAX);
+		}
+		names[count++] = item;
+	}
+	r = counters_resolve(names, count, &opts->counters, cause);
+	free(copy);
+	if (r == 0)
+		opts->counters_enabled = true;
+	return r;
+}
+
 static int cli_apply(int key, const char *arg, struct options *opts,
 		     char **cause)
 {
@@ -438,6 +474,11 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 	case OPT_URING_FIXED:
 		opts->uring_fixed = true;
 		return 0;
+	case OPT_EVENTS:
+		return parse_events(arg, opts, cause);
+	case OPT_NO_COUNTERS:
+		opts->counters_enabled = false;
+		return 0;
 	case OPT_CHECK:
 		opts->check = true;
 		return 0;
@@ -477,6 +518,11 @@ static void cli_defaults(struct options *opts)
 		.uring_depth = STRATEGY_URING_DEPTH_DEFAULT,
 	};
 	topo_options_default(&opts->topo);
+	/* Without libpfm4 there is nothing to count; --check says why. */
+	opts->counters_enabled = counters_resolve(NULL, 0, &opts->counters,
+						  &ignored) == 0;
+	free(ignored);
+	ignored = NULL;
 	add_strategy("all", opts, &ignored);
 }
 

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,67 @@ static cJSON *export_link(const struct run_result *r)
 	return obj;
 }
 
+static cJSON *export_counter(const struct counter_value *v)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	if (v->has_value)
+		add_u64(obj, "value", (uint64_t)llround(v->value));
+	else
+		cJSON_AddNullToObject(obj, "value");
+	cJSON_AddStringToObject(obj, "status", counter_status_name(v->status));
+	add_optional(obj, "running_pct", v->has_value, v->running_pct);
+	if (v->reason[0])
+		cJSON_AddStringToObject(obj, "reason", v->reason);
+	else
+		cJSON_AddNullToObject(obj, "reason");
+	return obj;
+}
+
+static cJSON *export_derived(const struct counter_derived *d)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	add_optional(obj, "ipc", !isnan(d->ipc), d->ipc);
+	add_optional(obj, "cycles_per_byte", !isnan(d->cycles_per_byte),
+		     d->cycles_per_byte);
+	add_optional(obj, "l1_misses_per_kib", !isnan(d->l1_misses_per_kib),
+		     d->l1_misses_per_kib);
+	add_optional(obj, "llc_misses_per_kib", !isnan(d->llc_misses_per_kib),
+		     d->llc_misses_per_kib);
+	add_optional(obj, "ctx_switches_per_s", !isnan(d->ctx_switches_per_s),
+		     d->ctx_switches_per_s);
+	add_optional(obj, "ctx_switches_per_msg",
+		     !isnan(d->ctx_switches_per_msg), d->ctx_switches_per_msg);
+	add_optional(obj, "cpu_pct", !isnan(d->cpu_pct), d->cpu_pct);
+	return obj;
+}
+
+static cJSON *export_side(const struct counter_set *set,
+			  const struct run_side_counters *side)
+{
+	cJSON *obj = cJSON_CreateObject();
+	cJSON *counters = cJSON_AddObjectToObject(obj, "counters");
+
+	for (unsigned int i = 0; i < set->count; i++)
+		cJSON_AddItemToObject(counters, set->event[i].name,
+				      export_counter(&side->value[i]));
+	cJSON_AddItemToObject(obj, "derived", export_derived(&side->derived));
+	return obj;
+}
+
+static cJSON *export_pmu(const struct host_info *host)
+{
+	cJSON *obj = capability(&host->pmu);
+	cJSON *events = cJSON_AddObjectToObject(obj, "events");
+
+	for (unsigned int i = 0; host->events && i < host->events->count; i++)
+		cJSON_AddStringToObject(
+			events, host->events->event[i].name,
+			counter_status_name(host->event[i].status));
+	return obj;
+}
+
 static cJSON *export_capabilities(const struct host_info *host)
 {
 	cJSON *obj = cJSON_CreateObject();
@@ -114,6 +176,7 @@ static cJSON *export_capabilities(const struct host_info *host)
 	cJSON_AddItemToObject(obj, "veth", capability(&host->veth));
 	cJSON_AddItemToObject(obj, "tbf", capability(&host->tbf));
 	cJSON_AddItemToObject(obj, "netem", capability(&host->netem));
+	cJSON_AddItemToObject(obj, "pmu", export_pmu(host));
 	for (size_t i = 0; i < strategy_count(); i++) {
 		const struct strategy_ops *ops = strategy_at(i);
 		char *why = NULL;
@@ -153,6 +216,11 @@ static cJSON *export_config(const struct session *s)
 	cJSON_AddNumberToObject(obj, "slots", o->slots);
 	cJSON_AddNumberToObject(obj, "uring_depth", o->uring_depth);
 	cJSON_AddBoolToObject(obj, "uring_fixed", o->uring_fixed);
+	list = cJSON_AddArrayToObject(obj, "events");
+	for (unsigned int i = 0; o->counters_enabled && i < o->counters.count;
+	     i++)
+		cJSON_AddItemToArray(
+			list, cJSON_CreateString(o->counters.event[i].name));
 	cJSON_AddItemToObject(obj, "topology", export_topology(&s->topo));
 	return obj;
 }
@@ -196,6 +264,18 @@ static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 		cJSON_AddNullToObject(obj, "zerocopy");
 	}
 
+	if (r->counted) {
+		cJSON_AddItemToObject(
+			obj, "sender",
+			export_side(r->config.counters, &r->sender));
+		cJSON_AddItemToObject(
+			obj, "receiver",
+			export_side(r->config.counters, &r->receiver));
+	} else {
+		cJSON_AddNullToObject(obj, "sender");
+		cJSON_AddNullToObject(obj, "receiver");
+	}
+
 	intervals = cJSON_AddArrayToObject(obj, "intervals");
 	for (size_t i = 0; i < r->interval_count; i++) {
 		const struct run_interval *iv = &r->intervals[i];
@@ -205,6 +285,12 @@ static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 		cJSON_AddNumberToObject(item, "gbps", iv->gbps);
 		cJSON_AddNumberToObject(item, "msgs_per_s", iv->msgs_per_s);
 		cJSON_AddBoolToObject(item, "warmup", iv->warmup);
+		if (r->counted) {
+			cJSON_AddItemToObject(item, "sender",
+					      export_derived(&iv->sender));
+			cJSON_AddItemToObject(item, "receiver",
+					      export_derived(&iv->receiver));
+		}
 		cJSON_AddItemToArray(intervals, item);
 	}
 	if (r->error)
@@ -225,7 +311,8 @@ int export_write(const char *path, const struct session *s, char **cause)
 	*cause = NULL;
 	if (!root)
 		return -ENOMEM;
-	host_info_read(&host);
+	host_info_read(&host, s->options.counters_enabled ? &s->options.counters
+							  : NULL);
 	cJSON_AddStringToObject(root, "format", EXPORT_FORMAT);
 	cJSON_AddNumberToObject(root, "version", EXPORT_VERSION);
 	tool = cJSON_AddObjectToObject(root, "tool");

@@ -1,7 +1,8 @@
 /*
  * Host facts: kernel release, CPU model and count from uname, /proc/cpuinfo and
- * sysconf; and what the network stack lets this process do, found by building
- * a throwaway veth topology in private namespaces and trying each qdisc on it.
+ * sysconf; what the network stack lets this process do, found by building a
+ * throwaway veth topology in private namespaces and trying each qdisc on it;
+ * and what each perf event does when this thread opens it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -94,7 +95,30 @@ static void probe_network(struct host_info *host)
 	host->veth_teardown_ms = topo.teardown_ms;
 }
 
-void host_info_read(struct host_info *host)
+static void probe_events(struct host_info *host,
+			 const struct counter_set *events)
+{
+	const char *why = "no hardware event was asked for";
+
+	host->events = events;
+	if (!events) {
+		capability_set(&host->pmu, -ENODATA, "counters are off");
+		return;
+	}
+	counters_probe(events, &counters_syscalls, host->event);
+	for (unsigned int i = 0; i < events->count; i++) {
+		if (!events->event[i].hardware)
+			continue;
+		if (host->event[i].has_value) {
+			capability_set(&host->pmu, 0, NULL);
+			return;
+		}
+		why = host->event[i].reason;
+	}
+	capability_set(&host->pmu, -ENODEV, why);
+}
+
+void host_info_read(struct host_info *host, const struct counter_set *events)
 {
 	struct utsname uts;
 
@@ -104,4 +128,5 @@ void host_info_read(struct host_info *host)
 	cpu_model_read(host->cpu_model, sizeof(host->cpu_model));
 	host->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	probe_network(host);
+	probe_events(host, events);
 }

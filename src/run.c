@@ -208,6 +208,10 @@ static void run_free(struct run *run)
 {
 	for (unsigned int i = 0; i < run->flow_count; i++) {
 		worker_join(&run->flows[i]);
+		if (run->flows[i].tx_counting)
+			thread_counters_close(&run->flows[i].tx_counters);
+		if (run->flows[i].rx_counting)
+			thread_counters_close(&run->flows[i].rx_counters);
 		if (run->flows[i].tx_fd >= 0)
 			close(run->flows[i].tx_fd);
 		if (run->flows[i].rx_fd >= 0)
@@ -251,6 +255,7 @@ int run_start(const struct run_config *config, const struct topo *topo,
 		f->msg_size = config->msg_size;
 		f->slots = config->slots;
 		f->uring_depth = config->uring_depth;
+		f->counters = config->counters;
 		f->uring_fixed = config->uring_fixed;
 		f->verify = config->verify;
 		f->stop = &run->stop;
@@ -323,6 +328,49 @@ static void run_set_error(struct run *run, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void run_derive(const struct counter_set *set,
+		       const struct counter_reading *from,
+		       const struct counter_reading *to, uint64_t bytes,
+		       uint64_t messages, double seconds,
+		       struct counter_derived *out)
+{
+	struct counter_reading delta[COUNTERS_MAX];
+
+	sampler_counter_delta(from, to, delta);
+	sampler_derive(set, delta, bytes, messages, seconds, out);
+}
+
+/*
+ * One side's counters over the measured window; statuses come from the first
+ * flow's thread, which opened the same events as every other.
+ */
+static void run_side(const struct run *run, bool sender,
+		     struct run_side_counters *side)
+{
+	const struct worker_flow *f = &run->flows[0];
+	const struct thread_counters *tc = sender ? &f->tx_counters
+						  : &f->rx_counters;
+	const struct sample *a = &run->measure_from, *b = &run->measure_to;
+	const struct run_totals *ta = &a->totals, *tb = &b->totals;
+	double seconds = (double)(b->t_ns - a->t_ns) / 1e9;
+	struct counter_reading delta[COUNTERS_MAX];
+
+	sampler_counter_delta(sender ? a->tx_counters : a->rx_counters,
+			      sender ? b->tx_counters : b->rx_counters, delta);
+	for (unsigned int i = 0; i < run->config.counters->count; i++)
+		counter_evaluate(tc, i, &delta[i], &side->value[i]);
+	if (sender)
+		sampler_derive(run->config.counters, delta,
+			       tb->bytes_sent - ta->bytes_sent,
+			       tb->messages_sent - ta->messages_sent, seconds,
+			       &side->derived);
+	else
+		sampler_derive(run->config.counters, delta,
+			       tb->bytes_received - ta->bytes_received,
+			       tb->messages_received - ta->messages_received,
+			       seconds, &side->derived);
+}
+
 static void run_add_interval(struct run *run, const struct sample *s)
 {
 	struct run_interval *iv;
@@ -346,6 +394,23 @@ static void run_add_interval(struct run *run, const struct sample *s)
 	iv->gbps = sampler_gbps(&run->last, s);
 	iv->msgs_per_s = sampler_msgs_per_s(&run->last, s);
 	iv->warmup = run->state == RUN_WARMUP;
+	if (run->config.counters) {
+		double seconds = (double)(s->t_ns - run->last.t_ns) / 1e9;
+
+		run_derive(run->config.counters, run->last.tx_counters,
+			   s->tx_counters,
+			   s->totals.bytes_sent - run->last.totals.bytes_sent,
+			   s->totals.messages_sent -
+				   run->last.totals.messages_sent,
+			   seconds, &iv->sender);
+		run_derive(run->config.counters, run->last.rx_counters,
+			   s->rx_counters,
+			   s->totals.bytes_received -
+				   run->last.totals.bytes_received,
+			   s->totals.messages_received -
+				   run->last.totals.messages_received,
+			   seconds, &iv->receiver);
+	}
 }
 
 /* Ends the measured window now and tells the senders to finish. */
@@ -455,7 +520,14 @@ void run_finish(struct run *run, struct run_result *result)
 		.intervals = run->intervals,
 		.interval_count = run->interval_count,
 		.has_link = run->has_link,
+		.counted = run->config.counters && run->flow_count &&
+			   run->flows[0].tx_counting &&
+			   run->flows[0].rx_counting,
 	};
+	if (result->counted) {
+		run_side(run, true, &result->sender);
+		run_side(run, false, &result->receiver);
+	}
 	if (run->has_link)
 		result->link = (struct topo_link_stats){
 			.tx_bytes = after.tx_bytes - run->link_before.tx_bytes,

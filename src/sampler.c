@@ -2,6 +2,7 @@
  * Sampling: sums the per-thread counter blocks of every flow.  Rates are taken
  * on the receiving side, i.e. what was delivered, not what was queued.
  */
+#include <math.h>
 #include <time.h>
 
 #include "sampler.h"
@@ -34,7 +35,61 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 		t->bytes_received += flow_stat_read(&rx->bytes);
 		t->checked += flow_stat_read(&rx->checked);
 		t->corrupt += flow_stat_read(&rx->corrupt);
+		if (atomic_load_explicit(&flows[i].tx_counting,
+					 memory_order_acquire))
+			thread_counters_read(&flows[i].tx_counters,
+					     out->tx_counters);
+		if (atomic_load_explicit(&flows[i].rx_counting,
+					 memory_order_acquire))
+			thread_counters_read(&flows[i].rx_counters,
+					     out->rx_counters);
 	}
+}
+
+void sampler_counter_delta(const struct counter_reading *from,
+			   const struct counter_reading *to,
+			   struct counter_reading *delta)
+{
+	for (unsigned int i = 0; i < COUNTERS_MAX; i++) {
+		delta[i].value = to[i].value - from[i].value;
+		delta[i].enabled_ns = to[i].enabled_ns - from[i].enabled_ns;
+		delta[i].running_ns = to[i].running_ns - from[i].running_ns;
+	}
+}
+
+/* The event's count in the delta, or NaN if it is not there or never ran. */
+static double counted(const struct counter_set *set,
+		      const struct counter_reading *delta, const char *name)
+{
+	int i = counters_find(set, name);
+
+	return i >= 0 && delta[i].running_ns ? delta[i].value : NAN;
+}
+
+static double ratio(double num, double den)
+{
+	return isnan(num) || isnan(den) || den <= 0 ? NAN : num / den;
+}
+
+void sampler_derive(const struct counter_set *set,
+		    const struct counter_reading *delta, uint64_t bytes,
+		    uint64_t messages, double seconds,
+		    struct counter_derived *out)
+{
+	double cycles = counted(set, delta, "cycles");
+	double ctx = counted(set, delta, "context-switches");
+	double kib = (double)bytes / 1024;
+
+	out->ipc = ratio(counted(set, delta, "instructions"), cycles);
+	out->cycles_per_byte = ratio(cycles, (double)bytes);
+	out->l1_misses_per_kib = ratio(
+		counted(set, delta, "L1-dcache-load-misses"), kib);
+	out->llc_misses_per_kib = ratio(counted(set, delta, "LLC-load-misses"),
+					kib);
+	out->ctx_switches_per_s = ratio(ctx, seconds);
+	out->ctx_switches_per_msg = ratio(ctx, (double)messages);
+	/* task-clock counts nanoseconds on a CPU. */
+	out->cpu_pct = ratio(counted(set, delta, "task-clock") / 1e7, seconds);
 }
 
 static double sampler_seconds(const struct sample *from,

@@ -32,6 +32,10 @@ static int session_plan(struct session *s)
 					.slots = o->slots,
 					.uring_depth = o->uring_depth,
 					.uring_fixed = o->uring_fixed,
+					.counters =
+						o->counters_enabled
+							? &s->options.counters
+							: NULL,
 				};
 			}
 		}

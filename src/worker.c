@@ -37,6 +37,17 @@ static struct strategy_params worker_params(struct worker_flow *flow,
 	};
 }
 
+/* Counting starts in the thread itself: perf counts the calling thread. */
+static void worker_count_me(struct worker_flow *flow, bool sender)
+{
+	if (!flow->counters)
+		return;
+	thread_counters_open(sender ? &flow->tx_counters : &flow->rx_counters,
+			     flow->counters, &counters_syscalls);
+	atomic_store_explicit(sender ? &flow->tx_counting : &flow->rx_counting,
+			      true, memory_order_release);
+}
+
 static void *worker_sender(void *arg)
 {
 	struct worker_flow *flow = arg;
@@ -47,6 +58,7 @@ static void *worker_sender(void *arg)
 	void *tx;
 	int r;
 
+	worker_count_me(flow, true);
 	r = flow->ops->tx_open(&params, &tx);
 	if (r < 0)
 		goto out;
@@ -90,6 +102,7 @@ static void *worker_receiver(void *arg)
 	void *rx;
 	int r;
 
+	worker_count_me(flow, false);
 	r = flow->ops->rx_open(&params, &rx);
 	if (r < 0) {
 		flow_stats_fail(&flow->rx, "open", r);

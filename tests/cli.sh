@@ -26,6 +26,8 @@ bad -w -2 "--warmup: '-2'"
 bad --slots 5000 "--slots: '5000'"
 bad --uring-depth 0 "--uring-depth: '0'"
 bad --uring-depth 257 "--uring-depth: '257'"
+bad --events cycles,NOPE "--events: 'NOPE'"
+bad --events LLC_MISSES "--events: 'LLC_MISSES'"
 bad --topology nowhere "--topology: 'nowhere'"
 bad --mtu 67 "--mtu: '67'"
 bad --rate 2Q "--rate: '2Q'"
@@ -43,7 +45,7 @@ help=$("$NIO_TOP" --help)
 ok $? "--help exits 0"
 for opt in batch strategy msg-size threads duration warmup verify output \
 	topology subnet mtu rate delay loss keep-netns slots uring-depth \
-	uring-fixed list-strategies \
+	uring-fixed events no-counters list-strategies \
 	check help version; do
 	[[ "$help" == *"--$opt"* ]]
 	ok $? "--help lists --$opt"
