@@ -1,0 +1,326 @@
+/*
+ * The counter path a machine with a PMU takes, driven without one: fake
+ * perf_event_open and group reads check scaling, every status, hybrid summing,
+ * group member order, and that a failed hardware group leaves the software
+ * counters counting.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "counters.h"
+#include "tap.h"
+
+#define FAKE_FDS 64
+
+struct fake_event {
+	struct perf_event_attr attr;
+	int group; /* the leader's fd, or -1 */
+	uint64_t raw;
+};
+
+static struct fake {
+	struct fake_event fd[FAKE_FDS];
+	int next;
+	int hw_error;	  /* what opening a hardware event returns */
+	int kernel_error; /* what opening with kernel counting returns */
+	uint64_t enabled[FAKE_FDS]; /* per leader */
+	uint64_t running[FAKE_FDS];
+	int closed;
+} fake;
+
+static void fake_reset(void)
+{
+	memset(&fake, 0, sizeof(fake));
+	fake.next = 3;
+}
+
+static int fake_open(struct perf_event_attr *attr, int group_fd)
+{
+	int fd;
+
+	if (attr->type != PERF_TYPE_SOFTWARE && fake.hw_error)
+		return fake.hw_error;
+	if (!attr->exclude_kernel && fake.kernel_error)
+		return fake.kernel_error;
+	fd = fake.next++;
+	fake.fd[fd].attr = *attr;
+	fake.fd[fd].group = group_fd;
+	return fd;
+}
+
+static ssize_t fake_read(int fd, void *buf, size_t size)
+{
+	uint64_t *out = buf;
+	size_t n = 0;
+
+	out[1] = fake.enabled[fd];
+	out[2] = fake.running[fd];
+	out[3 + n++] = fake.fd[fd].raw;
+	for (int i = 0; i < fake.next; i++) {
+		if (fake.fd[i].group == fd && i != fd)
+			out[3 + n++] = fake.fd[i].raw;
+	}
+	out[0] = n;
+	(void)size;
+	return (ssize_t)((3 + n) * sizeof(uint64_t));
+}
+
+static void fake_close(int fd)
+{
+	(void)fd;
+	fake.closed++;
+}
+
+static const struct counters_ops fake_ops = {
+	.open = fake_open,
+	.read = fake_read,
+	.close = fake_close,
+};
+
+static const char *const names[] = {"cycles", "instructions",
+				    "context-switches"};
+
+static void resolve(struct counter_set *set, const uint32_t *types,
+		    unsigned int pmus, bool present)
+{
+	char *cause = NULL;
+
+	if (counters_resolve_for(names, 3, types, pmus, present, set, &cause))
+		ok(false, "resolve failed: %s", cause);
+}
+
+/* Opens, sets what the fake counted, reads and evaluates event i. */
+static struct counter_value measure(struct thread_counters *tc, unsigned int i)
+{
+	struct counter_reading sum[COUNTERS_MAX];
+	struct counter_value v;
+
+	memset(sum, 0, sizeof(sum));
+	thread_counters_read(tc, sum);
+	counter_evaluate(tc, i, &sum[i], &v);
+	return v;
+}
+
+static void test_ok_and_order(void)
+{
+	static const uint32_t one[] = {0};
+	struct thread_counters tc;
+	struct counter_set set;
+	struct counter_value v;
+
+	fake_reset();
+	resolve(&set, one, 1, true);
+	thread_counters_open(&tc, &set, &fake_ops);
+	ok(tc.leader[0] == 3 && fake.fd[4].group == 3,
+	   "instructions joins the cycles group");
+	ok(fake.fd[5].group == -1, "context-switches opens on its own");
+	ok(!fake.fd[3].attr.exclude_kernel && !fake.fd[3].attr.exclude_user,
+	   "user and kernel are counted");
+	fake.fd[3].raw = 1000;
+	fake.fd[4].raw = 2500;
+	fake.fd[5].raw = 7;
+	fake.enabled[3] = fake.running[3] = 100;
+	fake.enabled[5] = fake.running[5] = 100;
+	v = measure(&tc, 0);
+	ok(v.status == COUNTER_OK && v.value == 1000 && v.running_pct == 100,
+	   "cycles ok: 1000 (got %s %.0f)", counter_status_name(v.status),
+	   v.value);
+	v = measure(&tc, 1);
+	ok(v.status == COUNTER_OK && v.value == 2500,
+	   "instructions read from its place in the group (%.0f)", v.value);
+	v = measure(&tc, 2);
+	ok(v.status == COUNTER_OK && v.value == 7, "context-switches ok: 7");
+	thread_counters_close(&tc);
+	ok(fake.closed == 3, "all three fds closed");
+}
+
+static void test_scaled_and_not_counted(void)
+{
+	static const uint32_t one[] = {0};
+	struct thread_counters tc;
+	struct counter_set set;
+	struct counter_value v;
+
+	fake_reset();
+	resolve(&set, one, 1, true);
+	thread_counters_open(&tc, &set, &fake_ops);
+	fake.fd[3].raw = 1000;
+	fake.enabled[3] = 200;
+	fake.running[3] = 50;
+	v = measure(&tc, 0);
+	ok(v.status == COUNTER_SCALED && v.value == 4000 &&
+		   v.running_pct == 25 && strstr(v.reason, "multiplexed"),
+	   "multiplexed 25%%: 1000 scaled to 4000 (%s %.0f, %.0f%%)",
+	   counter_status_name(v.status), v.value, v.running_pct);
+	fake.running[3] = 0;
+	v = measure(&tc, 0);
+	ok(v.status == COUNTER_NOT_COUNTED && !v.has_value,
+	   "ran 0 ns: not-counted and no value (%s)",
+	   counter_status_name(v.status));
+	thread_counters_close(&tc);
+}
+
+static void test_no_pmu(void)
+{
+	static const uint32_t one[] = {0};
+	struct thread_counters tc;
+	struct counter_set set;
+	struct counter_value v;
+
+	fake_reset();
+	fake.hw_error = -ENOENT;
+	resolve(&set, one, 1, false);
+	thread_counters_open(&tc, &set, &fake_ops);
+	fake.fd[3].raw = 42; /* context-switches got fd 3 */
+	fake.enabled[3] = fake.running[3] = 10;
+	v = measure(&tc, 0);
+	ok(v.status == COUNTER_NOT_SUPPORTED && !v.has_value &&
+		   strstr(v.reason, "no hardware PMU"),
+	   "no PMU: cycles not-supported, no value, says why (%s)", v.reason);
+	v = measure(&tc, 1);
+	ok(v.status == COUNTER_NOT_SUPPORTED && !v.has_value,
+	   "no PMU: instructions not-supported");
+	v = measure(&tc, 2);
+	ok(v.status == COUNTER_OK && v.value == 42,
+	   "the failed hardware group leaves context-switches counting");
+	thread_counters_close(&tc);
+
+	fake_reset();
+	fake.hw_error = -EOPNOTSUPP;
+	resolve(&set, one, 1, true);
+	thread_counters_open(&tc, &set, &fake_ops);
+	v = measure(&tc, 0);
+	ok(v.status == COUNTER_NOT_SUPPORTED &&
+		   strstr(v.reason, "perf_event_open"),
+	   "EOPNOTSUPP with a PMU: not-supported, the error named");
+	thread_counters_close(&tc);
+}
+
+static void test_permissions(void)
+{
+	static const uint32_t one[] = {0};
+	struct thread_counters tc;
+	struct counter_set set;
+	struct counter_value v;
+
+	fake_reset();
+	fake.kernel_error = -EACCES;
+	resolve(&set, one, 1, true);
+	thread_counters_open(&tc, &set, &fake_ops);
+	ok(fake.fd[3].attr.exclude_kernel,
+	   "kernel refused: reopened for user space");
+	fake.fd[3].raw = 10;
+	fake.enabled[3] = fake.running[3] = 5;
+	v = measure(&tc, 0);
+	ok(v.status == COUNTER_USER_ONLY && v.value == 10 &&
+		   strstr(v.reason, "paranoid"),
+	   "user-only, with a value and the paranoid level (%s)", v.reason);
+	thread_counters_close(&tc);
+
+	fake_reset();
+	fake.hw_error = -EACCES;
+	resolve(&set, one, 1, true);
+	thread_counters_open(&tc, &set, &fake_ops);
+	v = measure(&tc, 0);
+	ok(v.status == COUNTER_NO_PERMISSION && !v.has_value &&
+		   strstr(v.reason, "perf_event_paranoid"),
+	   "EACCES even for user space: no-permission (%s)", v.reason);
+	thread_counters_close(&tc);
+}
+
+static void test_hybrid(void)
+{
+	static const uint32_t hybrid[] = {8, 10};
+	struct thread_counters tc;
+	struct counter_set set;
+	struct counter_value v;
+	int core, atom;
+
+	fake_reset();
+	resolve(&set, hybrid, 2, true);
+	thread_counters_open(&tc, &set, &fake_ops);
+	core = tc.leader[0];
+	atom = tc.leader[1];
+	ok(core >= 0 && atom >= 0 && core != atom, "one group per core type");
+	ok(fake.fd[core].attr.config >> 32 == 8 &&
+		   fake.fd[atom].attr.config >> 32 == 10,
+	   "each group carries its PMU type in config");
+	ok(fake.fd[tc.fd[1][1]].group == atom,
+	   "instructions joins the atom group too");
+	/* 60% of the time on a P-core, 40% on an E-core. */
+	fake.fd[core].raw = 600;
+	fake.fd[atom].raw = 400;
+	fake.enabled[core] = fake.enabled[atom] = 100;
+	fake.running[core] = 60;
+	fake.running[atom] = 40;
+	v = measure(&tc, 0);
+	ok(v.status == COUNTER_OK && v.value == 1000 && v.running_pct == 100,
+	   "hybrid: 600 + 400 summed, not scaled (%s %.0f)",
+	   counter_status_name(v.status), v.value);
+	fake.running[atom] = 0;
+	fake.fd[atom].raw = 0;
+	fake.running[core] = 30;
+	v = measure(&tc, 0);
+	ok(v.status == COUNTER_SCALED && fabs(v.value - 2000) < 1e-9,
+	   "hybrid multiplexed 30%%: scaled to 2000 (%.0f)", v.value);
+	thread_counters_close(&tc);
+}
+
+static void test_threads_sum(void)
+{
+	static const uint32_t one[] = {0};
+	struct counter_reading sum[COUNTERS_MAX];
+	struct thread_counters a, b;
+	struct counter_set set;
+	struct counter_value v;
+
+	fake_reset();
+	resolve(&set, one, 1, true);
+	thread_counters_open(&a, &set, &fake_ops); /* fds 3, 4, 5 */
+	thread_counters_open(&b, &set, &fake_ops); /* fds 6, 7, 8 */
+	fake.fd[5].raw = 10;
+	fake.fd[8].raw = 32;
+	fake.enabled[5] = fake.running[5] = 1;
+	fake.enabled[8] = fake.running[8] = 1;
+	memset(sum, 0, sizeof(sum));
+	thread_counters_read(&a, sum);
+	thread_counters_read(&b, sum);
+	counter_evaluate(&a, 2, &sum[2], &v);
+	ok(v.status == COUNTER_OK && v.value == 42,
+	   "two threads' context switches add up (%.0f)", v.value);
+	thread_counters_close(&a);
+	thread_counters_close(&b);
+}
+
+static void test_resolve(void)
+{
+	static const uint32_t one[] = {0};
+	const char *bad[] = {"cycles", "LLC_MISSES"};
+	struct counter_set set;
+	char *cause = NULL;
+	int r;
+
+	ok(counters_resolve_for(NULL, 0, one, 1, false, &set, &cause) == 0 &&
+		   set.count == 7 &&
+		   counters_find(&set, "LLC-load-misses") == 3 &&
+		   set.event[3].attr.config == 0x10002,
+	   "the default set: 7 events, LLC-load-misses encoded 0x10002");
+	ok(set.event[0].hardware && !set.event[4].hardware,
+	   "cycles is hardware, context-switches is not");
+	r = counters_resolve_for(bad, 2, one, 1, false, &set, &cause);
+	ok(r == -EINVAL && cause && strstr(cause, "'LLC_MISSES'"),
+	   "an unknown event is refused by name (%s)", cause);
+}
+
+int main(void)
+{
+	test_ok_and_order();
+	test_scaled_and_not_counted();
+	test_no_pmu();
+	test_permissions();
+	test_hybrid();
+	test_threads_sum();
+	test_resolve();
+	return tap_done();
+}
