@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "counters.h"
@@ -311,6 +312,7 @@ static void test_resolve(void)
 	r = counters_resolve_for(bad, 2, one, 1, false, &set, &cause);
 	ok(r == -EINVAL && cause && strstr(cause, "'LLC_MISSES'"),
 	   "an unknown event is refused by name (%s)", cause);
+	free(cause);
 }
 
 int main(void)
