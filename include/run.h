@@ -73,6 +73,9 @@ uint64_t run_deadline_ns(const struct run *run);
 /* Samples and moves the run on; true once every thread has ended. */
 bool run_tick(struct run *run, uint64_t now_ns);
 
+/* The counters of every flow right now (for live views). */
+void run_sample(const struct run *run, struct sample *out);
+
 /* Stops the run early, e.g. on a signal; the reason goes into the result. */
 void run_abort(struct run *run, const char *why);
 

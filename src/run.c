@@ -490,6 +490,11 @@ bool run_tick(struct run *run, uint64_t now_ns)
 	return run->state == RUN_DONE;
 }
 
+void run_sample(const struct run *run, struct sample *out)
+{
+	sampler_read(run->flows, run->flow_count, sampler_now_ns(), out);
+}
+
 void run_abort(struct run *run, const char *why)
 {
 	run_set_error(run, "%s", why);
