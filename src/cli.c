@@ -235,6 +235,12 @@ static int parse_seconds(const char *text, double min, double max, bool zero_ok,
 	return 0;
 }
 
+static bool list_has_empty_item(const char *list)
+{
+	return !list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' ||
+	       strstr(list, ",,");
+}
+
 /* Splits a comma list and hands each item to fn; an empty item is an error. */
 static int for_each_item(const char *list,
 			 int (*fn)(const char *item, struct options *opts,
@@ -247,8 +253,7 @@ static int for_each_item(const char *list,
 
 	if (!copy)
 		return -ENOMEM;
-	if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' ||
-	    strstr(list, ",,")) {
+	if (list_has_empty_item(list)) {
 		free(copy);
 		return cli_error(cause, "--%s: '%s' has an empty item", option,
 				 list);
@@ -344,8 +349,7 @@ static int parse_events(const char *list, struct options *opts, char **cause)
 	char *copy, *save = NULL;
 	int r;
 
-	if (!list[0] || list[0] == ',' || list[strlen(list) - 1] == ',' ||
-	    strstr(list, ",,"))
+	if (list_has_empty_item(list))
 		return cli_error(cause, "--events: '%s' has an empty item",
 				 list);
 	copy = strdup(list);
