@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "clock.h"
 #include "counters.h"
 #include "worker.h"
 
@@ -47,8 +48,6 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 /* Delivered (receiver-side) rates between two samples. */
 double sampler_gbps(const struct sample *from, const struct sample *to);
 double sampler_msgs_per_s(const struct sample *from, const struct sample *to);
-
-uint64_t sampler_now_ns(void);
 
 /* to - from, per event. */
 void sampler_counter_delta(const struct counter_reading *from,

@@ -112,7 +112,7 @@ static void app_drive(struct app *app, struct run *run)
 		if (pfd[1].revents & POLLIN)
 			(void)!read(app->timer_fd, &expirations,
 				    sizeof(expirations));
-		if (run_tick(run, sampler_now_ns()))
+		if (run_tick(run, clock_now_ns()))
 			return;
 	}
 }

@@ -18,8 +18,7 @@
 #include "run.h"
 #include "worker.h"
 
-#define NS_PER_MS 1000000ull
-#define TICK_NS	  (RUN_TICK_MS * NS_PER_MS)
+#define TICK_NS (RUN_TICK_MS * NS_PER_MS)
 /* How long stopped flows may take to drain before they are cut off. */
 #define STOP_GRACE_NS (15000 * NS_PER_MS)
 
@@ -279,7 +278,7 @@ int run_start(const struct run_config *config, const struct topo *topo,
 		}
 	}
 
-	run->start_ns = sampler_now_ns();
+	run->start_ns = clock_now_ns();
 	run->warmup_end_ns = run->start_ns + config->warmup_ms * NS_PER_MS;
 	run->end_ns = run->warmup_end_ns + config->duration_ms * NS_PER_MS;
 	run->next_tick_ns = run->start_ns + TICK_NS;
@@ -492,13 +491,13 @@ bool run_tick(struct run *run, uint64_t now_ns)
 
 void run_sample(const struct run *run, struct sample *out)
 {
-	sampler_read(run->flows, run->flow_count, sampler_now_ns(), out);
+	sampler_read(run->flows, run->flow_count, clock_now_ns(), out);
 }
 
 void run_abort(struct run *run, const char *why)
 {
 	run_set_error(run, "%s", why);
-	run_begin_stop(run, sampler_now_ns());
+	run_begin_stop(run, clock_now_ns());
 	run_cut_connections(run);
 }
 
@@ -509,7 +508,7 @@ void run_finish(struct run *run, struct run_result *result)
 
 	for (unsigned int i = 0; i < run->flow_count; i++)
 		worker_join(&run->flows[i]);
-	sampler_read(run->flows, run->flow_count, sampler_now_ns(), &final);
+	sampler_read(run->flows, run->flow_count, clock_now_ns(), &final);
 	if (run->has_link && topo_link_stats(run->topo, &after) < 0)
 		run->has_link = false;
 

@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "scatter.h"
 #include "strategy.h"
 #include "zc_tracker.h"
@@ -36,7 +37,7 @@
 #define REAP_EVERY_SENDS 32
 #define WAIT_STEP_MS	 100
 /* With no completion at all for this long, the peer or the kernel is stuck. */
-#define STALL_LIMIT_MS 10000
+#define STALL_LIMIT_NS (10000 * NS_PER_MS)
 
 struct zero_copy_tx {
 	int fd;
@@ -48,14 +49,6 @@ struct zero_copy_tx {
 	uint64_t enobufs;
 	unsigned int sends_since_reap;
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static void zero_copy_publish(struct zero_copy_tx *t)
 {
@@ -117,7 +110,7 @@ static int zero_copy_reap(struct zero_copy_tx *t, int wait_ms)
 static int zero_copy_wait(struct zero_copy_tx *t,
 			  int (*done)(const struct zero_copy_tx *t))
 {
-	uint64_t last_progress = now_ms();
+	uint64_t last_progress = clock_now_ns();
 
 	while (!done(t)) {
 		uint64_t before = t->tracker.completions;
@@ -126,8 +119,8 @@ static int zero_copy_wait(struct zero_copy_tx *t,
 		if (r < 0)
 			return r;
 		if (t->tracker.completions != before)
-			last_progress = now_ms();
-		else if (now_ms() - last_progress > STALL_LIMIT_MS)
+			last_progress = clock_now_ns();
+		else if (clock_now_ns() - last_progress > STALL_LIMIT_NS)
 			return -ETIMEDOUT;
 	}
 	return 0;
@@ -231,8 +224,8 @@ static int zero_copy_enobufs(struct zero_copy_tx *t, uint64_t *stalled_since)
 	if (r < 0)
 		return r;
 	if (t->tracker.completions != before || *stalled_since == 0)
-		*stalled_since = now_ms();
-	else if (now_ms() - *stalled_since > STALL_LIMIT_MS)
+		*stalled_since = clock_now_ns();
+	else if (clock_now_ns() - *stalled_since > STALL_LIMIT_NS)
 		return -ENOBUFS;
 	return 0;
 }

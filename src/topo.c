@@ -26,9 +26,9 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "netns.h"
 #include "topo.h"
 
@@ -105,15 +105,6 @@ void topo_options_default(struct topo_options *options)
 	/* 198.18.0.0/15 is set aside for benchmarking (RFC 2544). */
 	*options = (struct topo_options){.kind = TOPO_VETH, .prefix = 30};
 	options->subnet.s_addr = htonl(0xc6120000);
-}
-
-static double elapsed_ms(const struct timespec *since)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - since->tv_sec) * 1e3 +
-	       (double)(now.tv_nsec - since->tv_nsec) / 1e6;
 }
 
 /* Work done with a netlink socket inside one namespace. */
@@ -511,10 +502,9 @@ int topo_create(const struct topo_options *options, struct topo *topo,
 		char **cause)
 {
 	struct nl_job job = {.topo = topo};
-	struct timespec start;
+	uint64_t start = clock_now_ns();
 	int r;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
 	*cause = NULL;
 	*topo = (struct topo){
 		.options = *options, .server_ns = -1, .client_ns = -1};
@@ -522,7 +512,7 @@ int topo_create(const struct topo_options *options, struct topo *topo,
 	topo->client_addr.sin_family = AF_INET;
 	topo_addresses(topo);
 	if (options->kind == TOPO_CURRENT) {
-		topo->setup_ms = elapsed_ms(&start);
+		topo->setup_ms = clock_ms_since(start);
 		return 0;
 	}
 
@@ -554,7 +544,7 @@ int topo_create(const struct topo_options *options, struct topo *topo,
 		if (r < 0)
 			goto err;
 	}
-	topo->setup_ms = elapsed_ms(&start);
+	topo->setup_ms = clock_ms_since(start);
 	return 0;
 
 err:
@@ -565,9 +555,8 @@ err:
 void topo_destroy(struct topo *topo)
 {
 	struct nl_job job = {.topo = topo, .fn = delete_veth};
-	struct timespec start;
+	uint64_t start = clock_now_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
 	/*
 	 * Closing the namespaces would remove the pair too, but only later, in
 	 * the kernel's own time; deleting it first makes teardown finished
@@ -582,7 +571,7 @@ void topo_destroy(struct topo *topo)
 	if (topo->server_ns >= 0)
 		close(topo->server_ns);
 	topo->server_ns = topo->client_ns = -1;
-	topo->teardown_ms = elapsed_ms(&start);
+	topo->teardown_ms = clock_ms_since(start);
 }
 
 int topo_link_stats(const struct topo *topo, struct topo_link_stats *stats)

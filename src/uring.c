@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
+#include "clock.h"
 #include "flow_stats.h"
 #include "uring.h"
 
@@ -29,7 +29,7 @@
 #endif
 
 #define WAIT_STEP_NS   100000000ll
-#define STALL_LIMIT_MS 10000
+#define STALL_LIMIT_NS (10000 * NS_PER_MS)
 /* Message buffers one side may keep in flight, whatever the depth. */
 #define BATCH_BYTES_MAX (16u << 20)
 
@@ -91,14 +91,6 @@ struct uring_rx {
 	bool ended;
 	int error;
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static int read_io_uring_disabled(void)
 {
@@ -342,7 +334,7 @@ static int tx_complete(struct uring_tx *t, const struct io_uring_cqe *cqe)
 /* Handles CQEs until done(t) holds; -ETIMEDOUT when nothing moves. */
 static int tx_wait(struct uring_tx *t, bool (*done)(const struct uring_tx *))
 {
-	uint64_t last_progress = now_ms();
+	uint64_t last_progress = clock_now_ns();
 
 	while (!done(t)) {
 		struct __kernel_timespec step = {.tv_nsec = WAIT_STEP_NS};
@@ -352,7 +344,7 @@ static int tx_wait(struct uring_tx *t, bool (*done)(const struct uring_tx *))
 		int r = io_uring_wait_cqe_timeout(&t->ring, &cqe, &step);
 
 		if (r == -ETIME || r == -EINTR) {
-			if (now_ms() - last_progress > STALL_LIMIT_MS)
+			if (clock_now_ns() - last_progress > STALL_LIMIT_NS)
 				return -ETIMEDOUT;
 			continue;
 		}
@@ -371,7 +363,7 @@ static int tx_wait(struct uring_tx *t, bool (*done)(const struct uring_tx *))
 		r = tx_settle(t);
 		if (r < 0)
 			return r;
-		last_progress = now_ms();
+		last_progress = clock_now_ns();
 	}
 	return 0;
 }
