@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "sysfile.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 
@@ -72,18 +73,6 @@ const struct counters_ops counters_syscalls = {
 	.close = sys_close,
 };
 
-static int read_int_file(const char *path, int *value)
-{
-	FILE *f = fopen(path, "re");
-	int r = -ENOENT;
-
-	if (f) {
-		r = fscanf(f, "%d", value) == 1 ? 0 : -EINVAL;
-		fclose(f);
-	}
-	return r;
-}
-
 /* The CPU PMUs: cpu_core and cpu_atom on a hybrid CPU, else the one. */
 static void pmus_discover(uint32_t *types, unsigned int *count, bool *present)
 {
@@ -98,7 +87,8 @@ static void pmus_discover(uint32_t *types, unsigned int *count, bool *present)
 		int type;
 
 		snprintf(path, sizeof(path), PMU_DIR "/%s/type", hybrid[i]);
-		if (read_int_file(path, &type) == 0)
+		type = sysfile_int(path, -1);
+		if (type >= 0)
 			types[(*count)++] = (uint32_t)type;
 	}
 	*present = *count > 0;
@@ -361,10 +351,7 @@ void thread_counters_close(struct thread_counters *tc)
 
 static int paranoid_level(void)
 {
-	int level = -1;
-
-	read_int_file("/proc/sys/kernel/perf_event_paranoid", &level);
-	return level;
+	return sysfile_int("/proc/sys/kernel/perf_event_paranoid", -1);
 }
 
 void counter_evaluate(const struct thread_counters *tc, unsigned int i,

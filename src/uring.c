@@ -18,6 +18,7 @@
 
 #include "clock.h"
 #include "flow_stats.h"
+#include "sysfile.h"
 #include "uring.h"
 
 /* Kernel 6.0 uAPI that liburing 2.3 (Debian 12) does not define. */
@@ -92,19 +93,6 @@ struct uring_rx {
 	int error;
 };
 
-static int read_io_uring_disabled(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "re");
-	int value = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &value) != 1)
-			value = -1;
-		fclose(f);
-	}
-	return value;
-}
-
 static int probe_cause(char **cause, const char *fmt, const char *arg)
 {
 	if (asprintf(cause, fmt, arg) < 0)
@@ -129,7 +117,8 @@ int uring_probe(bool zerocopy, char **cause)
 	int r = io_uring_queue_init(4, &ring, 0);
 
 	if (r < 0) {
-		int disabled = read_io_uring_disabled();
+		int disabled = sysfile_int("/proc/sys/kernel/io_uring_disabled",
+					   -1);
 		char why[128];
 
 		if (r == -EPERM && disabled > 0)
