@@ -5,6 +5,7 @@
 #ifndef NIO_TOP_SAMPLER_H
 #define NIO_TOP_SAMPLER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "clock.h"
@@ -49,15 +50,12 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 double sampler_gbps(const struct sample *from, const struct sample *to);
 double sampler_msgs_per_s(const struct sample *from, const struct sample *to);
 
-/* to - from, per event. */
-void sampler_counter_delta(const struct counter_reading *from,
-			   const struct counter_reading *to,
-			   struct counter_reading *delta);
-
-/* Derived figures of one side from its counter deltas and its traffic. */
-void sampler_derive(const struct counter_set *set,
-		    const struct counter_reading *delta, uint64_t bytes,
-		    uint64_t messages, double seconds,
-		    struct counter_derived *out);
+/*
+ * One side's counter deltas (delta may be NULL) and derived figures between
+ * two samples, against that side's own traffic.
+ */
+void sampler_side(const struct counter_set *set, const struct sample *from,
+		  const struct sample *to, bool sender,
+		  struct counter_reading *delta, struct counter_derived *out);
 
 #endif

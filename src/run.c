@@ -327,18 +327,6 @@ static void run_set_error(struct run *run, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void run_derive(const struct counter_set *set,
-		       const struct counter_reading *from,
-		       const struct counter_reading *to, uint64_t bytes,
-		       uint64_t messages, double seconds,
-		       struct counter_derived *out)
-{
-	struct counter_reading delta[COUNTERS_MAX];
-
-	sampler_counter_delta(from, to, delta);
-	sampler_derive(set, delta, bytes, messages, seconds, out);
-}
-
 /*
  * One side's counters over the measured window; statuses come from the first
  * flow's thread, which opened the same events as every other.
@@ -349,25 +337,12 @@ static void run_side(const struct run *run, bool sender,
 	const struct worker_flow *f = &run->flows[0];
 	const struct thread_counters *tc = sender ? &f->tx_counters
 						  : &f->rx_counters;
-	const struct sample *a = &run->measure_from, *b = &run->measure_to;
-	const struct run_totals *ta = &a->totals, *tb = &b->totals;
-	double seconds = (double)(b->t_ns - a->t_ns) / 1e9;
 	struct counter_reading delta[COUNTERS_MAX];
 
-	sampler_counter_delta(sender ? a->tx_counters : a->rx_counters,
-			      sender ? b->tx_counters : b->rx_counters, delta);
+	sampler_side(run->config.counters, &run->measure_from, &run->measure_to,
+		     sender, delta, &side->derived);
 	for (unsigned int i = 0; i < run->config.counters->count; i++)
 		counter_evaluate(tc, i, &delta[i], &side->value[i]);
-	if (sender)
-		sampler_derive(run->config.counters, delta,
-			       tb->bytes_sent - ta->bytes_sent,
-			       tb->messages_sent - ta->messages_sent, seconds,
-			       &side->derived);
-	else
-		sampler_derive(run->config.counters, delta,
-			       tb->bytes_received - ta->bytes_received,
-			       tb->messages_received - ta->messages_received,
-			       seconds, &side->derived);
 }
 
 static void run_add_interval(struct run *run, const struct sample *s)
@@ -394,21 +369,10 @@ static void run_add_interval(struct run *run, const struct sample *s)
 	iv->msgs_per_s = sampler_msgs_per_s(&run->last, s);
 	iv->warmup = run->state == RUN_WARMUP;
 	if (run->config.counters) {
-		double seconds = (double)(s->t_ns - run->last.t_ns) / 1e9;
-
-		run_derive(run->config.counters, run->last.tx_counters,
-			   s->tx_counters,
-			   s->totals.bytes_sent - run->last.totals.bytes_sent,
-			   s->totals.messages_sent -
-				   run->last.totals.messages_sent,
-			   seconds, &iv->sender);
-		run_derive(run->config.counters, run->last.rx_counters,
-			   s->rx_counters,
-			   s->totals.bytes_received -
-				   run->last.totals.bytes_received,
-			   s->totals.messages_received -
-				   run->last.totals.messages_received,
-			   seconds, &iv->receiver);
+		sampler_side(run->config.counters, &run->last, s, true, NULL,
+			     &iv->sender);
+		sampler_side(run->config.counters, &run->last, s, false, NULL,
+			     &iv->receiver);
 	}
 }
 

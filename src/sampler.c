@@ -38,9 +38,9 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 	}
 }
 
-void sampler_counter_delta(const struct counter_reading *from,
-			   const struct counter_reading *to,
-			   struct counter_reading *delta)
+static void counter_delta(const struct counter_reading *from,
+			  const struct counter_reading *to,
+			  struct counter_reading *delta)
 {
 	for (unsigned int i = 0; i < COUNTERS_MAX; i++) {
 		delta[i].value = to[i].value - from[i].value;
@@ -63,10 +63,10 @@ static double ratio(double num, double den)
 	return isnan(num) || isnan(den) || den <= 0 ? NAN : num / den;
 }
 
-void sampler_derive(const struct counter_set *set,
-		    const struct counter_reading *delta, uint64_t bytes,
-		    uint64_t messages, double seconds,
-		    struct counter_derived *out)
+static void derive(const struct counter_set *set,
+		   const struct counter_reading *delta, uint64_t bytes,
+		   uint64_t messages, double seconds,
+		   struct counter_derived *out)
 {
 	double cycles = counted(set, delta, "cycles");
 	double ctx = counted(set, delta, "context-switches");
@@ -106,4 +106,23 @@ double sampler_msgs_per_s(const struct sample *from, const struct sample *to)
 			from->totals.messages_received;
 
 	return s > 0 ? (double)msgs / s : 0;
+}
+
+void sampler_side(const struct counter_set *set, const struct sample *from,
+		  const struct sample *to, bool sender,
+		  struct counter_reading *delta, struct counter_derived *out)
+{
+	const struct run_totals *a = &from->totals, *b = &to->totals;
+	struct counter_reading own[COUNTERS_MAX];
+
+	if (!delta)
+		delta = own;
+	counter_delta(sender ? from->tx_counters : from->rx_counters,
+		      sender ? to->tx_counters : to->rx_counters, delta);
+	derive(set, delta,
+	       sender ? b->bytes_sent - a->bytes_sent
+		      : b->bytes_received - a->bytes_received,
+	       sender ? b->messages_sent - a->messages_sent
+		      : b->messages_received - a->messages_received,
+	       (double)(to->t_ns - from->t_ns) / 1e9, out);
 }
