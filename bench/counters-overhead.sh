@@ -9,10 +9,7 @@ build=${1:-build}
 rounds=${2:-7}
 seconds=${3:-2}
 nio_top=$(realpath "$build/nio-top")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+. "$(dirname "$(realpath "$0")")/lib.sh"
 
 gbps() {
 	"$nio_top" --batch -s one-copy -m "$1" -t 2 -d "$seconds" -w 0.5 \
@@ -31,7 +28,7 @@ for size in 4K 64K; do
 			off=$(gbps "$size" --no-counters)
 			on=$(gbps "$size")
 		fi
-		ratio=$(echo "$on $off" | awk '{printf "%.3f", $1 / $2}')
+		ratio=$(ratio "$on" "$off")
 		echo "$ratio" >>"$tmp/ratios"
 		printf '%-5s %5s %10.2f %10.2f %7s\n' "$size" "$round" "$on" "$off" "$ratio"
 	done

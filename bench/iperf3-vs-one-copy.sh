@@ -20,12 +20,11 @@ fi
 
 # From here on we are alone in a fresh namespace: its lo is ours.
 ip link set lo up
-tmp=$(mktemp -d)
+. "$(dirname "$(realpath "$0")")/lib.sh"
 iperf3 -s -p 5202 -D --logfile "$tmp/iperf3.log" -I "$tmp/iperf3.pid"
-trap 'kill "$(cat "$tmp/iperf3.pid")" 2>/dev/null; rm -rf "$tmp"' EXIT
+# The server is gone before the script is.
+bench_cleanup='pid=$(cat "$tmp/iperf3.pid"); kill "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done'
 sleep 0.3
-
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 printf '%-6s %5s %12s %12s %7s\n' size round "iperf3 Gb/s" "nio-top Gb/s" ratio
 for size in 16K 64K; do
@@ -36,7 +35,7 @@ for size in 16K 64K; do
 		"$nio_top" --batch --topology current -s one-copy -m "$size" \
 			-t 1 -d "$seconds" -w 1 -o "$tmp/r.json" >/dev/null 2>&1
 		nio=$(jq '.runs[0].gbps' "$tmp/r.json")
-		ratio=$(echo "$nio $iperf" | awk '{printf "%.3f", $1 / $2}')
+		ratio=$(ratio "$nio" "$iperf")
 		echo "$ratio" >>"$tmp/ratios"
 		printf '%-6s %5s %12.2f %12.2f %7s\n' "$size" "$round" "$iperf" "$nio" "$ratio"
 	done

@@ -10,8 +10,8 @@ set -eu
 build=${1:-build}
 rounds=${2:-20}
 nio_top=$(realpath "$build/nio-top")
-tmp=$(mktemp -d)
-trap 'ip netns del niobench-srv 2>/dev/null; ip netns del niobench-cli 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "$(realpath "$0")")/lib.sh"
+bench_cleanup='ip netns del niobench-srv 2>/dev/null; ip netns del niobench-cli 2>/dev/null'
 
 now_ms() { date +%s.%N; }
 
@@ -30,8 +30,6 @@ ip_topology() {
 	ip netns del niobench-cli
 }
 
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-
 printf '%5s %12s %12s %8s\n' round "ip ms" "nio-top ms" ratio
 for round in $(seq "$rounds"); do
 	start=$(now_ms)
@@ -39,7 +37,7 @@ for round in $(seq "$rounds"); do
 	ip_ms=$(echo "$start $(now_ms)" | awk '{printf "%.2f", ($2 - $1) * 1000}')
 	nio_ms=$("$nio_top" --check | sed -n 's/.*setup \([0-9.]*\) ms, teardown \([0-9.]*\) ms.*/\1 \2/p' |
 		awk '{printf "%.2f", $1 + $2}')
-	ratio=$(echo "$ip_ms $nio_ms" | awk '{printf "%.1f", $1 / $2}')
+	ratio=$(ratio "$ip_ms" "$nio_ms" 1)
 	echo "$ratio" >>"$tmp/ratios"
 	printf '%5s %12s %12s %8s\n' "$round" "$ip_ms" "$nio_ms" "$ratio"
 done

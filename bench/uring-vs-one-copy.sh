@@ -10,10 +10,7 @@ build=${1:-build}
 rounds=${2:-5}
 seconds=${3:-2}
 nio_top=$(realpath "$build/nio-top")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+. "$(dirname "$(realpath "$0")")/lib.sh"
 
 printf '%-5s %5s %10s %10s %10s %8s %8s\n' size round one-copy uring uring-zc u/1c uzc/1c
 for size in 4K 64K; do
@@ -23,8 +20,8 @@ for size in 4K 64K; do
 		"$nio_top" --batch -s one-copy,uring,uring-zc -m "$size" -t 1 \
 			-d "$seconds" -w 0.5 -o "$tmp/r.json" >/dev/null 2>&1
 		read -r one uring zc <<<"$(jq -r '[.runs[].gbps] | map(tostring) | join(" ")' "$tmp/r.json")"
-		u=$(echo "$uring $one" | awk '{printf "%.3f", $1 / $2}')
-		z=$(echo "$zc $one" | awk '{printf "%.3f", $1 / $2}')
+		u=$(ratio "$uring" "$one")
+		z=$(ratio "$zc" "$one")
 		echo "$u" >>"$tmp/u"
 		echo "$z" >>"$tmp/z"
 		printf '%-5s %5s %10.2f %10.2f %10.2f %8s %8s\n' "$size" "$round" "$one" "$uring" "$zc" "$u" "$z"
