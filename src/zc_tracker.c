@@ -25,7 +25,7 @@ void zc_tracker_fini(struct zc_tracker *t)
 
 void zc_tracker_claim(struct zc_tracker *t, unsigned int slot)
 {
-	t->span[slot] = (struct zc_span){.first = t->next_id};
+	t->span[slot] = (struct zc_span){0};
 }
 
 void zc_tracker_sent(struct zc_tracker *t, unsigned int slot)
