@@ -467,18 +467,17 @@ static void unkeep_netns(char **path)
 	*path = NULL;
 }
 
-static int topo_addresses(struct topo *topo)
+static void topo_addresses(struct topo *topo)
 {
 	uint32_t net = ntohl(topo->options.subnet.s_addr);
 
 	if (topo->options.kind != TOPO_VETH) {
 		topo->server_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		topo->client_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		return 0;
+		return;
 	}
 	topo->server_addr.sin_addr.s_addr = htonl(net + 1);
 	topo->client_addr.sin_addr.s_addr = htonl(net + 2);
-	return 0;
 }
 
 static int topo_namespaces(struct topo *topo, char **cause)

@@ -269,7 +269,7 @@ static int tx_submit(struct uring_tx *t, unsigned int first, unsigned int len)
  */
 static int tx_settle(struct uring_tx *t)
 {
-	unsigned int done = 0;
+	unsigned int done = 0, unfinished;
 
 	if (t->fly_len == 0 || t->requests_owed)
 		return 0;
@@ -287,12 +287,12 @@ static int tx_settle(struct uring_tx *t)
 		t->fly_len = 0;
 		return 0;
 	}
+	unfinished = (t->fly_first + done) % t->slot_count;
 	/* The first unfinished slot must have moved, or we would spin. */
-	if (t->slot[(t->fly_first + done) % t->slot_count].bytes_done ==
-	    t->slot[(t->fly_first + done) % t->slot_count].bytes_at_submit)
+	if (t->slot[unfinished].bytes_done ==
+	    t->slot[unfinished].bytes_at_submit)
 		return -EIO;
-	return tx_submit(t, (t->fly_first + done) % t->slot_count,
-			 t->fly_len - done);
+	return tx_submit(t, unfinished, t->fly_len - done);
 }
 
 static int tx_complete(struct uring_tx *t, const struct io_uring_cqe *cqe)
