@@ -21,7 +21,7 @@ struct run_config {
 	const struct strategy_ops *strategy;
 	size_t msg_size;
 	unsigned int threads; /* flows */
-	uint64_t duration_ms;
+	uint64_t duration_ms; /* 0: until run_stop() */
 	uint64_t warmup_ms;
 	bool verify;
 	unsigned int slots;
@@ -75,6 +75,20 @@ bool run_tick(struct run *run, uint64_t now_ns);
 
 /* The counters of every flow right now (for live views). */
 void run_sample(const struct run *run, struct sample *out);
+
+/*
+ * Event i of one side over delta (two run_sample() readings apart): status,
+ * value and reason, as in a result.
+ */
+void run_counter_value(const struct run *run, bool sender, unsigned int i,
+		       const struct counter_reading *delta,
+		       struct counter_value *out);
+
+/* Seconds since the flows started; *warmup while still warming up. */
+double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup);
+
+/* Ends the measured window now; the flows drain and the run completes. */
+void run_stop(struct run *run);
 
 /* Stops the run early, e.g. on a signal; the reason goes into the result. */
 void run_abort(struct run *run, const char *why);

@@ -38,6 +38,8 @@ struct counter_derived {
 	double cycles_per_byte;
 	double l1_misses_per_kib;
 	double llc_misses_per_kib;
+	double l1_misses_per_s;
+	double llc_misses_per_s;
 	double ctx_switches_per_s;
 	double ctx_switches_per_msg;
 	double cpu_pct; /* of one core */

@@ -27,10 +27,21 @@ struct strategy_params {
 	struct flow_stats *stats;
 };
 
+/* One stage of a message's path, and how it gets to the next stage. */
+struct strategy_step {
+	const char *stage;
+	const char *move; /* NULL on the last stage */
+	bool copies;	  /* the move copies the payload */
+};
+
+#define STRATEGY_STEPS_MAX 8
+
 struct strategy_ops {
 	const char *name;
 	const char *summary;
 	bool zerocopy; /* keeps the zero-copy accounting block */
+	/* The data path from the sender's fields to the receiver's. */
+	struct strategy_step path[STRATEGY_STEPS_MAX];
 
 	/* 0 if the machine can run it, else -errno and a cause; may be NULL. */
 	int (*probe)(char **cause);

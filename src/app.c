@@ -6,6 +6,8 @@
  *
  * The batch front end runs the plan one run at a time, reports progress on
  * stderr and one table row per run on stdout, and exports the finished runs.
+ * The interactive one (a terminal, no --batch) hands the explorer's state to
+ * the UI at every refresh and the UI's commands to the explorer.
  */
 #include <errno.h>
 #include <poll.h>
@@ -15,21 +17,26 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app.h"
+#include "explorer.h"
 #include "export.h"
 #include "hostinfo.h"
 #include "run.h"
 #include "session.h"
+#include "ui.h"
 
 struct app {
 	int signal_fd;
 	int timer_fd;
-	int signal; /* the terminating signal received, or 0 */
+	int signal;   /* the terminating signal received, or 0 */
+	bool resized; /* SIGWINCH came */
 };
 
-static const int app_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+static const int app_signals[] = {SIGINT,  SIGTERM, SIGHUP,
+				  SIGQUIT, SIGPIPE, SIGWINCH};
 
 static int app_setup(struct app *app)
 {
@@ -65,7 +72,9 @@ static int app_read_signal(struct app *app)
 
 	while (read(app->signal_fd, &info, sizeof(info)) == sizeof(info)) {
 		/* SIGPIPE cannot happen (MSG_NOSIGNAL); ignore a stray one. */
-		if (info.ssi_signo != SIGPIPE)
+		if (info.ssi_signo == SIGWINCH)
+			app->resized = true;
+		else if (info.ssi_signo != SIGPIPE)
 			return (int)info.ssi_signo;
 	}
 	return 0;
@@ -83,6 +92,18 @@ static int app_arm_timer(struct app *app, uint64_t deadline_ns)
 	return timerfd_settime(app->timer_fd, TFD_TIMER_ABSTIME, &when, NULL);
 }
 
+/* True once for the first terminating signal, with why it stops. */
+static bool app_signalled(struct app *app, char *why, size_t size)
+{
+	int sig = app_read_signal(app);
+
+	if (!sig || app->signal)
+		return false;
+	app->signal = sig;
+	snprintf(why, size, "interrupted by %s", sigabbrev_np(sig));
+	return true;
+}
+
 /* Drives one run to its end; a terminating signal aborts it. */
 static void app_drive(struct app *app, struct run *run)
 {
@@ -98,16 +119,10 @@ static void app_drive(struct app *app, struct run *run)
 		if (poll(pfd, 3, -1) < 0 && errno != EINTR)
 			run_abort(run, "poll failed");
 		if (pfd[0].revents & POLLIN) {
-			int sig = app_read_signal(app);
+			char why[64];
 
-			if (sig && !app->signal) {
-				char why[64];
-
-				app->signal = sig;
-				snprintf(why, sizeof(why), "interrupted by %s",
-					 sigabbrev_np(sig));
+			if (app_signalled(app, why, sizeof(why)))
 				run_abort(run, why);
-			}
 		}
 		if (pfd[1].revents & POLLIN)
 			(void)!read(app->timer_fd, &expirations,
@@ -198,6 +213,118 @@ static int app_batch(struct app *app, struct session *s)
 	return failed ? 1 : 0;
 }
 
+static void app_export_name(const struct options *o, char *out, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (o->output) {
+		snprintf(out, size, "%s", o->output);
+		return;
+	}
+	localtime_r(&now, &tm);
+	strftime(out, size, "nio-top-%Y%m%d-%H%M%S.json", &tm);
+}
+
+static void app_command(struct explorer *e, const struct options *o,
+			const struct ui_command *cmd)
+{
+	char path[4096];
+
+	switch (cmd->kind) {
+	case UI_STEP:
+		explorer_step(e, cmd->control, cmd->arg);
+		break;
+	case UI_SET_STRATEGY:
+		explorer_set_strategy(e, (size_t)cmd->arg);
+		break;
+	case UI_RESTART:
+		explorer_restart(e);
+		break;
+	case UI_DURATION_TOGGLE:
+		explorer_toggle_duration(e);
+		break;
+	case UI_SWEEP:
+		explorer_sweep(e);
+		break;
+	case UI_EXPORT:
+		app_export_name(o, path, sizeof(path));
+		explorer_export(e, path);
+		break;
+	case UI_QUIT:
+		explorer_quit(e);
+		break;
+	}
+}
+
+/* The interactive front end: until q, or a terminating signal. */
+static int app_explore(struct app *app, struct session *s, struct ui *ui)
+{
+	const struct options *o = &s->options;
+	uint64_t refresh_ns = o->refresh_ms * NS_PER_MS;
+	uint64_t next_draw = clock_now_ns();
+	struct explorer ex;
+	int r;
+
+	r = explorer_open(&ex, s, o->refresh_ms);
+	if (r < 0) {
+		explorer_close(&ex);
+		return r;
+	}
+	if (s->notice)
+		snprintf(ex.message, sizeof(ex.message), "%s", s->notice);
+	while (!explorer_done(&ex)) {
+		struct pollfd pfd[] = {
+			{.fd = app->signal_fd, .events = POLLIN},
+			{.fd = app->timer_fd, .events = POLLIN},
+			{.fd = ui_input_fd(ui), .events = POLLIN},
+			{.fd = explorer_event_fd(&ex), .events = POLLIN},
+		};
+		uint64_t deadline = explorer_deadline_ns(&ex), now;
+		struct ui_command cmd[UI_COMMANDS_MAX];
+		size_t n = 0;
+		char why[64];
+
+		if (!deadline || deadline > next_draw)
+			deadline = next_draw;
+		app_arm_timer(app, deadline);
+		if (poll(pfd, 4, -1) < 0 && errno != EINTR)
+			explorer_abort(&ex, "poll failed");
+		if ((pfd[0].revents & POLLIN) &&
+		    app_signalled(app, why, sizeof(why)))
+			explorer_abort(&ex, why);
+		if (pfd[1].revents & POLLIN) {
+			uint64_t expirations;
+
+			(void)!read(app->timer_fd, &expirations,
+				    sizeof(expirations));
+		}
+		if (app->resized) {
+			app->resized = false;
+			ui_resize(ui);
+			next_draw = 0;
+		}
+		if (pfd[2].revents & POLLIN) {
+			n = ui_read(ui, &ex, cmd);
+			next_draw = 0;
+		}
+		for (size_t i = 0; i < n; i++)
+			app_command(&ex, o, &cmd[i]);
+		now = clock_now_ns();
+		explorer_tick(&ex, now);
+		if (now >= next_draw) {
+			if (!next_draw || now - next_draw >= refresh_ns ||
+			    next_draw + refresh_ns <= now)
+				next_draw = now;
+			explorer_sample(&ex, now);
+			ui_draw(ui, &ex);
+			next_draw += refresh_ns;
+		}
+	}
+	explorer_close(&ex);
+	return 0;
+}
+
 static int app_list_strategies(void);
 
 static void check_line(const char *what, const struct capability *cap,
@@ -258,6 +385,7 @@ int app_run(const struct options *options)
 {
 	struct session session;
 	struct app app = {0};
+	struct ui *ui = NULL;
 	char *cause = NULL;
 	int status, r;
 
@@ -273,17 +401,36 @@ int app_run(const struct options *options)
 			strerror(-r));
 		return 1;
 	}
+	/* Without a terminal nio-top runs headless, as with --batch. */
+	if (!options->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		r = ui_open(&ui, options->theme, &cause);
+		if (r < 0) {
+			fprintf(stderr, "nio-top: %s\n",
+				cause ? cause : strerror(-r));
+			free(cause);
+			app_teardown(&app);
+			return 1;
+		}
+	}
 	r = session_open(&session, options, &cause);
 	if (r < 0) {
+		ui_close(ui);
 		fprintf(stderr, "nio-top: %s\n", cause ? cause : strerror(-r));
 		free(cause);
 		app_teardown(&app);
 		return 1;
 	}
-	if (session.notice)
-		fprintf(stderr, "nio-top: %s\n", session.notice);
-
-	status = app_batch(&app, &session);
+	if (ui) {
+		r = app_explore(&app, &session, ui);
+		ui_close(ui);
+		status = r < 0 ? 1 : 0;
+		if (r < 0)
+			fprintf(stderr, "nio-top: %s\n", strerror(-r));
+	} else {
+		if (session.notice)
+			fprintf(stderr, "nio-top: %s\n", session.notice);
+		status = app_batch(&app, &session);
+	}
 
 	if (options->output) {
 		r = export_write(options->output, &session, &cause);

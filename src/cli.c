@@ -29,6 +29,8 @@ enum {
 	OPT_EVENTS,
 	OPT_NO_COUNTERS,
 	OPT_CHECK,
+	OPT_REFRESH,
+	OPT_THEME,
 };
 
 struct cli_option {
@@ -77,6 +79,12 @@ static const struct cli_option cli_options[] = {
 	 "perf events (libpfm4 names) counted per thread, replacing the "
 	 "default set"},
 	{"no-counters", OPT_NO_COUNTERS, NULL, "count no perf events"},
+	{"refresh", OPT_REFRESH, "MS",
+	 "redraw the screen every MS milliseconds, 20 .. 10000 (default "
+	 "100)"},
+	{"theme", OPT_THEME, "NAME",
+	 "colour theme of the screen, a file in the themes folder (default "
+	 "\"default\")"},
 	{"list-strategies", OPT_LIST_STRATEGIES, NULL,
 	 "list the strategies and whether this machine can run them"},
 	{"check", OPT_CHECK, NULL,
@@ -206,15 +214,15 @@ static int parse_number(const char *text, double min, double max, double *value)
 	return *value < min || *value > max ? -ERANGE : 0;
 }
 
-static bool keep_prefix_valid(const char *prefix)
+/* A name that is safe as a file name: [A-Za-z0-9_.-], not starting with '.'. */
+static bool name_valid(const char *name, size_t max)
 {
-	size_t len = strlen(prefix);
+	size_t len = strlen(name);
 
-	return len > 0 && len <= TOPO_KEEP_PREFIX_MAX &&
-	       strspn(prefix,
-		      "abcdefghijklmnopqrstuvwxyz"
-		      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == len &&
-	       prefix[0] != '.';
+	return len > 0 && len <= max &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == len &&
+	       name[0] != '.';
 }
 
 static int parse_seconds(const char *text, double min, double max, bool zero_ok,
@@ -382,13 +390,16 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 		opts->batch = true;
 		return 0;
 	case 's':
+		opts->plan_given = true;
 		opts->strategy_count = 0;
 		return for_each_item(arg, add_strategy, opts, "strategy",
 				     cause);
 	case 'm':
+		opts->plan_given = true;
 		opts->msg_size_count = 0;
 		return for_each_item(arg, add_size, opts, "msg-size", cause);
 	case 't':
+		opts->plan_given = true;
 		opts->thread_count = 0;
 		return for_each_item(arg, add_threads, opts, "threads", cause);
 	case 'd':
@@ -398,6 +409,7 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 					 "--duration: '%s' is not a duration "
 					 "(seconds, 0.001 .. 86400)",
 					 arg);
+		opts->duration_given = true;
 		return 0;
 	case 'w':
 		if (parse_seconds(arg, 0, 3600, true, &opts->warmup_ms) < 0)
@@ -459,7 +471,7 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 					 arg);
 		return 0;
 	case OPT_KEEP_NETNS:
-		if (!keep_prefix_valid(arg))
+		if (!name_valid(arg, TOPO_KEEP_PREFIX_MAX))
 			return cli_error(
 				cause,
 				"--keep-netns: '%s' is not a name "
@@ -485,6 +497,22 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 		return 0;
 	case OPT_CHECK:
 		opts->check = true;
+		return 0;
+	case OPT_REFRESH:
+		if (parse_uint(arg, 20, 10000, &n) < 0)
+			return cli_error(cause,
+					 "--refresh: '%s' is not an interval "
+					 "(milliseconds, 20 .. 10000)",
+					 arg);
+		opts->refresh_ms = (unsigned int)n;
+		return 0;
+	case OPT_THEME:
+		if (!name_valid(arg, 64))
+			return cli_error(cause,
+					 "--theme: '%s' is not a theme name "
+					 "(letters, digits, _ . -)",
+					 arg);
+		opts->theme = arg;
 		return 0;
 	case OPT_SLOTS:
 		if (parse_uint(arg, 1, STRATEGY_SLOTS_MAX, &n) < 0)
@@ -520,6 +548,8 @@ static void cli_defaults(struct options *opts)
 		.warmup_ms = 500,
 		.slots = STRATEGY_SLOTS_DEFAULT,
 		.uring_depth = STRATEGY_URING_DEPTH_DEFAULT,
+		.refresh_ms = 100,
+		.theme = "default",
 	};
 	topo_options_default(&opts->topo);
 	/* Without libpfm4 there is nothing to count; --check says why. */

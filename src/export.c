@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,22 +124,38 @@ static cJSON *export_counter(const struct counter_value *v)
 	return obj;
 }
 
+static const struct {
+	const char *key;
+	size_t offset;
+} export_derived_fields[] = {
+#define DERIVED(field)                                                         \
+	{                                                                      \
+#field, offsetof(struct counter_derived, field)                \
+	}
+	DERIVED(ipc),
+	DERIVED(cycles_per_byte),
+	DERIVED(l1_misses_per_kib),
+	DERIVED(llc_misses_per_kib),
+	DERIVED(l1_misses_per_s),
+	DERIVED(llc_misses_per_s),
+	DERIVED(ctx_switches_per_s),
+	DERIVED(ctx_switches_per_msg),
+	DERIVED(cpu_pct),
+#undef DERIVED
+};
+
 static cJSON *export_derived(const struct counter_derived *d)
 {
 	cJSON *obj = cJSON_CreateObject();
 
-	add_optional(obj, "ipc", !isnan(d->ipc), d->ipc);
-	add_optional(obj, "cycles_per_byte", !isnan(d->cycles_per_byte),
-		     d->cycles_per_byte);
-	add_optional(obj, "l1_misses_per_kib", !isnan(d->l1_misses_per_kib),
-		     d->l1_misses_per_kib);
-	add_optional(obj, "llc_misses_per_kib", !isnan(d->llc_misses_per_kib),
-		     d->llc_misses_per_kib);
-	add_optional(obj, "ctx_switches_per_s", !isnan(d->ctx_switches_per_s),
-		     d->ctx_switches_per_s);
-	add_optional(obj, "ctx_switches_per_msg",
-		     !isnan(d->ctx_switches_per_msg), d->ctx_switches_per_msg);
-	add_optional(obj, "cpu_pct", !isnan(d->cpu_pct), d->cpu_pct);
+	for (size_t i = 0; i < sizeof(export_derived_fields) /
+				       sizeof(export_derived_fields[0]);
+	     i++) {
+		double v = *(const double *)((const char *)d +
+					     export_derived_fields[i].offset);
+
+		add_optional(obj, export_derived_fields[i].key, !isnan(v), v);
+	}
 	return obj;
 }
 

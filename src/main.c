@@ -1,6 +1,7 @@
 /*
  * nio-top: parse the command line, then hand over to the application.
  */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,6 +13,8 @@ int main(int argc, char **argv)
 	struct options options;
 	char *cause;
 
+	/* Numbers stay in the C locale; the screen may draw UTF-8. */
+	setlocale(LC_CTYPE, "");
 	if (cli_parse(argc, argv, &options, &cause) < 0) {
 		fprintf(stderr, "nio-top: %s\n", cause ? cause : "bad usage");
 		fprintf(stderr, "Try 'nio-top --help'.\n");

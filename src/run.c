@@ -280,7 +280,10 @@ int run_start(const struct run_config *config, const struct topo *topo,
 
 	run->start_ns = clock_now_ns();
 	run->warmup_end_ns = run->start_ns + config->warmup_ms * NS_PER_MS;
-	run->end_ns = run->warmup_end_ns + config->duration_ms * NS_PER_MS;
+	run->end_ns = config->duration_ms
+			      ? run->warmup_end_ns +
+					config->duration_ms * NS_PER_MS
+			      : UINT64_MAX;
 	run->next_tick_ns = run->start_ns + TICK_NS;
 	sampler_read(run->flows, run->flow_count, run->start_ns, &run->last);
 	run->measure_from = run->last;
@@ -456,6 +459,34 @@ bool run_tick(struct run *run, uint64_t now_ns)
 void run_sample(const struct run *run, struct sample *out)
 {
 	sampler_read(run->flows, run->flow_count, clock_now_ns(), out);
+}
+
+void run_counter_value(const struct run *run, bool sender, unsigned int i,
+		       const struct counter_reading *delta,
+		       struct counter_value *out)
+{
+	const struct worker_flow *f = &run->flows[0];
+
+	if (!atomic_load_explicit(sender ? &f->tx_counting : &f->rx_counting,
+				  memory_order_acquire)) {
+		*out = (struct counter_value){.status = COUNTER_NOT_COUNTED};
+		snprintf(out->reason, sizeof(out->reason),
+			 "the thread has not opened its counters yet");
+		return;
+	}
+	counter_evaluate(sender ? &f->tx_counters : &f->rx_counters, i, delta,
+			 out);
+}
+
+double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup)
+{
+	*warmup = run->state == RUN_WARMUP;
+	return (double)(now_ns - run->start_ns) / 1e9;
+}
+
+void run_stop(struct run *run)
+{
+	run_begin_stop(run, clock_now_ns());
 }
 
 void run_abort(struct run *run, const char *why)

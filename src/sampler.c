@@ -70,14 +70,16 @@ static void derive(const struct counter_set *set,
 {
 	double cycles = counted(set, delta, "cycles");
 	double ctx = counted(set, delta, "context-switches");
+	double l1 = counted(set, delta, "L1-dcache-load-misses");
+	double llc = counted(set, delta, "LLC-load-misses");
 	double kib = (double)bytes / 1024;
 
 	out->ipc = ratio(counted(set, delta, "instructions"), cycles);
 	out->cycles_per_byte = ratio(cycles, (double)bytes);
-	out->l1_misses_per_kib = ratio(
-		counted(set, delta, "L1-dcache-load-misses"), kib);
-	out->llc_misses_per_kib = ratio(counted(set, delta, "LLC-load-misses"),
-					kib);
+	out->l1_misses_per_kib = ratio(l1, kib);
+	out->llc_misses_per_kib = ratio(llc, kib);
+	out->l1_misses_per_s = ratio(l1, seconds);
+	out->llc_misses_per_s = ratio(llc, seconds);
 	out->ctx_switches_per_s = ratio(ctx, seconds);
 	out->ctx_switches_per_msg = ratio(ctx, (double)messages);
 	/* task-clock counts nanoseconds on a CPU. */

@@ -25,4 +25,19 @@ const struct strategy_ops strategy_one_copy = {
 	.rx_open = scatter_open,
 	.rx_recv = scatter_rx_recv,
 	.rx_close = scatter_close,
+	.path =
+		{
+			{"sender: 8 message fields on the heap",
+			 "sendmsg(8-entry iovec): the kernel gathers them into "
+			 "socket buffers",
+			 true},
+			{"kernel: the sender's TCP socket buffer (skbs)",
+			 "veth pair: the skb moves to the other namespace",
+			 false},
+			{"kernel: the receiver's TCP queue",
+			 "recvmsg(8-entry iovec): the kernel scatters into the "
+			 "fields",
+			 true},
+			{"receiver: 8 message fields on the heap", NULL, false},
+		},
 };

@@ -102,4 +102,21 @@ const struct strategy_ops strategy_two_copy = {
 	.rx_open = two_copy_open,
 	.rx_recv = two_copy_recv,
 	.rx_close = two_copy_close,
+	.path =
+		{
+			{"sender: 8 message fields on the heap",
+			 "serialize: memcpy of every field into one buffer",
+			 true},
+			{"sender: one contiguous wire buffer",
+			 "send(): the kernel copies it into socket buffers",
+			 true},
+			{"kernel: the sender's TCP socket buffer (skbs)",
+			 "veth pair: the skb moves to the other namespace",
+			 false},
+			{"kernel: the receiver's TCP queue",
+			 "recv(): the kernel copies into one buffer", true},
+			{"receiver: one contiguous wire buffer",
+			 "parse: memcpy of every field back out", true},
+			{"receiver: 8 message fields on the heap", NULL, false},
+		},
 };

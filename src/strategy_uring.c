@@ -29,4 +29,20 @@ const struct strategy_ops strategy_uring = {
 	.rx_open = uring_rx_open,
 	.rx_recv = uring_rx_recv,
 	.rx_close = uring_rx_close,
+	.path =
+		{
+			{"sender: 8 message fields on the heap",
+			 "IORING_OP_SENDMSG: the kernel gathers them into "
+			 "socket "
+			 "buffers",
+			 true},
+			{"kernel: the sender's TCP socket buffer (skbs)",
+			 "veth pair: the skb moves to the other namespace",
+			 false},
+			{"kernel: the receiver's TCP queue",
+			 "IORING_OP_RECVMSG: the kernel scatters into the "
+			 "fields",
+			 true},
+			{"receiver: 8 message fields on the heap", NULL, false},
+		},
 };

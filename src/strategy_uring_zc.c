@@ -32,4 +32,20 @@ const struct strategy_ops strategy_uring_zc = {
 	.rx_open = uring_rx_open,
 	.rx_recv = uring_rx_recv,
 	.rx_close = uring_rx_close,
+	.path =
+		{
+			{"sender: 8 message fields, pinned until notified",
+			 "IORING_OP_SENDMSG_ZC: the kernel pins the pages, no "
+			 "copy",
+			 false},
+			{"kernel: skbs that point at the sender's pages",
+			 "veth to a local socket: the kernel copies the pinned "
+			 "pages at delivery (reported in the notification)",
+			 true},
+			{"kernel: the receiver's TCP queue",
+			 "IORING_OP_RECVMSG: the kernel scatters into the "
+			 "fields",
+			 true},
+			{"receiver: 8 message fields on the heap", NULL, false},
+		},
 };

@@ -293,4 +293,20 @@ const struct strategy_ops strategy_zero_copy = {
 	.rx_open = scatter_open,
 	.rx_recv = scatter_rx_recv,
 	.rx_close = scatter_close,
+	.path =
+		{
+			{"sender: 8 message fields, pinned until completed",
+			 "sendmsg(MSG_ZEROCOPY): the kernel pins the pages, no "
+			 "copy",
+			 false},
+			{"kernel: skbs that point at the sender's pages",
+			 "veth to a local socket: the kernel copies the pinned "
+			 "pages at delivery (SO_EE_CODE_ZEROCOPY_COPIED)",
+			 true},
+			{"kernel: the receiver's TCP queue",
+			 "recvmsg(8-entry iovec): the kernel scatters into the "
+			 "fields",
+			 true},
+			{"receiver: 8 message fields on the heap", NULL, false},
+		},
 };

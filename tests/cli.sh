@@ -45,7 +45,7 @@ help=$("$NIO_TOP" --help)
 ok $? "--help exits 0"
 for opt in batch strategy msg-size threads duration warmup verify output \
 	topology subnet mtu rate delay loss keep-netns slots uring-depth \
-	uring-fixed events no-counters list-strategies \
+	uring-fixed events no-counters refresh theme list-strategies \
 	check help version; do
 	[[ "$help" == *"--$opt"* ]]
 	ok $? "--help lists --$opt"

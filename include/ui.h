@@ -1,0 +1,55 @@
+/*
+ * The terminal UI: draws the explorer and turns keys and mouse events into
+ * commands for the main loop.  Everything that touches curses lives behind
+ * this header, in src/ui/.  The UI never runs I/O of its own: what changes
+ * the engine (a control, a run, an export) comes back as a command.
+ */
+#ifndef NIO_TOP_UI_H
+#define NIO_TOP_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "explorer.h"
+
+enum ui_command_kind {
+	UI_STEP,	 /* control by arg values */
+	UI_SET_STRATEGY, /* arg: the registry index */
+	UI_RESTART,
+	UI_DURATION_TOGGLE,
+	UI_SWEEP,
+	UI_EXPORT,
+	UI_QUIT,
+};
+
+struct ui_command {
+	enum ui_command_kind kind;
+	enum explorer_control control;
+	int arg;
+};
+
+#define UI_COMMANDS_MAX 32
+
+struct ui;
+
+/*
+ * Takes over the terminal on stdin/stdout with the named theme.  0, or
+ * -errno with *cause (caller frees): no usable terminal, or a bad theme.
+ */
+int ui_open(struct ui **ui, const char *theme, char **cause);
+/* Gives the terminal back as it was. */
+void ui_close(struct ui *ui);
+
+/* The descriptor to poll for input. */
+int ui_input_fd(const struct ui *ui);
+
+/* Reads the waiting input; returns how many commands it wrote to cmd. */
+size_t ui_read(struct ui *ui, const struct explorer *e,
+	       struct ui_command cmd[UI_COMMANDS_MAX]);
+
+/* The terminal changed size (SIGWINCH). */
+void ui_resize(struct ui *ui);
+
+void ui_draw(struct ui *ui, const struct explorer *e);
+
+#endif

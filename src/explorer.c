@@ -1,0 +1,540 @@
+/*
+ * The explorer.  One run at a time: a changed control stops the running one
+ * (which drains, and joins the results if it measured anything) and starts
+ * the new configuration as soon as the old one has ended.  The gauges are
+ * rates over the last EXPLORER_WINDOW_MS of samples taken at each refresh.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer.h"
+#include "export.h"
+
+const struct gauge_info gauge_info[GAUGE_COUNT] = {
+	[GAUGE_GBPS] = {"Throughput", "Gbit/s", {NULL, NULL}, 0},
+	[GAUGE_MSGS] = {"Messages", "msg/s", {NULL, NULL}, 0},
+	[GAUGE_CPU] = {"CPU", "%", {"task-clock", NULL}, 0},
+	[GAUGE_CTX] = {"Ctx switches", "/s", {"context-switches", NULL}, 0},
+	[GAUGE_L1] = {"L1d misses", "/s", {"L1-dcache-load-misses", NULL}, 0},
+	[GAUGE_LLC] = {"LLC misses", "/s", {"LLC-load-misses", NULL}, 0},
+	[GAUGE_IPC] = {"IPC", "", {"instructions", "cycles"}, 4},
+	[GAUGE_CYCLES_PER_BYTE] = {"Cycles/byte", "", {"cycles", NULL}, 0},
+};
+
+const size_t explorer_sizes[] = {
+	64,    128,   256,    512,    1024,   2048,    4096,	8192,	 16384,
+	32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304,
+};
+const size_t explorer_size_count = sizeof(explorer_sizes) /
+				   sizeof(explorer_sizes[0]);
+
+const uint64_t explorer_durations_ms[] = {0,	 1000,	2000, 5000,
+					  10000, 30000, 60000};
+const size_t explorer_duration_count = sizeof(explorer_durations_ms) /
+				       sizeof(explorer_durations_ms[0]);
+
+/* What explorer_sweep() runs each strategy over. */
+static const size_t sweep_sizes[] = {256,   1024,   4096,   16384,
+				     65536, 262144, 1048576};
+#define SWEEP_DEFAULT_MS 2000
+
+static void explorer_say(struct explorer *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void explorer_say(struct explorer *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->message, sizeof(e->message), fmt, ap);
+	va_end(ap);
+}
+
+static size_t strategy_index(const struct strategy_ops *ops)
+{
+	for (size_t i = 0; i < strategy_count(); i++)
+		if (strategy_at(i) == ops)
+			return i;
+	return 0;
+}
+
+static void explorer_start(struct explorer *e, const struct run_config *cfg)
+{
+	char *cause = NULL;
+	int r;
+
+	e->restart = false;
+	r = run_start(cfg, &e->session->topo, &e->run, &cause);
+	if (r < 0) {
+		explorer_say(e, "%s: cannot start: %s", cfg->strategy->name,
+			     cause ? cause : strerror(-r));
+		free(cause);
+		e->run = NULL;
+		e->state = EXPLORER_IDLE;
+		return;
+	}
+	e->running = *cfg;
+	e->run_number++;
+	if (!e->sweep)
+		e->message[0] = '\0';
+	e->state = EXPLORER_RUNNING;
+	e->sample_count = 0;
+	memset(&e->live, 0, sizeof(e->live));
+}
+
+static void sweep_cancel(struct explorer *e)
+{
+	free(e->sweep);
+	e->sweep = NULL;
+	e->sweep_count = e->sweep_next = 0;
+}
+
+int explorer_open(struct explorer *e, struct session *session,
+		  unsigned int refresh_ms)
+{
+	const struct options *o = &session->options;
+
+	memset(e, 0, sizeof(*e));
+	e->session = session;
+	e->config = session->plan[0];
+	if (!o->duration_given)
+		e->config.duration_ms = 0;
+	for (size_t i = 0; i < strategy_count() && i < 16; i++) {
+		char *why = NULL;
+
+		e->strategy_available[i] = strategy_probe(strategy_at(i),
+							  &why) == 0;
+		snprintf(e->strategy_why[i], sizeof(e->strategy_why[i]), "%s",
+			 why ? why : "");
+		free(why);
+	}
+	e->window = EXPLORER_WINDOW_MS / refresh_ms;
+	if (e->window < 1)
+		e->window = 1;
+	if (e->window >= EXPLORER_SAMPLES)
+		e->window = EXPLORER_SAMPLES - 1;
+	e->history_capacity = EXPLORER_HISTORY_S * 1000 / refresh_ms + 1;
+	e->history = calloc(e->history_capacity, sizeof(*e->history));
+	if (!e->history)
+		return -ENOMEM;
+	if (o->plan_given && session->plan_count > 1) {
+		e->sweep = calloc(session->plan_count, sizeof(*e->sweep));
+		if (!e->sweep)
+			return -ENOMEM;
+		memcpy(e->sweep, session->plan,
+		       session->plan_count * sizeof(*e->sweep));
+		e->sweep_count = session->plan_count;
+	}
+	e->restart = true;
+	return 0;
+}
+
+void explorer_close(struct explorer *e)
+{
+	if (e->run) {
+		struct run_result result;
+
+		run_abort(e->run, "closed");
+		run_finish(e->run, &result);
+		run_result_fini(&result);
+	}
+	sweep_cancel(e);
+	free(e->history);
+	memset(e, 0, sizeof(*e));
+}
+
+/* The controls changed: the running run ends and the new one follows. */
+static void explorer_changed(struct explorer *e)
+{
+	if (e->sweep) {
+		sweep_cancel(e);
+		explorer_say(e, "sweep cancelled");
+	}
+	e->restart = true;
+	if (e->state == EXPLORER_RUNNING) {
+		run_stop(e->run);
+		e->state = EXPLORER_STOPPING;
+	}
+}
+
+static size_t step_index(size_t index, size_t count, int delta)
+{
+	long next = (long)index + delta;
+
+	if (next < 0)
+		return 0;
+	if (next >= (long)count)
+		return count - 1;
+	return (size_t)next;
+}
+
+static size_t nearest_index(const size_t *values, size_t count, size_t value)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < count; i++)
+		if (values[i] <= value)
+			best = i;
+	return best;
+}
+
+void explorer_set_strategy(struct explorer *e, size_t index)
+{
+	if (index >= strategy_count() || !e->strategy_available[index]) {
+		if (index < strategy_count())
+			explorer_say(e, "%s is unavailable: %s",
+				     strategy_at(index)->name,
+				     e->strategy_why[index]);
+		return;
+	}
+	if (strategy_at(index) == e->config.strategy)
+		return;
+	e->config.strategy = strategy_at(index);
+	explorer_changed(e);
+}
+
+static void step_strategy(struct explorer *e, int delta)
+{
+	long i = (long)strategy_index(e->config.strategy);
+	long n = (long)strategy_count();
+
+	for (long k = 0; k < n; k++) {
+		i = (i + (delta < 0 ? -1 : 1) + n) % n;
+		if (e->strategy_available[i]) {
+			explorer_set_strategy(e, (size_t)i);
+			return;
+		}
+	}
+}
+
+void explorer_step(struct explorer *e, enum explorer_control control, int delta)
+{
+	struct run_config before = e->config;
+	size_t i;
+
+	switch (control) {
+	case CONTROL_STRATEGY:
+		step_strategy(e, delta);
+		return;
+	case CONTROL_SIZE:
+		i = nearest_index(explorer_sizes, explorer_size_count,
+				  e->config.msg_size);
+		e->config.msg_size = explorer_sizes[step_index(
+			i, explorer_size_count, delta)];
+		break;
+	case CONTROL_THREADS:
+		i = step_index(e->config.threads - 1, CLI_THREADS_MAX, delta);
+		e->config.threads = (unsigned int)i + 1;
+		break;
+	case CONTROL_MODE:
+		explorer_say(e, "stream is the only mode so far");
+		return;
+	case CONTROL_DURATION:
+		for (i = 0; i < explorer_duration_count; i++)
+			if (explorer_durations_ms[i] >= e->config.duration_ms)
+				break;
+		e->config.duration_ms = explorer_durations_ms[step_index(
+			i, explorer_duration_count, delta)];
+		break;
+	case CONTROL_COUNT:
+		return;
+	}
+	if (memcmp(&before, &e->config, sizeof(before)) != 0)
+		explorer_changed(e);
+}
+
+void explorer_toggle_duration(struct explorer *e)
+{
+	e->config.duration_ms = e->config.duration_ms ? 0 : 5000;
+	explorer_changed(e);
+}
+
+void explorer_restart(struct explorer *e)
+{
+	explorer_changed(e);
+}
+
+void explorer_sweep(struct explorer *e)
+{
+	size_t n = 0, sizes = sizeof(sweep_sizes) / sizeof(sweep_sizes[0]);
+	struct run_config *plan = calloc(strategy_count() * sizes,
+					 sizeof(*plan));
+
+	if (!plan) {
+		explorer_say(e, "sweep: out of memory");
+		return;
+	}
+	for (size_t i = 0; i < strategy_count(); i++) {
+		if (!e->strategy_available[i])
+			continue;
+		for (size_t j = 0; j < sizes; j++) {
+			plan[n] = e->config;
+			plan[n].strategy = strategy_at(i);
+			plan[n].msg_size = sweep_sizes[j];
+			if (!plan[n].duration_ms)
+				plan[n].duration_ms = SWEEP_DEFAULT_MS;
+			n++;
+		}
+	}
+	explorer_changed(e);
+	e->sweep = plan;
+	e->sweep_count = n;
+	explorer_say(e, "sweep: %zu runs", n);
+}
+
+bool explorer_sweeping(const struct explorer *e)
+{
+	return e->sweep != NULL;
+}
+
+void explorer_quit(struct explorer *e)
+{
+	sweep_cancel(e);
+	e->restart = false;
+	e->quitting = true;
+	if (e->state == EXPLORER_RUNNING) {
+		run_stop(e->run);
+		e->state = EXPLORER_STOPPING;
+	}
+}
+
+bool explorer_done(const struct explorer *e)
+{
+	return e->quitting && !e->run;
+}
+
+void explorer_abort(struct explorer *e, const char *why)
+{
+	explorer_quit(e);
+	e->aborted = true;
+	if (e->run)
+		run_abort(e->run, why);
+}
+
+int explorer_export(struct explorer *e, const char *path)
+{
+	char *cause = NULL;
+	int r = export_write(path, e->session, &cause);
+
+	if (r < 0)
+		explorer_say(e, "export failed: %s",
+			     cause ? cause : strerror(-r));
+	else
+		explorer_say(e, "wrote %zu run%s to %s",
+			     e->session->result_count,
+			     e->session->result_count == 1 ? "" : "s", path);
+	free(cause);
+	return r;
+}
+
+int explorer_event_fd(const struct explorer *e)
+{
+	return e->run ? run_event_fd(e->run) : -1;
+}
+
+uint64_t explorer_deadline_ns(const struct explorer *e)
+{
+	return e->run ? run_deadline_ns(e->run) : 0;
+}
+
+static void explorer_finish(struct explorer *e)
+{
+	struct run_result result;
+
+	run_finish(e->run, &result);
+	e->run = NULL;
+	e->state = EXPLORER_IDLE;
+	e->live.running = false;
+	/* Cut short before the warm-up ended, or by a signal: no result. */
+	if (e->aborted || result.measured_s <= 0) {
+		run_result_fini(&result);
+		return;
+	}
+	if (result.error)
+		explorer_say(e, "run %u: %s", e->run_number, result.error);
+	else if (!e->restart && !e->sweep)
+		explorer_say(e,
+			     "run %u finished: %.2f Gbit/s; Enter runs it "
+			     "again",
+			     e->run_number, result.gbps);
+	if (session_add_result(e->session, &result) < 0)
+		explorer_say(e, "out of memory: run %u not kept",
+			     e->run_number);
+}
+
+void explorer_tick(struct explorer *e, uint64_t now_ns)
+{
+	if (e->run && run_tick(e->run, now_ns))
+		explorer_finish(e);
+	if (e->run || e->quitting)
+		return;
+	if (e->sweep && e->sweep_next < e->sweep_count) {
+		struct run_config next = e->sweep[e->sweep_next++];
+
+		/* The controls show what runs. */
+		e->config = next;
+		explorer_say(e, "sweep: run %zu of %zu", e->sweep_next,
+			     e->sweep_count);
+		explorer_start(e, &next);
+	} else if (e->sweep) {
+		explorer_say(e, "sweep done: %zu runs", e->sweep_count);
+		sweep_cancel(e);
+	} else if (e->restart) {
+		explorer_start(e, &e->config);
+	}
+}
+
+/* Why event name cannot feed a gauge of this side, or NULL if it can. */
+static const char *event_missing(struct explorer *e, enum gauge_side side,
+				 const char *name,
+				 const struct counter_reading *delta,
+				 struct counter_value *value)
+{
+	const struct counter_set *set = e->running.counters;
+	int i;
+
+	if (!set)
+		return "not counted (--no-counters)";
+	i = counters_find(set, name);
+	if (i < 0) {
+		snprintf(value->reason, sizeof(value->reason),
+			 "%s is not among --events", name);
+		return value->reason;
+	}
+	run_counter_value(e->run, side == SIDE_SENDER, (unsigned int)i,
+			  &delta[i], value);
+	if (value->has_value)
+		return NULL;
+	return value->reason;
+}
+
+static double gauge_value(enum gauge g, const struct counter_derived *d,
+			  double bytes, double messages, double seconds)
+{
+	switch (g) {
+	case GAUGE_GBPS:
+		return bytes * 8 / seconds / 1e9;
+	case GAUGE_MSGS:
+		return messages / seconds;
+	case GAUGE_CPU:
+		return d->cpu_pct;
+	case GAUGE_CTX:
+		return d->ctx_switches_per_s;
+	case GAUGE_L1:
+		return d->l1_misses_per_s;
+	case GAUGE_LLC:
+		return d->llc_misses_per_s;
+	case GAUGE_IPC:
+		return d->ipc;
+	case GAUGE_CYCLES_PER_BYTE:
+		return d->cycles_per_byte;
+	case GAUGE_COUNT:
+		break;
+	}
+	return NAN;
+}
+
+static void live_side(struct explorer *e, enum gauge_side side,
+		      const struct sample *from, const struct sample *to)
+{
+	const struct run_totals *a = &from->totals, *b = &to->totals;
+	bool sender = side == SIDE_SENDER;
+	double seconds = (double)(to->t_ns - from->t_ns) / 1e9;
+	double bytes = (double)(sender ? b->bytes_sent - a->bytes_sent
+				       : b->bytes_received - a->bytes_received);
+	double messages = (double)(sender ? b->messages_sent - a->messages_sent
+					  : b->messages_received -
+						    a->messages_received);
+	struct counter_reading delta[COUNTERS_MAX];
+	struct counter_derived derived = {0};
+
+	if (e->running.counters)
+		sampler_side(e->running.counters, from, to, sender, delta,
+			     &derived);
+	for (int g = 0; g < GAUGE_COUNT; g++) {
+		struct gauge_reading *out = &e->live.gauge[side][g];
+		const char *why = NULL;
+		struct counter_value value;
+
+		for (int k = 0; k < 2 && gauge_info[g].event[k] && !why; k++)
+			why = event_missing(e, side, gauge_info[g].event[k],
+					    delta, &value);
+		out->value = gauge_value((enum gauge)g, &derived, bytes,
+					 messages, seconds);
+		out->known = !why && !isnan(out->value);
+		snprintf(out->why, sizeof(out->why), "%s",
+			 why ? why : "nothing moved in the window");
+	}
+}
+
+static void history_push(struct explorer *e, uint64_t now_ns)
+{
+	struct explorer_point *p = &e->history[e->history_head];
+
+	p->t_ns = now_ns;
+	for (int s = 0; s < SIDE_COUNT; s++)
+		for (int g = 0; g < GAUGE_COUNT; g++)
+			p->value[s][g] =
+				e->live.gauge[s][g].known
+					? (float)e->live.gauge[s][g].value
+					: NAN;
+	e->history_head = (e->history_head + 1) % e->history_capacity;
+	if (e->history_count < e->history_capacity)
+		e->history_count++;
+}
+
+void explorer_sample(struct explorer *e, uint64_t now_ns)
+{
+	struct sample *to = &e->samples[e->sample_count % EXPLORER_SAMPLES];
+	const struct sample *from;
+	size_t back;
+
+	if (e->state != EXPLORER_RUNNING) {
+		e->live.running = false;
+		return;
+	}
+	run_sample(e->run, to);
+	e->sample_count++;
+	e->live.running = true;
+	e->live.elapsed_s = run_elapsed_s(e->run, now_ns, &e->live.warmup);
+	e->live.totals = to->totals;
+	if (e->sample_count < 2)
+		return;
+	back = e->sample_count - 1 < e->window ? e->sample_count - 1
+					       : e->window;
+	from = &e->samples[(e->sample_count - 1 - back) % EXPLORER_SAMPLES];
+	if (to->t_ns <= from->t_ns)
+		return;
+	live_side(e, SIDE_SENDER, from, to);
+	live_side(e, SIDE_RECEIVER, from, to);
+	history_push(e, now_ns);
+}
+
+const struct explorer_point *explorer_history_at(const struct explorer *e,
+						 size_t age)
+{
+	if (age >= e->history_count)
+		return NULL;
+	return &e->history[(e->history_head + e->history_capacity - 1 - age) %
+			   e->history_capacity];
+}
+
+bool explorer_result_gauge(const struct run_result *r, enum gauge_side side,
+			   enum gauge g, double *value)
+{
+	const struct run_side_counters *c = side == SIDE_SENDER ? &r->sender
+								: &r->receiver;
+
+	if (g == GAUGE_GBPS || g == GAUGE_MSGS) {
+		*value = g == GAUGE_GBPS ? r->gbps : r->msgs_per_s;
+		return r->measured_s > 0;
+	}
+	if (!r->counted)
+		return false;
+	*value = gauge_value(g, &c->derived, 0, 0, 1);
+	return !isnan(*value);
+}

@@ -1,0 +1,660 @@
+/*
+ * The screen: a header, the controls and the live gauges side by side, then
+ * the history graphs (or the comparison, or the chart), the run history, and
+ * a status line.  Everything is redrawn from the explorer on every refresh;
+ * curses sends only what changed.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_private.h"
+
+const struct ui_metric ui_metrics[] = {
+	{GAUGE_GBPS, SIDE_RECEIVER},
+	{GAUGE_CPU, SIDE_SENDER},
+	{GAUGE_CPU, SIDE_RECEIVER},
+	{GAUGE_CTX, SIDE_SENDER},
+	{GAUGE_CTX, SIDE_RECEIVER},
+	{GAUGE_MSGS, SIDE_RECEIVER},
+	{GAUGE_L1, SIDE_SENDER},
+	{GAUGE_L1, SIDE_RECEIVER},
+	{GAUGE_LLC, SIDE_SENDER},
+	{GAUGE_LLC, SIDE_RECEIVER},
+	{GAUGE_IPC, SIDE_SENDER},
+	{GAUGE_IPC, SIDE_RECEIVER},
+	{GAUGE_CYCLES_PER_BYTE, SIDE_SENDER},
+	{GAUGE_CYCLES_PER_BYTE, SIDE_RECEIVER},
+};
+const size_t ui_metric_count = sizeof(ui_metrics) / sizeof(ui_metrics[0]);
+
+static const char *const control_names[CONTROL_COUNT] = {
+	[CONTROL_STRATEGY] = "Strategy", [CONTROL_SIZE] = "Size",
+	[CONTROL_THREADS] = "Threads",	 [CONTROL_MODE] = "Mode",
+	[CONTROL_DURATION] = "Duration",
+};
+
+static const char *const side_names[SIDE_COUNT] = {"sender", "receiver"};
+
+void ui_text(int y, int x, int width, enum theme_role role, const char *fmt,
+	     ...)
+{
+	char text[512];
+	va_list ap;
+
+	if (width <= 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	attrset(theme_attr(role));
+	mvaddnstr(y, x, text, width);
+	attrset(theme_attr(ROLE_TEXT));
+}
+
+/* Box-drawing characters in UTF-8; curses' ACS ones otherwise. */
+static void box_line(const struct ui *ui, int y, int x, int n, bool vertical)
+{
+	for (int i = 0; i < n; i++) {
+		int yy = vertical ? y + i : y, xx = vertical ? x : x + i;
+
+		if (ui->utf8)
+			mvaddstr(yy, xx, vertical ? "\u2502" : "\u2500");
+		else
+			mvaddch(yy, xx, vertical ? ACS_VLINE : ACS_HLINE);
+	}
+}
+
+static void box_corner(const struct ui *ui, int y, int x, int which)
+{
+	static const char *const utf8[] = {"\u256d", "\u256e", "\u2570",
+					   "\u256f"};
+	const chtype acs[] = {ACS_ULCORNER, ACS_URCORNER, ACS_LLCORNER,
+			      ACS_LRCORNER};
+
+	if (ui->utf8)
+		mvaddstr(y, x, utf8[which]);
+	else
+		mvaddch(y, x, acs[which]);
+}
+
+void ui_box(const struct ui *ui, const struct rect *r, enum theme_role role,
+	    const char *title)
+{
+	attrset(theme_attr(ROLE_TEXT));
+	for (int y = r->y + 1; y < r->y + r->h - 1; y++)
+		mvhline(y, r->x + 1, ' ', r->w - 2);
+	attrset(theme_attr(role));
+	box_corner(ui, r->y, r->x, 0);
+	box_line(ui, r->y, r->x + 1, r->w - 2, false);
+	box_corner(ui, r->y, r->x + r->w - 1, 1);
+	box_line(ui, r->y + 1, r->x, r->h - 2, true);
+	box_line(ui, r->y + 1, r->x + r->w - 1, r->h - 2, true);
+	box_corner(ui, r->y + r->h - 1, r->x, 2);
+	box_line(ui, r->y + r->h - 1, r->x + 1, r->w - 2, false);
+	box_corner(ui, r->y + r->h - 1, r->x + r->w - 1, 3);
+	if (title)
+		ui_text(r->y, r->x + 2, r->w - 4, ROLE_TITLE, " %s ", title);
+	attrset(theme_attr(ROLE_TEXT));
+}
+
+void ui_format_size(size_t bytes, char *out, size_t size)
+{
+	if (bytes >= 1048576 && bytes % 1048576 == 0)
+		snprintf(out, size, "%zu MiB", bytes / 1048576);
+	else if (bytes >= 1024 && bytes % 1024 == 0)
+		snprintf(out, size, "%zu KiB", bytes / 1024);
+	else
+		snprintf(out, size, "%zu B", bytes);
+}
+
+/* Four significant figures at most, with k, M, G. */
+void ui_format_value(double v, char *out, size_t size)
+{
+	static const char *const suffix[] = {"", "k", "M", "G", "T"};
+	int s = 0;
+
+	while (fabs(v) >= 10000 && s < 4) {
+		v /= 1000;
+		s++;
+	}
+	if (fabs(v) >= 100 || (s == 0 && v == floor(v) && fabs(v) >= 10))
+		snprintf(out, size, "%.0f%s", v, suffix[s]);
+	else if (fabs(v) >= 10)
+		snprintf(out, size, "%.1f%s", v, suffix[s]);
+	else
+		snprintf(out, size, "%.2f%s", v, suffix[s]);
+}
+
+void ui_format_duration(uint64_t ms, char *out, size_t size)
+{
+	if (!ms)
+		snprintf(out, size, "continuous");
+	else
+		snprintf(out, size, "%.3g s", (double)ms / 1000);
+}
+
+void ui_metric_name(const struct ui_metric *m, char *out, size_t size)
+{
+	const struct gauge_info *g = &gauge_info[m->gauge];
+
+	snprintf(out, size, "%s%s%s (%s)", g->label, *g->unit ? " " : "",
+		 g->unit, side_names[m->side]);
+}
+
+static void control_value(const struct explorer *e, enum explorer_control c,
+			  char *out, size_t size)
+{
+	switch (c) {
+	case CONTROL_STRATEGY:
+		snprintf(out, size, "%s", e->config.strategy->name);
+		break;
+	case CONTROL_SIZE:
+		ui_format_size(e->config.msg_size, out, size);
+		break;
+	case CONTROL_THREADS:
+		snprintf(out, size, "%u", e->config.threads);
+		break;
+	case CONTROL_MODE:
+		snprintf(out, size, "stream");
+		break;
+	case CONTROL_DURATION:
+		ui_format_duration(e->config.duration_ms, out, size);
+		break;
+	case CONTROL_COUNT:
+		out[0] = '\0';
+		break;
+	}
+}
+
+static void draw_controls(struct ui *ui, const struct explorer *e,
+			  const struct rect *r)
+{
+	int y = r->y + 1;
+	int inner = r->w - 2;
+
+	ui->controls = *r;
+	ui_box(ui, r, ROLE_BOX_CONTROLS, "Controls");
+	for (int c = 0; c < CONTROL_COUNT; c++) {
+		bool focused = ui->focus == (enum explorer_control)c;
+		enum theme_role role = focused ? ROLE_SELECTED : ROLE_TEXT;
+		char value[48], line[96];
+
+		control_value(e, (enum explorer_control)c, value,
+			      sizeof(value));
+		snprintf(line, sizeof(line), " %-9s%s %-14s %s",
+			 control_names[c], ui->utf8 ? "\u25c0" : "<", value,
+			 ui->utf8 ? "\u25b6" : ">");
+		ui->control_row[c] = y;
+		attrset(theme_attr(role));
+		mvhline(y, r->x + 1, ' ', inner);
+		ui_text(y, r->x + 1, inner, role, "%s", line);
+		y++;
+		if (c != CONTROL_STRATEGY)
+			continue;
+		ui->strategy_row = y;
+		for (size_t i = 0; i < strategy_count(); i++, y++) {
+			const struct strategy_ops *ops = strategy_at(i);
+			bool current = ops == e->config.strategy;
+
+			if (!e->strategy_available[i])
+				ui_text(y, r->x + 3, inner - 2, ROLE_INACTIVE,
+					"  %-9s n/a: %s", ops->name,
+					e->strategy_why[i]);
+			else
+				ui_text(y, r->x + 3, inner - 2,
+					current ? ROLE_HIGHLIGHT : ROLE_TEXT,
+					"%s %s",
+					current ? (ui->utf8 ? "\u25cf" : "*")
+						: " ",
+					ops->name);
+		}
+	}
+}
+
+/* A bar of frac (0 .. 1) over width cells, coloured by its level. */
+static void draw_bar(struct ui *ui, int y, int x, int width, double frac,
+		     enum theme_role low)
+{
+	static const char *const part[] = {"",	     "\u258f", "\u258e",
+					   "\u258d", "\u258c", "\u258b",
+					   "\u258a", "\u2589"};
+	int eighths, full;
+	enum theme_role role = frac > 0.66   ? low + 2
+			       : frac > 0.33 ? low + 1
+					     : low;
+
+	if (width <= 0)
+		return;
+	if (!(frac >= 0))
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	eighths = (int)lround(frac * width * 8);
+	full = eighths / 8;
+	attrset(theme_attr(ROLE_METER_BG));
+	for (int i = 0; i < width; i++)
+		mvaddstr(y, x + i, ui->utf8 ? "\u2500" : "-");
+	attrset(theme_attr(role));
+	for (int i = 0; i < full; i++)
+		mvaddstr(y, x + i, ui->utf8 ? "\u2588" : "#");
+	if (full < width && eighths % 8 && ui->utf8)
+		mvaddstr(y, x + full, part[eighths % 8]);
+	attrset(theme_attr(ROLE_TEXT));
+}
+
+/* The bar's full scale: fixed, or the largest value of the last minute. */
+static double gauge_scale(const struct explorer *e, enum gauge g)
+{
+	const struct explorer_point *p;
+	double max = gauge_info[g].full_scale;
+
+	if (g == GAUGE_CPU)
+		return 100.0 * e->running.threads;
+	if (max > 0)
+		return max;
+	for (size_t age = 0; (p = explorer_history_at(e, age)); age++)
+		for (int s = 0; s < SIDE_COUNT; s++)
+			if (p->value[s][g] > max)
+				max = p->value[s][g];
+	return max;
+}
+
+static void draw_gauge(struct ui *ui, const struct explorer *e, enum gauge g,
+		       enum gauge_side side, int y, int x, int width)
+{
+	const struct gauge_reading *reading = &e->live.gauge[side][g];
+	enum theme_role low = side == SIDE_SENDER ? ROLE_SENDER_LOW
+						  : ROLE_RECEIVER_LOW;
+	char value[32];
+	int bar = width - 15;
+
+	if (!e->live.running) {
+		ui_text(y, x, width, ROLE_INACTIVE, "-");
+		return;
+	}
+	if (!reading->known) {
+		ui_text(y, x, width, ROLE_INACTIVE, "n/a  %s", reading->why);
+		return;
+	}
+	ui_format_value(reading->value, value, sizeof(value));
+	draw_bar(ui, y, x, bar, reading->value / gauge_scale(e, g), low);
+	ui_text(y, x + bar + 1, 14, ROLE_TEXT, "%7s %-6s", value,
+		gauge_info[g].unit);
+}
+
+static void draw_zerocopy(const struct explorer *e, int y, int x, int width)
+{
+	const struct run_totals *t = &e->live.totals;
+	char moved[32], delivered[32];
+
+	if (!e->live.running)
+		return;
+	if (e->running.strategy->zerocopy) {
+		if (!t->zc_completions)
+			ui_text(y, x, width, ROLE_MISC,
+				"Zero-copy: %llu sends pinned, none completed "
+				"yet",
+				(unsigned long long)t->zc_sends);
+		else
+			ui_text(y, x, width, ROLE_MISC,
+				"Zero-copy: kernel copied %.0f%% of zero-copy "
+				"sends (%llu of %llu completed)",
+				100.0 * (double)t->zc_copied /
+					(double)t->zc_completions,
+				(unsigned long long)t->zc_copied,
+				(unsigned long long)t->zc_completions);
+		return;
+	}
+	ui_format_value((double)t->bytes_sent, moved, sizeof(moved));
+	ui_format_value((double)t->bytes_received, delivered,
+			sizeof(delivered));
+	ui_text(y, x, width, ROLE_MISC, "Moved: %sB sent, %sB delivered%s",
+		moved, delivered,
+		e->running.verify
+			? (t->corrupt ? ", CORRUPT messages" : ", 0 corrupt")
+			: "");
+}
+
+static void draw_gauges(struct ui *ui, const struct explorer *e,
+			const struct rect *r)
+{
+	int label = 14;
+	int column = (r->w - 2 - label - 1) / 2;
+	int y = r->y + 1;
+	int x0 = r->x + 1 + label;
+	char title[64];
+
+	snprintf(title, sizeof(title), "Gauges, over the last %.1f s",
+		 (double)EXPLORER_WINDOW_MS / 1000);
+	ui_box(ui, r, ROLE_BOX_GAUGES, title);
+	ui_text(y, x0, column, ROLE_SENDER_HIGH, "Sender");
+	ui_text(y, x0 + column + 1, column, ROLE_RECEIVER_HIGH, "Receiver");
+	y++;
+	for (int g = 0; g < GAUGE_COUNT && y < r->y + r->h - 2; g++, y++) {
+		const struct gauge_reading *tx = &e->live.gauge[SIDE_SENDER][g];
+		const struct gauge_reading *rx =
+			&e->live.gauge[SIDE_RECEIVER][g];
+
+		ui_text(y, r->x + 2, label - 1, ROLE_GRAPH_TEXT, "%s",
+			gauge_info[g].label);
+		/* The same reason on both sides is said once. */
+		if (e->live.running && !tx->known && !rx->known &&
+		    strcmp(tx->why, rx->why) == 0) {
+			ui_text(y, x0, r->w - 3 - label, ROLE_INACTIVE,
+				"n/a on both sides: %s", tx->why);
+			continue;
+		}
+		draw_gauge(ui, e, (enum gauge)g, SIDE_SENDER, y, x0,
+			   column - 1);
+		draw_gauge(ui, e, (enum gauge)g, SIDE_RECEIVER, y,
+			   x0 + column + 1, column - 1);
+	}
+	draw_zerocopy(e, r->y + r->h - 2, r->x + 2, r->w - 4);
+}
+
+static void draw_header(const struct ui *ui, const struct explorer *e)
+{
+	const struct session *s = e->session;
+	char size[24], where[96], state[64];
+
+	attrset(theme_attr(ROLE_SELECTED));
+	mvhline(0, 0, ' ', ui->cols);
+	if (s->topo.options.kind == TOPO_CURRENT)
+		snprintf(where, sizeof(where), "current namespace, loopback");
+	else
+		snprintf(where, sizeof(where), "%s %s",
+			 topo_kind_name(s->topo.options.kind),
+			 s->topo.options.kind == TOPO_VETH ? "nio0 \u2192 nio1"
+							   : "lo");
+	ui_format_size(e->running.msg_size, size, sizeof(size));
+	if (e->state == EXPLORER_RUNNING)
+		snprintf(state, sizeof(state), "run %u: %s %s x%u, %.1f s%s",
+			 e->run_number, e->running.strategy->name, size,
+			 e->running.threads, e->live.elapsed_s,
+			 e->live.warmup ? " (warm-up)" : "");
+	else if (e->state == EXPLORER_STOPPING)
+		snprintf(state, sizeof(state), "run %u: stopping",
+			 e->run_number);
+	else
+		snprintf(state, sizeof(state), "idle");
+	ui_text(0, 0, ui->cols, ROLE_SELECTED, " nio-top %s  %s  %s%s",
+		NIO_TOP_VERSION, where, state,
+		explorer_sweeping(e) ? "  [sweep]" : "");
+	ui_text(0, ui->cols - 12, 12, ROLE_SELECTED, " F1/? help ");
+}
+
+static void draw_status(struct ui *ui, const struct explorer *e)
+{
+	if (strcmp(e->message, ui->seen_message) != 0) {
+		snprintf(ui->seen_message, sizeof(ui->seen_message), "%s",
+			 e->message);
+		snprintf(ui->note, sizeof(ui->note), "%s", e->message);
+	}
+	attrset(theme_attr(ROLE_TEXT));
+	mvhline(ui->rows - 1, 0, ' ', ui->cols);
+	if (ui->confirm_quit)
+		ui_text(ui->rows - 1, 1, ui->cols - 2, ROLE_HIGHLIGHT,
+			"A sweep is running: q again quits, any other key "
+			"goes on");
+	else
+		ui_text(ui->rows - 1, 1, ui->cols - 2, ROLE_MISC, "%s",
+			ui->note);
+}
+
+static void result_label(const struct run_result *r, char *out, size_t size)
+{
+	char bytes[24];
+
+	ui_format_size(r->config.msg_size, bytes, sizeof(bytes));
+	snprintf(out, size, "%s %s x%u", r->config.strategy->name, bytes,
+		 r->config.threads);
+}
+
+static void result_cell(const struct run_result *r, enum gauge g,
+			enum gauge_side side, char *out, size_t size)
+{
+	double v;
+
+	if (explorer_result_gauge(r, side, g, &v))
+		ui_format_value(v, out, size);
+	else
+		snprintf(out, size, "n/a");
+}
+
+static void draw_history(struct ui *ui, const struct explorer *e,
+			 const struct rect *r)
+{
+	size_t runs = e->session->result_count;
+	int rows = r->h - 3;
+	size_t first;
+
+	ui->history = *r;
+	ui_box(ui, r, ROLE_BOX_HISTORY,
+	       "Runs (PgUp/PgDn select, c mark, v compare/chart)");
+	ui_text(r->y + 1, r->x + 2, r->w - 4, ROLE_GRAPH_TEXT,
+		"  %3s %-24s %7s %9s %9s %8s %8s %9s %9s  %s", "#", "run",
+		"secs", "Gbit/s", "msg/s", "CPU tx", "CPU rx", "ctx/s tx",
+		"ctx/s rx", "note");
+	if (rows <= 0)
+		return;
+	if (ui->cursor >= runs && runs)
+		ui->cursor = runs - 1;
+	first = ui->history_first;
+	if (ui->cursor < first)
+		first = ui->cursor;
+	if (ui->cursor >= first + (size_t)rows)
+		first = ui->cursor - (size_t)rows + 1;
+	ui->history_first = first;
+	for (int i = 0; i < rows && first + (size_t)i < runs; i++) {
+		size_t k = first + (size_t)i;
+		const struct run_result *res = &e->session->results[k];
+		char label[64], cells[6][16];
+		bool marked = k < ui->marked_capacity && ui->marked[k];
+
+		result_label(res, label, sizeof(label));
+		result_cell(res, GAUGE_GBPS, SIDE_RECEIVER, cells[0], 16);
+		result_cell(res, GAUGE_MSGS, SIDE_RECEIVER, cells[1], 16);
+		result_cell(res, GAUGE_CPU, SIDE_SENDER, cells[2], 16);
+		result_cell(res, GAUGE_CPU, SIDE_RECEIVER, cells[3], 16);
+		result_cell(res, GAUGE_CTX, SIDE_SENDER, cells[4], 16);
+		result_cell(res, GAUGE_CTX, SIDE_RECEIVER, cells[5], 16);
+		ui_text(r->y + 2 + i, r->x + 2, r->w - 4,
+			k == ui->cursor ? ROLE_SELECTED : ROLE_TEXT,
+			"%s %3zu %-24s %7.2f %9s %9s %8s %8s %9s %9s  %s",
+			marked ? "*" : " ", k + 1, label, res->measured_s,
+			cells[0], cells[1], cells[2], cells[3], cells[4],
+			cells[5], res->error ? res->error : "");
+	}
+	if (!runs)
+		ui_text(r->y + 2, r->x + 4, r->w - 6, ROLE_INACTIVE,
+			"No finished runs yet: change a control, or let a "
+			"timed run end, and it lands here.");
+}
+
+/* The marked runs (or the selected and latest ones) side by side. */
+static void draw_compare(struct ui *ui, const struct explorer *e,
+			 const struct rect *r)
+{
+	size_t runs = e->session->result_count, pick[8], n = 0;
+	int label = 24, column;
+
+	ui_box(ui, r, ROLE_BOX_GRAPH, "Compare (c marks runs in the table)");
+	for (size_t k = 0; k < runs && n < 8; k++)
+		if (k < ui->marked_capacity && ui->marked[k])
+			pick[n++] = k;
+	if (!n) {
+		if (ui->cursor < runs)
+			pick[n++] = ui->cursor;
+		for (size_t k = runs; k-- > 0 && n < 4;)
+			if (k != ui->cursor)
+				pick[n++] = k;
+	}
+	if (!n) {
+		ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
+			"No finished runs to compare yet.");
+		return;
+	}
+	column = (r->w - 3 - label) / (int)n;
+	if (column > 22)
+		column = 22;
+	for (size_t i = 0; i < n; i++) {
+		char title[64];
+
+		result_label(&e->session->results[pick[i]], title,
+			     sizeof(title));
+		ui_text(r->y + 1, r->x + 2 + label + (int)i * column,
+			column - 1, ROLE_HIGHLIGHT, "#%zu %s", pick[i] + 1,
+			title);
+	}
+	for (size_t m = 0;
+	     m < ui_metric_count && r->y + 2 + (int)m < r->y + r->h - 1; m++) {
+		char name[64];
+
+		ui_metric_name(&ui_metrics[m], name, sizeof(name));
+		ui_text(r->y + 2 + (int)m, r->x + 2, label - 1, ROLE_GRAPH_TEXT,
+			"%s", name);
+		for (size_t i = 0; i < n; i++) {
+			char cell[16];
+
+			result_cell(&e->session->results[pick[i]],
+				    ui_metrics[m].gauge, ui_metrics[m].side,
+				    cell, sizeof(cell));
+			ui_text(r->y + 2 + (int)m,
+				r->x + 2 + label + (int)i * column, column - 1,
+				ROLE_TEXT, "%10s", cell);
+		}
+	}
+}
+
+/*
+ * The strategy's data path, top to bottom: each stage a filled box, each move
+ * an arrow that says whether it copies the payload.
+ */
+static void draw_explain(struct ui *ui, const struct explorer *e)
+{
+	const struct strategy_ops *ops = e->config.strategy;
+	int steps = 0, copies = 0, y;
+	char title[96];
+	struct rect r;
+
+	while (steps < STRATEGY_STEPS_MAX && ops->path[steps].stage)
+		steps++;
+	r.w = ui->cols - 8 < 96 ? ui->cols - 8 : 96;
+	r.h = steps * 3 + 3;
+	if (r.h > ui->rows - 2)
+		r.h = ui->rows - 2;
+	r.y = (ui->rows - r.h) / 2;
+	r.x = (ui->cols - r.w) / 2;
+	snprintf(title, sizeof(title), "Data path of %s (x closes)", ops->name);
+	ui_box(ui, &r, ROLE_TITLE, title);
+	y = r.y + 1;
+	for (int i = 0; i < steps && y < r.y + r.h - 2; i++) {
+		const struct strategy_step *s = &ops->path[i];
+
+		ui_text(y++, r.x + 3, r.w - 6, ROLE_SELECTED, " %s ", s->stage);
+		if (!s->move)
+			break;
+		copies += s->copies;
+		ui_text(y++, r.x + 5, r.w - 8,
+			s->copies ? ROLE_SENDER_HIGH : ROLE_RECEIVER_HIGH,
+			"%s %s%s", ui->utf8 ? "\u2502" : "|",
+			s->copies ? "COPY  " : "no copy  ", s->move);
+		ui_text(y++, r.x + 5, 4, ROLE_TEXT, "%s",
+			ui->utf8 ? "\u25bc" : "v");
+	}
+	if (ops->zerocopy && e->live.running) {
+		const struct run_totals *t = &e->live.totals;
+
+		ui_text(r.y + r.h - 2, r.x + 3, r.w - 6, ROLE_HIGHLIGHT,
+			"Live: %llu sends pinned, %llu completed; the kernel "
+			"copied %llu (%.0f%%) at delivery",
+			(unsigned long long)t->zc_sends,
+			(unsigned long long)t->zc_completions,
+			(unsigned long long)t->zc_copied,
+			t->zc_completions ? 100.0 * (double)t->zc_copied /
+						    (double)t->zc_completions
+					  : 0.0);
+	} else {
+		ui_text(r.y + r.h - 2, r.x + 3, r.w - 6, ROLE_HIGHLIGHT,
+			"%d cop%s of the payload per message", copies,
+			copies == 1 ? "y" : "ies");
+	}
+}
+
+static void draw_too_small(const struct ui *ui)
+{
+	attrset(theme_attr(ROLE_TEXT));
+	erase();
+	ui_text(ui->rows / 2 - 1, 1, ui->cols - 2, ROLE_HIGHLIGHT,
+		"Terminal too small");
+	ui_text(ui->rows / 2, 1, ui->cols - 2, ROLE_TEXT, "%dx%d, need %dx%d",
+		ui->cols, ui->rows, UI_MIN_COLS, UI_MIN_ROWS);
+	ui_text(ui->rows / 2 + 1, 1, ui->cols - 2, ROLE_INACTIVE, "q quits");
+}
+
+void ui_draw_screen(struct ui *ui, const struct explorer *e)
+{
+	int body = ui->rows - 2;
+	int top = body >= 40 ? 14 : 13;
+	int controls_w = 36;
+	int lower, graph_h;
+	struct rect controls, gauges, panel, history;
+
+	if (ui->rows < UI_MIN_ROWS || ui->cols < UI_MIN_COLS) {
+		draw_too_small(ui);
+		return;
+	}
+	bkgdset((chtype)theme_attr(ROLE_TEXT) | ' ');
+	erase();
+	draw_header(ui, e);
+	controls = (struct rect){1, 0, top, controls_w};
+	gauges = (struct rect){1, controls_w, top, ui->cols - controls_w};
+	draw_controls(ui, e, &controls);
+	draw_gauges(ui, e, &gauges);
+
+	lower = body - top;
+	graph_h = ui->view == VIEW_LIVE ? lower / 2 : lower * 3 / 5;
+	if (graph_h < 5)
+		graph_h = 5;
+	panel = (struct rect){1 + top, 0, graph_h, ui->cols};
+	history = (struct rect){1 + top + graph_h, 0, lower - graph_h,
+				ui->cols};
+	if (ui->view == VIEW_LIVE) {
+		struct rect left = panel, right = panel;
+
+		left.w = ui->cols / 2;
+		right.x = left.w;
+		right.w = ui->cols - left.w;
+		ui_graph(ui, e, &left, &ui_metrics[0], ROLE_RECEIVER_LOW,
+			 ROLE_RECEIVER_HIGH);
+		ui_graph(ui, e, &right, &ui_metrics[ui->graph_metric],
+			 ui_metrics[ui->graph_metric].side == SIDE_SENDER
+				 ? ROLE_SENDER_LOW
+				 : ROLE_RECEIVER_LOW,
+			 ui_metrics[ui->graph_metric].side == SIDE_SENDER
+				 ? ROLE_SENDER_HIGH
+				 : ROLE_RECEIVER_HIGH);
+	} else if (ui->view == VIEW_COMPARE) {
+		draw_compare(ui, e, &panel);
+	} else {
+		ui_chart(ui, e, &panel, &ui_metrics[ui->chart_metric]);
+	}
+	draw_history(ui, e, &history);
+	draw_status(ui, e);
+	if (ui->explain)
+		draw_explain(ui, e);
+	if (ui->help) {
+		struct rect r = {2, (ui->cols - 76) / 2, ui->rows - 4, 76};
+
+		ui_help(ui, &r);
+	}
+}
+
+void ui_draw(struct ui *ui, const struct explorer *e)
+{
+	ui_draw_screen(ui, e);
+	refresh();
+}

@@ -1,0 +1,88 @@
+/*
+ * What the UI's files share: the UI's own state (views, focus, selection,
+ * theme) and the drawing helpers.
+ */
+#ifndef NIO_TOP_UI_PRIVATE_H
+#define NIO_TOP_UI_PRIVATE_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <termios.h>
+
+#include "explorer.h"
+#include "theme.h"
+#include "ui.h"
+
+#define UI_MIN_COLS 80
+#define UI_MIN_ROWS 24
+
+enum ui_view { VIEW_LIVE, VIEW_COMPARE, VIEW_CHART, VIEW_COUNT };
+
+struct rect {
+	int y, x, h, w;
+};
+
+/* A metric a graph or chart can show: a gauge on one side. */
+struct ui_metric {
+	enum gauge gauge;
+	enum gauge_side side;
+};
+
+struct ui {
+	SCREEN *screen;
+	struct termios saved;
+	bool utf8;
+	int rows, cols;
+
+	struct theme theme;
+	const char *theme_dir;
+	char **theme_names;
+	size_t theme_count;
+
+	enum ui_view view;
+	bool help;
+	bool explain;
+	bool confirm_quit;
+	enum explorer_control focus;
+	size_t cursor; /* the selected run in the history */
+	bool *marked;  /* per run: compared side by side */
+	size_t marked_capacity;
+	size_t graph_metric;
+	size_t chart_metric;
+
+	char note[256];		/* the status line */
+	char seen_message[256]; /* the explorer's, once shown */
+
+	/* Where things were drawn, for the mouse. */
+	struct rect controls;
+	int control_row[CONTROL_COUNT];
+	int strategy_row; /* first row of the strategy list */
+	struct rect history;
+	size_t history_first; /* the run on the history's first row */
+};
+
+extern const struct ui_metric ui_metrics[];
+extern const size_t ui_metric_count;
+
+/* draw.c */
+void ui_draw_screen(struct ui *ui, const struct explorer *e);
+void ui_box(const struct ui *ui, const struct rect *r, enum theme_role role,
+	    const char *title);
+void ui_text(int y, int x, int width, enum theme_role role, const char *fmt,
+	     ...) __attribute__((format(printf, 5, 6)));
+void ui_format_size(size_t bytes, char *out, size_t size);
+void ui_format_value(double value, char *out, size_t size);
+void ui_format_duration(uint64_t ms, char *out, size_t size);
+void ui_metric_name(const struct ui_metric *m, char *out, size_t size);
+
+/* graph.c */
+void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
+	      const struct ui_metric *metric, enum theme_role low,
+	      enum theme_role high);
+void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r,
+	      const struct ui_metric *metric);
+
+/* ui.c */
+void ui_help(struct ui *ui, const struct rect *r);
+
+#endif
