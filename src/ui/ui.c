@@ -452,8 +452,9 @@ size_t ui_read(struct ui *ui, const struct explorer *e,
 	while ((ch = getch()) != ERR) {
 		bool known = false;
 
+		/* resizeterm() queued it: the size is already known. */
 		if (ch == KEY_RESIZE) {
-			ui_resize(ui);
+			getmaxyx(stdscr, ui->rows, ui->cols);
 			continue;
 		}
 		if (ch == KEY_MOUSE) {

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Every theme in themes/ draws the screen in its own colours: a capture of the
+# main screen per theme (tmux, 256 colours) has a set of colour sequences no
+# other theme has, and the monochrome theme uses greys only.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd tmux
+
+themes="$(dirname "$(realpath "$0")")/../themes"
+sock="$tmp/tmux.sock"
+trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+T() { tmux -S "$sock" "$@"; }
+
+names=$(cd "$themes" && ls *.theme | sed 's/\.theme$//')
+[ "$(wc -w <<<"$names")" -ge 4 ]
+ok $? "at least four themes: $(echo $names)"
+
+for name in $names; do
+	T -f /dev/null new-session -d -s ui -x 120 -y 40 \
+		"env TERM=xterm-256color LANG=C.UTF-8 NIO_TOP_THEMES=$themes $NIO_TOP --theme $name; sleep 600"
+	for _ in $(seq 50); do
+		T capture-pane -p -t ui | grep -q 'Throughput .*Gbit/s' && break
+		sleep 0.1
+	done
+	# The colours in use: 256-colour foreground and background sequences.
+	T capture-pane -e -p -t ui >"$tmp/$name.screen"
+	grep -oE $'\e\\[[34]8;5;[0-9]+m' "$tmp/$name.screen" | sort -u >"$tmp/$name.colours"
+	T kill-server
+	[ "$(wc -l <"$tmp/$name.colours")" -ge 4 ]
+	ok $? "$name: the screen uses $(wc -l <"$tmp/$name.colours") colours"
+	grep -q 'Controls' "$tmp/$name.screen"
+	ok $? "$name: the main screen was drawn"
+done
+
+for a in $names; do
+	for b in $names; do
+		[[ "$a" < "$b" ]] || continue
+		! cmp -s "$tmp/$a.colours" "$tmp/$b.colours"
+		ok $? "$a and $b draw with different colour pairs"
+	done
+done
+
+# xterm's greys: the cube's diagonal and the grey ramp.
+grey='^(16|59|102|145|188|231|23[2-9]|24[0-9]|25[0-5])$'
+! sed 's/.*;5;\([0-9]*\)m/\1/' "$tmp/monochrome.colours" | grep -qvE "$grey"
+ok $? "monochrome draws with greys only"
+
+done_testing

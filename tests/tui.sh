@@ -1,0 +1,201 @@
+#!/bin/bash
+# The explorer in a real terminal: tmux (120x40) runs nio-top, the test reads
+# the screen and types keys.  Live gauges that change, keys that move the
+# controls and the run that follows, help, the explain pane, export, the
+# too-small screen on resize, and a clean exit -- by q and by SIGTERM -- with
+# the terminal sane and no namespace or link left.  Bad TERMs and a bad theme
+# are clear errors.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd tmux jq
+
+themes="$(dirname "$(realpath "$0")")/../themes"
+sock="$tmp/tmux.sock"
+trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+
+T() { tmux -S "$sock" "$@"; }
+
+# start ENV... -- ARGS...: nio-top in a fresh 120x40 session; when it ends
+# the pane keeps its exit status and `stty -a` in $tmp.
+start() {
+	local envs=() args=()
+	while [ "$1" != -- ]; do
+		envs+=("$1")
+		shift
+	done
+	shift
+	args=("$@")
+	rm -f "$tmp/exit" "$tmp/stty"
+	T -f /dev/null new-session -d -s ui -x 120 -y 40 \
+		"env NIO_TOP_THEMES=$themes ${envs[*]} $NIO_TOP ${args[*]};
+		 echo \$? >$tmp/exit; stty -a >$tmp/stty; sleep 600"
+}
+
+screen() { T capture-pane -p -t ui; }
+
+# wait_screen PATTERN [TENTHS]: the screen shows PATTERN (grep -E) in time.
+wait_screen() {
+	for _ in $(seq "${2:-50}"); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+wait_gone() {
+	for _ in $(seq "${2:-50}"); do
+		screen | grep -qE -- "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+wait_exit() {
+	for _ in $(seq 100); do
+		[ -s "$tmp/exit" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+stty_sane() {
+	[ -s "$tmp/stty" ] && ! grep -qE -- '(^| )-(icanon|echo|icrnl|opost)( |$)' "$tmp/stty"
+}
+
+# The receiver's throughput gauge: its value, or nothing.
+throughput() {
+	screen | sed -n 's/.*Throughput .* \([0-9.]*[kMG]*\) Gbit\/s *│$/\1/p'
+}
+
+utf8=(TERM=xterm-256color LANG=C.UTF-8)
+before=$(net_snapshot)
+
+start "${utf8[@]}" -- -o "$tmp/session.json"
+wait_screen 'Throughput .*Gbit/s' 30
+ok $? "within 3 s the screen shows the throughput gauge with a value"
+for name in Controls Messages CPU 'Ctx switches' 'L1d misses' 'LLC misses' \
+	IPC 'Cycles/byte' 'Runs '; do
+	screen | grep -q "$name"
+	ok $? "the screen shows $name"
+done
+screen | grep -E 'L1d misses' | grep -q 'n/a'
+l1_na=$?
+[ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ] ||
+	[ $l1_na = 0 ]
+ok $? "without a PMU, L1d misses says n/a (not 0)"
+first=$(throughput)
+sleep 1.2
+second=$(throughput)
+[ -n "$first" ] && [ -n "$second" ] && [ "$first" != "$second" ]
+ok $? "the gauge is live: '$first' then '$second'"
+
+T send-keys -t ui Right
+wait_screen 'run [0-9]+: one-copy 16 KiB x1' 20
+ok $? "Right on Strategy runs one-copy"
+sleep 1
+T send-keys -t ui Down Right
+wait_screen 'run [0-9]+: one-copy 32 KiB x1' 20
+ok $? "Down, Right runs 32 KiB messages"
+sleep 1
+T send-keys -t ui Down Right
+wait_screen 'run [0-9]+: one-copy 32 KiB x2' 20
+ok $? "Down, Right runs two flows"
+wait_screen 'Throughput .*Gbit/s' 30
+ok $? "the gauges follow the new run"
+wait_screen '│ +[0-9]+ one-copy 16 KiB x1 ' 10
+ok $? "the replaced runs are in the run table"
+
+T send-keys -t ui '?'
+wait_screen 'Keys \(any key closes\)' 10
+ok $? "? opens the help"
+screen | grep -q 'Tab Down *next control'
+ok $? "the help lists keys from the key table"
+T send-keys -t ui a
+wait_gone 'Keys \(any key closes\)' 10
+ok $? "any key closes the help"
+
+T send-keys -t ui x
+wait_screen 'Data path of one-copy' 10
+ok $? "x draws the data path"
+screen | grep -q 'COPY .*sendmsg(8-entry iovec)'
+ok $? "the data path marks the kernel's copy"
+T send-keys -t ui x
+wait_gone 'Data path of' 10
+ok $? "x closes it"
+
+T send-keys -t ui v
+wait_screen 'Compare \(c marks' 10
+ok $? "v shows the comparison"
+T send-keys -t ui v
+wait_screen 'vs message size' 10
+ok $? "v again shows the chart"
+T send-keys -t ui v
+
+T resize-window -t ui -x 50 -y 12
+wait_screen 'Terminal too small' 20
+ok $? "at 50x12 the screen says it is too small"
+T resize-window -t ui -x 120 -y 40
+wait_screen 'Controls' 20 && wait_screen 'Throughput' 20
+ok $? "back at 120x40 the layout returns"
+
+T send-keys -t ui e
+wait_screen "wrote [0-9]+ runs? to $tmp/session.json" 20
+ok $? "e exports the session"
+jq_true "$tmp/session.json" '.format == "nio-top-run" and (.runs | length) >= 2 and
+	all(.runs[]; .bytes_received == .bytes_sent)'
+ok $? "the export holds the finished runs, bytes equal"
+
+T send-keys -t ui q
+wait_exit
+ok $? "q quits"
+[ "$(cat "$tmp/exit")" = 0 ]
+ok $? "exit status 0 after q (got $(cat "$tmp/exit"))"
+stty_sane
+ok $? "the terminal is sane after q (stty -a)"
+T kill-server
+sleep 0.2
+[ "$(net_snapshot)" = "$before" ]
+ok $? "no namespace or link left after q"
+
+start "${utf8[@]}" -- -s zero-copy
+wait_screen 'Zero-copy: kernel copied [0-9]+% of zero-copy sends' 30
+ok $? "zero-copy shows the kernel's copied share"
+shell=$(T display -p -t ui '#{pane_pid}')
+pid=$(pgrep -P "$shell" -x nio-top)
+kill -TERM "$pid"
+wait_exit
+[ "$(cat "$tmp/exit" 2>/dev/null)" = 143 ]
+ok $? "SIGTERM ends it with status 143"
+stty_sane
+ok $? "the terminal is sane after SIGTERM"
+T kill-server
+sleep 0.2
+[ "$(net_snapshot)" = "$before" ]
+ok $? "no namespace or link left after SIGTERM"
+
+start LANG=C.UTF-8 TERM= --
+wait_exit
+screen | grep -q 'TERM is not set'
+ok $? "TERM empty: a clear message"
+[ "$(cat "$tmp/exit")" = 1 ]
+ok $? "TERM empty: exit status 1"
+T kill-server
+
+start TERM=dumb --
+wait_exit
+screen | grep -q "'dumb' cannot move the cursor"
+ok $? "TERM=dumb: a clear message"
+T kill-server
+
+mkdir "$tmp/themes"
+cp "$themes/default.theme" "$tmp/themes/"
+printf '# broken\ntheme[main_fg]="#12345"\n' >"$tmp/themes/bad.theme"
+start TERM=xterm-256color NIO_TOP_THEMES="$tmp/themes" -- --theme bad
+wait_exit
+screen | grep -q 'bad.theme: line 2: not a colour .*: main_fg'
+ok $? "a bad theme names its line and key"
+T kill-server
+[ "$(net_snapshot)" = "$before" ]
+ok $? "nothing left behind by the failed starts"
+
+done_testing
