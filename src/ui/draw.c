@@ -55,7 +55,7 @@ void ui_text(int y, int x, int width, enum theme_role role, const char *fmt,
 }
 
 /* Box-drawing characters in UTF-8; curses' ACS ones otherwise. */
-static void box_line(const struct ui *ui, int y, int x, int n, bool vertical)
+void ui_line(const struct ui *ui, int y, int x, int n, bool vertical)
 {
 	for (int i = 0; i < n; i++) {
 		int yy = vertical ? y + i : y, xx = vertical ? x : x + i;
@@ -88,12 +88,12 @@ void ui_box(const struct ui *ui, const struct rect *r, enum theme_role role,
 		mvhline(y, r->x + 1, ' ', r->w - 2);
 	attrset(theme_attr(role));
 	box_corner(ui, r->y, r->x, 0);
-	box_line(ui, r->y, r->x + 1, r->w - 2, false);
+	ui_line(ui, r->y, r->x + 1, r->w - 2, false);
 	box_corner(ui, r->y, r->x + r->w - 1, 1);
-	box_line(ui, r->y + 1, r->x, r->h - 2, true);
-	box_line(ui, r->y + 1, r->x + r->w - 1, r->h - 2, true);
+	ui_line(ui, r->y + 1, r->x, r->h - 2, true);
+	ui_line(ui, r->y + 1, r->x + r->w - 1, r->h - 2, true);
 	box_corner(ui, r->y + r->h - 1, r->x, 2);
-	box_line(ui, r->y + r->h - 1, r->x + 1, r->w - 2, false);
+	ui_line(ui, r->y + r->h - 1, r->x + 1, r->w - 2, false);
 	box_corner(ui, r->y + r->h - 1, r->x + r->w - 1, 3);
 	if (title)
 		ui_text(r->y, r->x + 2, r->w - 4, ROLE_TITLE, " %s ", title);
@@ -440,6 +440,10 @@ static void draw_history(struct ui *ui, const struct explorer *e,
 		"ctx/s rx", "note");
 	if (rows <= 0)
 		return;
+	/* A cursor on the latest run follows the runs that finish. */
+	if (runs > ui->seen_runs && ui->cursor + 1 >= ui->seen_runs)
+		ui->cursor = runs - 1;
+	ui->seen_runs = runs;
 	if (ui->cursor >= runs && runs)
 		ui->cursor = runs - 1;
 	first = ui->history_first;
@@ -479,7 +483,7 @@ static void draw_compare(struct ui *ui, const struct explorer *e,
 			 const struct rect *r)
 {
 	size_t runs = e->session->result_count, pick[8], n = 0;
-	int label = 24, column;
+	int label = 32, column;
 
 	ui_box(ui, r, ROLE_BOX_GRAPH, "Compare (c marks runs in the table)");
 	for (size_t k = 0; k < runs && n < 8; k++)
@@ -501,30 +505,32 @@ static void draw_compare(struct ui *ui, const struct explorer *e,
 	if (column > 22)
 		column = 22;
 	for (size_t i = 0; i < n; i++) {
-		char title[64];
+		const struct run_result *res = &e->session->results[pick[i]];
+		int x = r->x + 2 + label + (int)i * column;
+		char size[24];
 
-		result_label(&e->session->results[pick[i]], title,
-			     sizeof(title));
-		ui_text(r->y + 1, r->x + 2 + label + (int)i * column,
-			column - 1, ROLE_HIGHLIGHT, "#%zu %s", pick[i] + 1,
-			title);
+		ui_format_size(res->config.msg_size, size, sizeof(size));
+		ui_text(r->y + 1, x, column - 1, ROLE_HIGHLIGHT, "%10s #%zu",
+			res->config.strategy->name, pick[i] + 1);
+		ui_text(r->y + 2, x, column - 1, ROLE_HIGHLIGHT, "%10s x%u",
+			size, res->config.threads);
 	}
-	for (size_t m = 0;
-	     m < ui_metric_count && r->y + 2 + (int)m < r->y + r->h - 1; m++) {
+	for (size_t m = 0; m < ui_metric_count; m++) {
+		int y = r->y + 3 + (int)m;
 		char name[64];
 
+		if (y >= r->y + r->h - 1)
+			break;
 		ui_metric_name(&ui_metrics[m], name, sizeof(name));
-		ui_text(r->y + 2 + (int)m, r->x + 2, label - 1, ROLE_GRAPH_TEXT,
-			"%s", name);
+		ui_text(y, r->x + 2, label - 1, ROLE_GRAPH_TEXT, "%s", name);
 		for (size_t i = 0; i < n; i++) {
 			char cell[16];
 
 			result_cell(&e->session->results[pick[i]],
 				    ui_metrics[m].gauge, ui_metrics[m].side,
 				    cell, sizeof(cell));
-			ui_text(r->y + 2 + (int)m,
-				r->x + 2 + label + (int)i * column, column - 1,
-				ROLE_TEXT, "%10s", cell);
+			ui_text(y, r->x + 2 + label + (int)i * column,
+				column - 1, ROLE_TEXT, "%10s", cell);
 		}
 	}
 }
@@ -542,7 +548,7 @@ static void draw_explain(struct ui *ui, const struct explorer *e)
 
 	while (steps < STRATEGY_STEPS_MAX && ops->path[steps].stage)
 		steps++;
-	r.w = ui->cols - 8 < 96 ? ui->cols - 8 : 96;
+	r.w = ui->cols - 8 < 112 ? ui->cols - 8 : 112;
 	r.h = steps * 3 + 3;
 	if (r.h > ui->rows - 2)
 		r.h = ui->rows - 2;

@@ -187,8 +187,8 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r,
 		label);
 	ui_text(bottom, r->x + 1, 8, ROLE_GRAPH_TEXT, "%7s", "0");
 	attrset(theme_attr(ROLE_METER_BG));
-	mvvline(bottom - plot_h + 1, left - 1, ACS_VLINE, plot_h);
-	mvhline(bottom + 1, left, ACS_HLINE, plot_w);
+	ui_line(ui, bottom - plot_h + 1, left - 1, plot_h, true);
+	ui_line(ui, bottom + 1, left, plot_w, false);
 	for (size_t z = first; z <= last; z++) {
 		int x = last == first ? left + plot_w / 2
 				      : left + (int)((z - first) *

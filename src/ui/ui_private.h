@@ -44,8 +44,9 @@ struct ui {
 	bool explain;
 	bool confirm_quit;
 	enum explorer_control focus;
-	size_t cursor; /* the selected run in the history */
-	bool *marked;  /* per run: compared side by side */
+	size_t cursor;	  /* the selected run in the history */
+	size_t seen_runs; /* runs in the history at the last draw */
+	bool *marked;	  /* per run: compared side by side */
 	size_t marked_capacity;
 	size_t graph_metric;
 	size_t chart_metric;
@@ -68,6 +69,7 @@ extern const size_t ui_metric_count;
 void ui_draw_screen(struct ui *ui, const struct explorer *e);
 void ui_box(const struct ui *ui, const struct rect *r, enum theme_role role,
 	    const char *title);
+void ui_line(const struct ui *ui, int y, int x, int n, bool vertical);
 void ui_text(int y, int x, int width, enum theme_role role, const char *fmt,
 	     ...) __attribute__((format(printf, 5, 6)));
 void ui_format_size(size_t bytes, char *out, size_t size);
