@@ -40,7 +40,10 @@ struct options {
 	struct counter_set counters; /* resolved by libpfm4 */
 	struct topo_options topo;
 	const char *output;
-	bool plan_given;     /* -s, -m or -t: the UI runs them as a sweep */
+	/* Lists the user gave; the UI sweeps over these only. */
+	bool strategies_given;
+	bool sizes_given;
+	bool threads_given;
 	bool duration_given; /* else the UI runs until a control changes */
 	unsigned int refresh_ms;
 	const char *theme;

@@ -69,9 +69,10 @@ struct explorer_point {
 	float value[SIDE_COUNT][GAUGE_COUNT];
 };
 
-#define EXPLORER_HISTORY_S 60
-#define EXPLORER_WINDOW_MS 500 /* the gauges average over this much */
-#define EXPLORER_SAMPLES   64
+#define EXPLORER_HISTORY_S	60
+#define EXPLORER_WINDOW_MS	500 /* the gauges average over this much */
+#define EXPLORER_SAMPLES	64
+#define EXPLORER_STRATEGIES_MAX 16
 
 enum explorer_state {
 	EXPLORER_IDLE,	   /* nothing runs: a fixed run ended, or a failure */
@@ -83,8 +84,8 @@ struct explorer {
 	struct session *session;
 	/* The controls; changing one restarts the run with them. */
 	struct run_config config;
-	bool strategy_available[16];
-	char strategy_why[16][160];
+	bool strategy_available[EXPLORER_STRATEGIES_MAX];
+	char strategy_why[EXPLORER_STRATEGIES_MAX][160];
 
 	enum explorer_state state;
 	struct run *run;

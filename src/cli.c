@@ -390,16 +390,16 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 		opts->batch = true;
 		return 0;
 	case 's':
-		opts->plan_given = true;
+		opts->strategies_given = true;
 		opts->strategy_count = 0;
 		return for_each_item(arg, add_strategy, opts, "strategy",
 				     cause);
 	case 'm':
-		opts->plan_given = true;
+		opts->sizes_given = true;
 		opts->msg_size_count = 0;
 		return for_each_item(arg, add_size, opts, "msg-size", cause);
 	case 't':
-		opts->plan_given = true;
+		opts->threads_given = true;
 		opts->thread_count = 0;
 		return for_each_item(arg, add_threads, opts, "threads", cause);
 	case 'd':

@@ -93,17 +93,50 @@ static void sweep_cancel(struct explorer *e)
 	e->sweep_count = e->sweep_next = 0;
 }
 
+/*
+ * The combinations of the lists the user gave on the command line, the
+ * others at their first value: with more than one, a sweep.
+ */
+static int explorer_given_sweep(struct explorer *e, const struct options *o)
+{
+	size_t ns = o->strategies_given ? o->strategy_count : 1;
+	size_t nm = o->sizes_given ? o->msg_size_count : 1;
+	size_t nt = o->threads_given ? o->thread_count : 1;
+	size_t n = 0;
+
+	if (ns * nm * nt < 2)
+		return 0;
+	e->sweep = calloc(ns * nm * nt, sizeof(*e->sweep));
+	if (!e->sweep)
+		return -ENOMEM;
+	for (size_t i = 0; i < ns; i++) {
+		for (size_t j = 0; j < nm; j++) {
+			for (size_t k = 0; k < nt; k++) {
+				e->sweep[n] = e->session->plan[0];
+				e->sweep[n].strategy = o->strategies[i];
+				e->sweep[n].msg_size = o->msg_sizes[j];
+				e->sweep[n].threads = o->threads[k];
+				n++;
+			}
+		}
+	}
+	e->sweep_count = n;
+	return 0;
+}
+
 int explorer_open(struct explorer *e, struct session *session,
 		  unsigned int refresh_ms)
 {
 	const struct options *o = &session->options;
+	int r;
 
 	memset(e, 0, sizeof(*e));
 	e->session = session;
 	e->config = session->plan[0];
 	if (!o->duration_given)
 		e->config.duration_ms = 0;
-	for (size_t i = 0; i < strategy_count() && i < 16; i++) {
+	for (size_t i = 0; i < strategy_count() && i < EXPLORER_STRATEGIES_MAX;
+	     i++) {
 		char *why = NULL;
 
 		e->strategy_available[i] = strategy_probe(strategy_at(i),
@@ -121,14 +154,9 @@ int explorer_open(struct explorer *e, struct session *session,
 	e->history = calloc(e->history_capacity, sizeof(*e->history));
 	if (!e->history)
 		return -ENOMEM;
-	if (o->plan_given && session->plan_count > 1) {
-		e->sweep = calloc(session->plan_count, sizeof(*e->sweep));
-		if (!e->sweep)
-			return -ENOMEM;
-		memcpy(e->sweep, session->plan,
-		       session->plan_count * sizeof(*e->sweep));
-		e->sweep_count = session->plan_count;
-	}
+	r = explorer_given_sweep(e, o);
+	if (r < 0)
+		return r;
 	e->restart = true;
 	return 0;
 }

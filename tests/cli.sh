@@ -14,6 +14,8 @@ bad() {
 }
 
 bad -m 12Q "'12Q'"
+bad --refresh 5 "--refresh: '5'"
+bad --theme ../etc/passwd "--theme: '../etc/passwd'"
 bad -m 32 "--msg-size: '32'"
 bad -m 8M "--msg-size: '8M'"
 bad -t 0 "--threads: '0'"

@@ -27,7 +27,7 @@ start() {
 	args=("$@")
 	rm -f "$tmp/exit" "$tmp/stty"
 	T -f /dev/null new-session -d -s ui -x 120 -y 40 \
-		"env NIO_TOP_THEMES=$themes ${envs[*]} $NIO_TOP ${args[*]};
+		"ulimit -c 0; env NIO_TOP_THEMES=$themes ${envs[*]} $NIO_TOP ${args[*]};
 		 echo \$? >$tmp/exit; stty -a >$tmp/stty; sleep 600"
 }
 
@@ -156,6 +156,24 @@ T kill-server
 sleep 0.2
 [ "$(net_snapshot)" = "$before" ]
 ok $? "no namespace or link left after q"
+
+for sig in INT SEGV; do
+	start "${utf8[@]}" --
+	wait_screen 'Throughput .*Gbit/s' 30
+	shell=$(T display -p -t ui '#{pane_pid}')
+	if [ $sig = INT ]; then
+		T send-keys -t ui C-c
+	else
+		kill -$sig "$(pgrep -P "$shell" -x nio-top)"
+	fi
+	wait_exit
+	want=$((128 + $(kill -l $sig)))
+	[ "$(cat "$tmp/exit" 2>/dev/null)" = $want ]
+	ok $? "SIG$sig ends it with status $want (got $(cat "$tmp/exit" 2>/dev/null))"
+	stty_sane
+	ok $? "the terminal is sane after SIG$sig"
+	T kill-server
+done
 
 start "${utf8[@]}" -- -s zero-copy
 wait_screen 'Zero-copy: kernel copied [0-9]+% of zero-copy sends' 30

@@ -344,7 +344,7 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 		if (e->live.running && !tx->known && !rx->known &&
 		    strcmp(tx->why, rx->why) == 0) {
 			ui_text(y, x0, r->w - 3 - label, ROLE_INACTIVE,
-				"n/a on both sides: %s", tx->why);
+				"n/a  %s", tx->why);
 			continue;
 		}
 		draw_gauge(ui, e, (enum gauge)g, SIDE_SENDER, y, x0,
@@ -367,8 +367,9 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 	else
 		snprintf(where, sizeof(where), "%s %s",
 			 topo_kind_name(s->topo.options.kind),
-			 s->topo.options.kind == TOPO_VETH ? "nio0 \u2192 nio1"
-							   : "lo");
+			 s->topo.options.kind != TOPO_VETH ? "lo"
+			 : ui->utf8			   ? "nio0 \u2192 nio1"
+							   : "nio0 -> nio1");
 	ui_format_size(e->running.msg_size, size, sizeof(size));
 	if (e->state == EXPLORER_RUNNING)
 		snprintf(state, sizeof(state), "run %u: %s %s x%u, %.1f s%s",
