@@ -105,6 +105,18 @@ ok $? "the gauges follow the new run"
 wait_screen '│ +[0-9]+ one-copy 16 KiB x1 ' 10
 ok $? "the replaced runs are in the run table"
 
+# A click on a strategy in the list picks it (SGR mouse reports, 1-based).
+click() {
+	T send-keys -t ui -l $'\e'"[<0;$1;$2M"
+	T send-keys -t ui -l $'\e'"[<0;$1;$2m"
+}
+click 8 6
+wait_screen 'run [0-9]+: zero-copy 32 KiB x2' 20
+ok $? "a click on zero-copy runs it"
+click 8 5
+wait_screen 'run [0-9]+: one-copy 32 KiB x2' 20
+ok $? "a click on one-copy runs it again"
+
 T send-keys -t ui '?'
 wait_screen 'Keys \(any key closes\)' 10
 ok $? "? opens the help"

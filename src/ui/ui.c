@@ -208,10 +208,11 @@ int ui_open(struct ui **out, const char *theme, char **cause)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
-	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED |
+	/* Quick clicks in a row arrive as double and triple clicks. */
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED |
+			  BUTTON1_TRIPLE_CLICKED | BUTTON4_PRESSED |
 			  BUTTON5_PRESSED,
 		  NULL);
-	mouseinterval(0);
 	if (has_colors()) {
 		start_color();
 		use_default_colors();
@@ -395,10 +396,13 @@ static size_t ui_mouse(struct ui *ui, const struct explorer *e,
 		       struct ui_command *cmd, size_t n)
 {
 	MEVENT ev;
-	int wheel;
+	int wheel, clicks;
 
 	if (getmouse(&ev) != OK)
 		return n;
+	clicks = ev.bstate & BUTTON1_TRIPLE_CLICKED   ? 3
+		 : ev.bstate & BUTTON1_DOUBLE_CLICKED ? 2
+						      : 1;
 	wheel = ev.bstate & BUTTON4_PRESSED   ? -1
 		: ev.bstate & BUTTON5_PRESSED ? 1
 					      : 0;
@@ -429,9 +433,9 @@ static size_t ui_mouse(struct ui *ui, const struct explorer *e,
 		ui->focus = (enum explorer_control)c;
 		/* The left third steps down, the right third up. */
 		if (ev.x < ui->controls.x + ui->controls.w / 3)
-			return push(cmd, n, UI_STEP, ui->focus, -1);
+			return push(cmd, n, UI_STEP, ui->focus, -clicks);
 		if (ev.x >= ui->controls.x + 2 * ui->controls.w / 3)
-			return push(cmd, n, UI_STEP, ui->focus, 1);
+			return push(cmd, n, UI_STEP, ui->focus, clicks);
 		return n;
 	}
 	if (ev.y >= ui->strategy_row &&
