@@ -57,6 +57,7 @@ struct gauge_reading {
 
 struct explorer_live {
 	bool running;
+	bool ready; /* the gauges hold a window's rates */
 	bool warmup;
 	double elapsed_s;
 	struct gauge_reading gauge[SIDE_COUNT][GAUGE_COUNT];
@@ -102,6 +103,7 @@ struct explorer {
 	struct sample samples[EXPLORER_SAMPLES]; /* ring, one per refresh */
 	size_t sample_count;
 	unsigned int window; /* samples the gauges span */
+	unsigned int window_ms;
 	struct explorer_live live;
 
 	struct explorer_point *history; /* ring, last EXPLORER_HISTORY_S */

@@ -282,6 +282,7 @@ static int app_explore(struct app *app, struct session *s, struct ui *ui)
 		};
 		uint64_t deadline = explorer_deadline_ns(&ex), now;
 		struct ui_command cmd[UI_COMMANDS_MAX];
+		bool redraw = false;
 		size_t n = 0;
 		char why[64];
 
@@ -302,24 +303,26 @@ static int app_explore(struct app *app, struct session *s, struct ui *ui)
 		if (app->resized) {
 			app->resized = false;
 			ui_resize(ui);
-			next_draw = 0;
+			redraw = true;
 		}
 		if (pfd[2].revents & POLLIN) {
 			n = ui_read(ui, &ex, cmd);
-			next_draw = 0;
+			redraw = true;
 		}
 		for (size_t i = 0; i < n; i++)
 			app_command(&ex, o, &cmd[i]);
 		now = clock_now_ns();
 		explorer_tick(&ex, now);
+		/* Samples keep their pace; input is drawn at once. */
 		if (now >= next_draw) {
-			if (!next_draw || now - next_draw >= refresh_ns ||
-			    next_draw + refresh_ns <= now)
-				next_draw = now;
 			explorer_sample(&ex, now);
-			ui_draw(ui, &ex);
-			next_draw += refresh_ns;
+			next_draw = next_draw + refresh_ns > now
+					    ? next_draw + refresh_ns
+					    : now + refresh_ns;
+			redraw = true;
 		}
+		if (redraw)
+			ui_draw(ui, &ex);
 	}
 	explorer_close(&ex);
 	return 0;

@@ -150,6 +150,7 @@ int explorer_open(struct explorer *e, struct session *session,
 		e->window = 1;
 	if (e->window >= EXPLORER_SAMPLES)
 		e->window = EXPLORER_SAMPLES - 1;
+	e->window_ms = e->window * refresh_ms;
 	e->history_capacity = EXPLORER_HISTORY_S * 1000 / refresh_ms + 1;
 	e->history = calloc(e->history_capacity, sizeof(*e->history));
 	if (!e->history)
@@ -539,6 +540,7 @@ void explorer_sample(struct explorer *e, uint64_t now_ns)
 		return;
 	live_side(e, SIDE_SENDER, from, to);
 	live_side(e, SIDE_RECEIVER, from, to);
+	e->live.ready = true;
 	history_push(e, now_ns);
 }
 

@@ -271,7 +271,7 @@ static void draw_gauge(struct ui *ui, const struct explorer *e, enum gauge g,
 	char value[32];
 	int bar = width - 15;
 
-	if (!e->live.running) {
+	if (!e->live.running || !e->live.ready) {
 		ui_text(y, x, width, ROLE_INACTIVE, "-");
 		return;
 	}
@@ -328,7 +328,7 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 	char title[64];
 
 	snprintf(title, sizeof(title), "Gauges, over the last %.1f s",
-		 (double)EXPLORER_WINDOW_MS / 1000);
+		 (double)e->window_ms / 1000);
 	ui_box(ui, r, ROLE_BOX_GAUGES, title);
 	ui_text(y, x0, column, ROLE_SENDER_HIGH, "Sender");
 	ui_text(y, x0 + column + 1, column, ROLE_RECEIVER_HIGH, "Receiver");
@@ -341,7 +341,7 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 		ui_text(y, r->x + 2, label - 1, ROLE_GRAPH_TEXT, "%s",
 			gauge_info[g].label);
 		/* The same reason on both sides is said once. */
-		if (e->live.running && !tx->known && !rx->known &&
+		if (e->live.ready && !tx->known && !rx->known &&
 		    strcmp(tx->why, rx->why) == 0) {
 			ui_text(y, x0, r->w - 3 - label, ROLE_INACTIVE,
 				"n/a  %s", tx->why);
