@@ -203,6 +203,21 @@ sleep 0.2
 [ "$(net_snapshot)" = "$before" ]
 ok $? "no namespace or link left after SIGTERM"
 
+start "${utf8[@]}" -- -s one-copy,two-copy -d 5
+wait_screen 'Throughput .*Gbit/s' 30
+screen | grep -q '\[sweep\]'
+ok $? "two strategies given: a sweep runs"
+T send-keys -t ui q
+wait_screen 'A sweep is running: q again quits' 10
+ok $? "q during a sweep asks first"
+T send-keys -t ui a
+wait_gone 'A sweep is running' 10 && ! [ -s "$tmp/exit" ]
+ok $? "any other key goes on"
+T send-keys -t ui q q
+wait_exit && [ "$(cat "$tmp/exit")" = 0 ]
+ok $? "q twice quits"
+T kill-server
+
 start LANG=C.UTF-8 TERM= --
 wait_exit
 screen | grep -q 'TERM is not set'
