@@ -341,8 +341,8 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 		ui_text(y, r->x + 2, label - 1, ROLE_GRAPH_TEXT, "%s",
 			gauge_info[g].label);
 		/* The same reason on both sides is said once. */
-		if (e->live.ready && !tx->known && !rx->known &&
-		    strcmp(tx->why, rx->why) == 0) {
+		if (e->live.running && e->live.ready && !tx->known &&
+		    !rx->known && strcmp(tx->why, rx->why) == 0) {
 			ui_text(y, x0, r->w - 3 - label, ROLE_INACTIVE,
 				"n/a  %s", tx->why);
 			continue;

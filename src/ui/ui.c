@@ -9,6 +9,7 @@
  * handler that writes the saved terminal modes back and re-raises.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <signal.h>
 #include <stdio.h>
@@ -81,6 +82,7 @@ static const struct ui_key {
 /* What a crash handler needs, set before curses takes over. */
 static struct termios crash_termios;
 static bool crash_termios_saved;
+static int crash_stdin_flags = -1;
 static const char crash_reset[] = "\033[?1000l\033[?1006l\033[0m"
 				  "\033[?25h\033[?1049l\r\n";
 
@@ -88,6 +90,8 @@ static void crash_handler(int sig)
 {
 	if (crash_termios_saved)
 		tcsetattr(STDIN_FILENO, TCSANOW, &crash_termios);
+	if (crash_stdin_flags >= 0)
+		fcntl(STDIN_FILENO, F_SETFL, crash_stdin_flags);
 	(void)!write(STDOUT_FILENO, crash_reset, sizeof(crash_reset) - 1);
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -200,6 +204,15 @@ int ui_open(struct ui **out, const char *theme, char **cause)
 		r = ui_fail(cause, -ENOTTY, "curses cannot use this terminal");
 		goto err;
 	}
+	/*
+	 * ncurses may read() again after a mouse event, even in nodelay mode
+	 * (it waits for the rest of a click); on a blocking descriptor that
+	 * read would stall the main loop until the next key.
+	 */
+	ui->stdin_flags = fcntl(STDIN_FILENO, F_GETFL);
+	crash_stdin_flags = ui->stdin_flags;
+	if (ui->stdin_flags >= 0)
+		fcntl(STDIN_FILENO, F_SETFL, ui->stdin_flags | O_NONBLOCK);
 	crash_handlers(true);
 	cbreak();
 	noecho();
@@ -237,6 +250,9 @@ void ui_close(struct ui *ui)
 	endwin();
 	delscreen(ui->screen);
 	tcsetattr(STDIN_FILENO, TCSANOW, &ui->saved);
+	if (ui->stdin_flags >= 0)
+		fcntl(STDIN_FILENO, F_SETFL, ui->stdin_flags);
+	crash_stdin_flags = -1;
 	crash_handlers(false);
 	crash_termios_saved = false;
 	for (size_t i = 0; i < ui->theme_count; i++)

@@ -31,6 +31,7 @@ struct ui_metric {
 struct ui {
 	SCREEN *screen;
 	struct termios saved;
+	int stdin_flags; /* restored on exit; -1 if unknown */
 	bool utf8;
 	int rows, cols;
 
