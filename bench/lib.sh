@@ -4,7 +4,11 @@
 bench_cleanup=:
 tmp=$(mktemp -d)
 # Under set -e a failing cleanup step would end the trap early: it may fail.
+# bash skips the EXIT trap when a signal kills it, so signals exit through it.
 trap 'eval "$bench_cleanup" || true; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 # The median of the numbers on standard input, one per line.
 median() {
