@@ -331,21 +331,36 @@ static void run_set_error(struct run *run, const char *fmt, ...)
 }
 
 /*
- * One side's counters over the measured window; statuses come from the first
- * flow's thread, which opened the same events as every other.
+ * Statuses come from the first flow's thread, which opened the same events
+ * as every other.
  */
+void run_counter_value(const struct run *run, bool sender, unsigned int i,
+		       const struct counter_reading *delta,
+		       struct counter_value *out)
+{
+	const struct worker_flow *f = &run->flows[0];
+
+	if (!atomic_load_explicit(sender ? &f->tx_counting : &f->rx_counting,
+				  memory_order_acquire)) {
+		*out = (struct counter_value){.status = COUNTER_NOT_COUNTED};
+		snprintf(out->reason, sizeof(out->reason),
+			 "the thread has not opened its counters yet");
+		return;
+	}
+	counter_evaluate(sender ? &f->tx_counters : &f->rx_counters, i, delta,
+			 out);
+}
+
+/* One side's counters over the measured window, and what they mean. */
 static void run_side(const struct run *run, bool sender,
 		     struct run_side_counters *side)
 {
-	const struct worker_flow *f = &run->flows[0];
-	const struct thread_counters *tc = sender ? &f->tx_counters
-						  : &f->rx_counters;
 	struct counter_reading delta[COUNTERS_MAX];
 
 	sampler_side(run->config.counters, &run->measure_from, &run->measure_to,
 		     sender, delta, &side->derived);
 	for (unsigned int i = 0; i < run->config.counters->count; i++)
-		counter_evaluate(tc, i, &delta[i], &side->value[i]);
+		run_counter_value(run, sender, i, &delta[i], &side->value[i]);
 }
 
 static void run_add_interval(struct run *run, const struct sample *s)
@@ -459,23 +474,6 @@ bool run_tick(struct run *run, uint64_t now_ns)
 void run_sample(const struct run *run, struct sample *out)
 {
 	sampler_read(run->flows, run->flow_count, clock_now_ns(), out);
-}
-
-void run_counter_value(const struct run *run, bool sender, unsigned int i,
-		       const struct counter_reading *delta,
-		       struct counter_value *out)
-{
-	const struct worker_flow *f = &run->flows[0];
-
-	if (!atomic_load_explicit(sender ? &f->tx_counting : &f->rx_counting,
-				  memory_order_acquire)) {
-		*out = (struct counter_value){.status = COUNTER_NOT_COUNTED};
-		snprintf(out->reason, sizeof(out->reason),
-			 "the thread has not opened its counters yet");
-		return;
-	}
-	counter_evaluate(sender ? &f->tx_counters : &f->rx_counters, i, delta,
-			 out);
 }
 
 double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup)
