@@ -25,6 +25,13 @@ for name in $names; do
 	# The colours in use: 256-colour foreground and background sequences.
 	T capture-pane -e -p -t ui >"$tmp/$name.screen"
 	grep -oE $'\e\\[[34]8;5;[0-9]+m' "$tmp/$name.screen" | sort -u >"$tmp/$name.colours"
+	# Quit and wait, so that no nio-top outlives the test.
+	shell=$(T display -p -t ui '#{pane_pid}')
+	T send-keys -t ui q
+	for _ in $(seq 100); do
+		pgrep -P "$shell" -x nio-top >/dev/null || break
+		sleep 0.1
+	done
 	T kill-server
 	[ "$(wc -l <"$tmp/$name.colours")" -ge 4 ]
 	ok $? "$name: the screen uses $(wc -l <"$tmp/$name.colours") colours"
