@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "counters.h"
+#include "run.h"
 #include "strategy.h"
 #include "topo.h"
 
@@ -31,6 +32,7 @@ struct options {
 	size_t msg_size_count;
 	unsigned int threads[CLI_LIST_MAX];
 	size_t thread_count;
+	enum run_mode mode;
 	uint64_t duration_ms;
 	uint64_t warmup_ms;
 	unsigned int slots;

@@ -11,14 +11,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "latency.h"
 #include "sampler.h"
 #include "strategy.h"
 #include "topo.h"
 
 #define RUN_TICK_MS 100
 
+enum run_mode {
+	RUN_STREAM, /* messages back to back: throughput */
+	RUN_RR,	    /* one request, one answer: round-trip latency */
+};
+
+const char *run_mode_name(enum run_mode mode);
+/* 0, or -EINVAL for a name that is not a mode. */
+int run_mode_parse(const char *name, enum run_mode *mode);
+
 struct run_config {
 	const struct strategy_ops *strategy;
+	enum run_mode mode;
 	size_t msg_size;
 	unsigned int threads; /* flows */
 	uint64_t duration_ms; /* 0: until run_stop() */
@@ -58,9 +69,10 @@ struct run_result {
 	bool counted; /* config.counters was set: sender and receiver hold */
 	struct run_side_counters sender;
 	struct run_side_counters receiver;
-	bool has_link;		     /* the topology's link could be read */
-	struct topo_link_stats link; /* the senders' link, over the run */
-	char *error;		     /* NULL when the run completed cleanly */
+	struct latency_summary latency; /* RUN_RR: round trips measured */
+	bool has_link;			/* the topology's link could be read */
+	struct topo_link_stats link;	/* the senders' link, over the run */
+	char *error; /* NULL when the run completed cleanly */
 };
 
 struct run;
@@ -83,6 +95,12 @@ void run_sample(const struct run *run, struct sample *out);
 void run_counter_value(const struct run *run, bool sender, unsigned int i,
 		       const struct counter_reading *delta,
 		       struct counter_value *out);
+
+/*
+ * RUN_RR: the round trips of the measured window so far (all of them during
+ * the warm-up); false in stream mode.
+ */
+bool run_latency(const struct run *run, struct latency_hist *out);
 
 /* Seconds since the flows started; *warmup while still warming up. */
 double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup);

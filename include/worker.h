@@ -13,6 +13,7 @@
 
 #include "counters.h"
 #include "flow_stats.h"
+#include "latency.h"
 #include "strategy.h"
 
 struct worker_flow {
@@ -25,6 +26,12 @@ struct worker_flow {
 	unsigned int uring_depth;
 	bool uring_fixed;
 	bool verify;
+	/*
+	 * Request/response: the receiving end asks for each message with a
+	 * small request and times the round trip into rtt.
+	 */
+	bool request_response;
+	struct latency_recorder *rtt;
 	const atomic_bool *stop; /* senders finish their message and drain */
 	int tx_fd;		 /* the sending end (server namespace) */
 	int rx_fd;		 /* the receiving end (client namespace) */

@@ -144,8 +144,9 @@ static void format_size(size_t bytes, char *out, size_t size)
 
 static void batch_header(void)
 {
-	printf("%-10s %6s %4s %9s %12s %14s %8s %10s\n", "strategy", "size",
-	       "thr", "Gbit/s", "msgs/s", "bytes", "corrupt", "zc-copied");
+	printf("%-10s %6s %4s %9s %12s %14s %8s %10s %9s %9s\n", "strategy",
+	       "size", "thr", "Gbit/s", "msgs/s", "bytes", "corrupt",
+	       "zc-copied", "p50-us", "p99-us");
 	fflush(stdout);
 }
 
@@ -153,6 +154,7 @@ static void batch_row(const struct run_result *r)
 {
 	const struct run_totals *t = &r->totals;
 	char size[24], copied[16] = "-", corrupt[24] = "-";
+	char p50[24] = "-", p99[24] = "-";
 
 	format_size(r->config.msg_size, size, sizeof(size));
 	if (r->config.strategy->zerocopy && t->zc_completions)
@@ -162,10 +164,14 @@ static void batch_row(const struct run_result *r)
 	if (r->config.verify)
 		snprintf(corrupt, sizeof(corrupt), "%llu",
 			 (unsigned long long)t->corrupt);
-	printf("%-10s %6s %4u %9.3f %12.0f %14llu %8s %10s\n",
+	if (r->config.mode == RUN_RR && r->latency.count) {
+		snprintf(p50, sizeof(p50), "%.1f", r->latency.p50_us);
+		snprintf(p99, sizeof(p99), "%.1f", r->latency.p99_us);
+	}
+	printf("%-10s %6s %4u %9.3f %12.0f %14llu %8s %10s %9s %9s\n",
 	       r->config.strategy->name, size, r->config.threads, r->gbps,
 	       r->msgs_per_s, (unsigned long long)t->bytes_received, corrupt,
-	       copied);
+	       copied, p50, p99);
 	if (r->error)
 		printf("    error: %s\n", r->error);
 	fflush(stdout);

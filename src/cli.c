@@ -31,6 +31,7 @@ enum {
 	OPT_CHECK,
 	OPT_REFRESH,
 	OPT_THEME,
+	OPT_MODE,
 };
 
 struct cli_option {
@@ -48,6 +49,9 @@ static const struct cli_option cli_options[] = {
 	{"msg-size", 'm', "LIST",
 	 "message sizes in bytes, K or M suffix, 64 .. 4M (default 16K)"},
 	{"threads", 't', "LIST", "flows per run, 1 .. 64 (default 1)"},
+	{"mode", OPT_MODE, "MODE",
+	 "stream (throughput) or rr (one request, one answer: round-trip "
+	 "latency) (default stream)"},
 	{"duration", 'd', "SEC",
 	 "measured seconds per run, fractions allowed (default 5)"},
 	{"warmup", 'w', "SEC",
@@ -416,6 +420,13 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 			return cli_error(cause,
 					 "--warmup: '%s' is not a warm-up "
 					 "(seconds, 0 .. 3600)",
+					 arg);
+		return 0;
+	case OPT_MODE:
+		if (run_mode_parse(arg, &opts->mode) < 0)
+			return cli_error(cause,
+					 "--mode: '%s' is not a mode (stream, "
+					 "rr)",
 					 arg);
 		return 0;
 	case OPT_VERIFY:

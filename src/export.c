@@ -242,6 +242,20 @@ static cJSON *export_config(const struct session *s)
 	return obj;
 }
 
+static cJSON *export_latency(const struct latency_summary *l)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	add_u64(obj, "round_trips", l->count);
+	cJSON_AddNumberToObject(obj, "p50", l->p50_us);
+	cJSON_AddNumberToObject(obj, "p90", l->p90_us);
+	cJSON_AddNumberToObject(obj, "p99", l->p99_us);
+	cJSON_AddNumberToObject(obj, "p99_9", l->p99_9_us);
+	cJSON_AddNumberToObject(obj, "max", l->max_us);
+	cJSON_AddNumberToObject(obj, "mean", l->mean_us);
+	return obj;
+}
+
 static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 {
 	const struct run_totals *t = &r->totals;
@@ -251,7 +265,7 @@ static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 	cJSON_AddStringToObject(obj, "strategy", r->config.strategy->name);
 	add_u64(obj, "msg_size", r->config.msg_size);
 	cJSON_AddNumberToObject(obj, "threads", r->config.threads);
-	cJSON_AddStringToObject(obj, "mode", "stream");
+	cJSON_AddStringToObject(obj, "mode", run_mode_name(r->config.mode));
 	cJSON_AddItemToObject(obj, "topology", export_topology(topo));
 	cJSON_AddItemToObject(obj, "link", export_link(r));
 	cJSON_AddNumberToObject(obj, "duration_s",
@@ -265,6 +279,12 @@ static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 	add_u64(obj, "bytes_received", t->bytes_received);
 	cJSON_AddNumberToObject(obj, "gbps", r->gbps);
 	cJSON_AddNumberToObject(obj, "msgs_per_s", r->msgs_per_s);
+
+	if (r->config.mode == RUN_RR)
+		cJSON_AddItemToObject(obj, "latency_us",
+				      export_latency(&r->latency));
+	else
+		cJSON_AddNullToObject(obj, "latency_us");
 
 	integrity = cJSON_AddObjectToObject(obj, "integrity");
 	cJSON_AddBoolToObject(integrity, "verified", r->config.verify);

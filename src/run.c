@@ -42,6 +42,9 @@ struct run {
 
 	struct worker_flow *flows;
 	unsigned int flow_count;
+	struct latency_recorder *rtt;  /* RUN_RR: one per flow */
+	struct latency_hist *rtt_from; /* where the measured window starts */
+	struct latency_hist *rtt_to;
 
 	uint64_t start_ns;
 	uint64_t warmup_end_ns;
@@ -218,10 +221,58 @@ static void run_free(struct run *run)
 	}
 	if (run->done_fd >= 0)
 		close(run->done_fd);
+	free(run->rtt);
+	free(run->rtt_from);
+	free(run->rtt_to);
 	free(run->flows);
 	free(run->intervals);
 	free(run->error);
 	free(run);
+}
+
+static const char *const run_mode_names[] = {
+	[RUN_STREAM] = "stream",
+	[RUN_RR] = "rr",
+};
+
+const char *run_mode_name(enum run_mode mode)
+{
+	return run_mode_names[mode];
+}
+
+int run_mode_parse(const char *name, enum run_mode *mode)
+{
+	for (size_t i = 0; i < sizeof(run_mode_names) / sizeof(*run_mode_names);
+	     i++) {
+		if (strcmp(name, run_mode_names[i]) == 0) {
+			*mode = (enum run_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static void run_merge_latency(const struct run *run, struct latency_hist *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (unsigned int i = 0; i < run->flow_count; i++)
+		latency_hist_add(out, &run->rtt[i]);
+}
+
+/* The measured window starts at sample s. */
+static void run_measure_from(struct run *run, const struct sample *s)
+{
+	run->measure_from = *s;
+	if (run->rtt)
+		run_merge_latency(run, run->rtt_from);
+}
+
+static int run_alloc_latency(struct run *run)
+{
+	run->rtt = calloc(run->flow_count, sizeof(*run->rtt));
+	run->rtt_from = calloc(1, sizeof(*run->rtt_from));
+	run->rtt_to = calloc(1, sizeof(*run->rtt_to));
+	return run->rtt && run->rtt_from && run->rtt_to ? 0 : -ENOMEM;
 }
 
 int run_start(const struct run_config *config, const struct topo *topo,
@@ -247,13 +298,22 @@ int run_start(const struct run_config *config, const struct topo *topo,
 		goto err;
 	}
 	memset(run->flows, 0, flows_size);
+	if (config->mode == RUN_RR) {
+		r = run_alloc_latency(run);
+		if (r < 0)
+			goto err;
+	}
 	for (unsigned int i = 0; i < run->flow_count; i++) {
 		struct worker_flow *f = &run->flows[i];
 
 		f->ops = config->strategy;
 		f->msg_size = config->msg_size;
 		f->slots = config->slots;
-		f->uring_depth = config->uring_depth;
+		/* One answer in flight: io_uring must not wait for a batch. */
+		f->uring_depth = config->mode == RUN_RR ? 1
+							: config->uring_depth;
+		f->request_response = config->mode == RUN_RR;
+		f->rtt = run->rtt ? &run->rtt[i] : NULL;
 		f->counters = config->counters;
 		f->uring_fixed = config->uring_fixed;
 		f->verify = config->verify;
@@ -286,7 +346,7 @@ int run_start(const struct run_config *config, const struct topo *topo,
 			      : UINT64_MAX;
 	run->next_tick_ns = run->start_ns + TICK_NS;
 	sampler_read(run->flows, run->flow_count, run->start_ns, &run->last);
-	run->measure_from = run->last;
+	run_measure_from(run, &run->last);
 	run->state = config->warmup_ms ? RUN_WARMUP : RUN_MEASURE;
 	*out = run;
 	return 0;
@@ -400,8 +460,10 @@ static void run_begin_stop(struct run *run, uint64_t now_ns)
 	if (run->state >= RUN_STOPPING)
 		return;
 	if (run->state == RUN_WARMUP)
-		run->measure_from = run->last;
+		run_measure_from(run, &run->last);
 	run->measure_to = run->last;
+	if (run->rtt)
+		run_merge_latency(run, run->rtt_to);
 	run->state = RUN_STOPPING;
 	run->stop_ns = now_ns;
 	atomic_store(&run->stop, true);
@@ -447,7 +509,7 @@ bool run_tick(struct run *run, uint64_t now_ns)
 		run_add_interval(run, &s);
 		run->last = s;
 		if (run->state == RUN_WARMUP && now_ns >= run->warmup_end_ns) {
-			run->measure_from = s;
+			run_measure_from(run, &s);
 			run->state = RUN_MEASURE;
 		}
 		if (run->state == RUN_MEASURE && now_ns >= run->end_ns)
@@ -474,6 +536,19 @@ bool run_tick(struct run *run, uint64_t now_ns)
 void run_sample(const struct run *run, struct sample *out)
 {
 	sampler_read(run->flows, run->flow_count, clock_now_ns(), out);
+}
+
+bool run_latency(const struct run *run, struct latency_hist *out)
+{
+	if (!run->rtt)
+		return false;
+	if (run->state >= RUN_STOPPING)
+		*out = *run->rtt_to;
+	else
+		run_merge_latency(run, out);
+	if (run->state != RUN_WARMUP)
+		latency_hist_subtract(out, run->rtt_from);
+	return true;
 }
 
 double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup)
@@ -521,6 +596,10 @@ void run_finish(struct run *run, struct run_result *result)
 			   run->flows[0].tx_counting &&
 			   run->flows[0].rx_counting,
 	};
+	if (run->rtt) {
+		latency_hist_subtract(run->rtt_to, run->rtt_from);
+		latency_hist_summarize(run->rtt_to, &result->latency);
+	}
 	if (result->counted) {
 		run_side(run, true, &result->sender);
 		run_side(run, false, &result->receiver);

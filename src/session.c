@@ -24,6 +24,7 @@ static int session_plan(struct session *s)
 			for (size_t k = 0; k < o->thread_count; k++) {
 				s->plan[n++] = (struct run_config){
 					.strategy = o->strategies[i],
+					.mode = o->mode,
 					.msg_size = o->msg_sizes[j],
 					.threads = o->threads[k],
 					.duration_ms = o->duration_ms,

@@ -3,10 +3,17 @@
  * with its sequence number and hands it to the strategy until told to stop,
  * then drains the strategy and half-closes the connection; the receiver counts
  * whole messages until the end of the stream, checking each one if asked.
+ *
+ * In request/response mode the receiver drives: it sends an 8-byte request,
+ * the sender answers it with one message, and the receiver times the round
+ * trip.  Told to stop, the receiver half-closes; the sender sees the end of
+ * the requests, drains and half-closes in turn.
  */
 #include <errno.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+
+#include "clock.h"
 
 #include "worker.h"
 
@@ -48,6 +55,36 @@ static void worker_count_me(struct worker_flow *flow, bool sender)
 			      true, memory_order_release);
 }
 
+/* 1 with the next request read, 0 at the end of the requests, or -errno. */
+static int worker_next_request(struct worker_flow *flow)
+{
+	uint64_t request;
+	ssize_t n;
+
+	if (!flow->request_response)
+		return !atomic_load_explicit(flow->stop, memory_order_relaxed);
+	do {
+		n = recv(flow->tx_fd, &request, sizeof(request), MSG_WAITALL);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return 0;
+	return n == sizeof(request) ? 1 : -EPROTO;
+}
+
+static int worker_send_request(struct worker_flow *flow, uint64_t seq)
+{
+	ssize_t n;
+
+	do {
+		n = send(flow->rx_fd, &seq, sizeof(seq), MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return n == sizeof(seq) ? 0 : -EPROTO;
+}
+
 static void *worker_sender(void *arg)
 {
 	struct worker_flow *flow = arg;
@@ -63,7 +100,11 @@ static void *worker_sender(void *arg)
 	if (r < 0)
 		goto out;
 
-	while (!atomic_load_explicit(flow->stop, memory_order_relaxed)) {
+	for (;;) {
+		step = "read a request";
+		r = worker_next_request(flow);
+		if (r <= 0)
+			break;
 		step = "wait for a free message slot";
 		r = flow->ops->tx_slot(tx, &msg);
 		if (r < 0)
@@ -93,22 +134,47 @@ out:
 	return NULL;
 }
 
+/* Asks for the next message, or half-closes once told to stop. */
+static int worker_request(struct worker_flow *flow, uint64_t seq,
+			  bool *requesting, uint64_t *sent_ns)
+{
+	if (!*requesting)
+		return 0;
+	if (atomic_load_explicit(flow->stop, memory_order_relaxed)) {
+		*requesting = false;
+		shutdown(flow->rx_fd, SHUT_WR);
+		return 0;
+	}
+	*sent_ns = clock_now_ns();
+	return worker_send_request(flow, seq);
+}
+
 static void *worker_receiver(void *arg)
 {
 	struct worker_flow *flow = arg;
 	struct strategy_params params = worker_params(flow, false);
+	bool requesting = flow->request_response;
+	const char *step = "open";
+	uint64_t seq = 0, sent_ns = 0;
 	struct message *msg;
-	uint64_t seq = 0;
 	void *rx;
 	int r;
 
 	worker_count_me(flow, false);
 	r = flow->ops->rx_open(&params, &rx);
-	if (r < 0) {
-		flow_stats_fail(&flow->rx, "open", r);
+	if (r < 0)
 		goto out;
-	}
-	while ((r = flow->ops->rx_recv(rx, &msg)) > 0) {
+	for (;;) {
+		step = "send a request";
+		r = worker_request(flow, seq, &requesting, &sent_ns);
+		if (r < 0)
+			break;
+		step = "receive";
+		r = flow->ops->rx_recv(rx, &msg);
+		if (r <= 0)
+			break;
+		if (requesting)
+			latency_record(flow->rtt, clock_now_ns() - sent_ns);
 		if (flow->verify) {
 			flow_stat_add(&flow->rx.checked, 1);
 			if (message_verify(msg, seq) < 0)
@@ -117,10 +183,10 @@ static void *worker_receiver(void *arg)
 		seq++;
 		worker_count(&flow->rx, 1, flow->msg_size);
 	}
-	if (r < 0)
-		flow_stats_fail(&flow->rx, "receive", r);
 	flow->ops->rx_close(rx);
 out:
+	if (r < 0)
+		flow_stats_fail(&flow->rx, step, r);
 	worker_end(flow, flow->rx_fd, r < 0);
 	return NULL;
 }
