@@ -49,13 +49,32 @@ struct options {
 	bool duration_given; /* else the UI runs until a control changes */
 	unsigned int refresh_ms;
 	const char *theme;
+	unsigned int repeat; /* runs of each point, interleaved */
+	const char *load;    /* a saved export to open instead of running */
+	const char *csv;
+	const char *svg;
+	/* The preset the options started from, if any. */
+	char preset_name[65];
+	char preset_description[1025];
+	char theme_name[65]; /* a theme named by a preset */
+	char *warnings;	     /* lines for the user (unknown preset keys) */
 };
+
+/*
+ * Applies one option by its long name, as if given on the command line (arg
+ * NULL for a flag): 0, or -EINVAL with *cause.
+ */
+int cli_set(struct options *opts, const char *name, const char *arg,
+	    char **cause);
 
 /* 0, or -EINVAL with *cause (caller frees) naming the option and value. */
 int cli_parse(int argc, char **argv, struct options *opts, char **cause);
 
 /* "4K" -> 4096; 0 or -EINVAL (not a size) or -ERANGE (outside 64 .. 4M). */
 int cli_parse_size(const char *text, size_t *bytes);
+
+/* 4096 -> "4K": the way the command line spells a size. */
+void cli_format_size(size_t bytes, char *out, size_t size);
 
 /* "2G" -> 2e9 bit/s (K, M, G are decimal); 0, -EINVAL or -ERANGE. */
 int cli_parse_rate(const char *text, uint64_t *bits_per_s);

@@ -95,6 +95,7 @@ struct explorer {
 	bool restart; /* start config once the stopping run is done */
 	bool quitting;
 	bool aborted; /* by a signal: the run is not kept */
+	bool viewing; /* a loaded export (no plan): nothing runs */
 
 	struct run_config *sweep; /* the plan being run one by one */
 	size_t sweep_count;
@@ -122,7 +123,8 @@ extern const size_t explorer_duration_count;
 
 /*
  * Starts with the first run of the session's plan; with a plan of several
- * runs given on the command line, runs them all as a sweep.
+ * runs given on the command line, runs them all as a sweep.  A session with
+ * no plan (a loaded export) is only viewed: its runs, charts and analysis.
  */
 int explorer_open(struct explorer *e, struct session *session,
 		  unsigned int refresh_ms);

@@ -9,9 +9,19 @@
 
 #define EXPORT_FORMAT  "nio-top-run"
 #define EXPORT_VERSION 1
+/* Exports hold every interval of every run: they may be large. */
+#define EXPORT_LOAD_MAX (256 * 1024 * 1024)
 
 /* 0, or -errno with *cause (caller frees). */
 int export_write(const char *path, const struct session *session, char **cause);
+
+/*
+ * Reads an export back (--load): its embedded preset into *options (as -p
+ * would), its runs into session->results, with no network made.  0, or
+ * -EINVAL with *cause naming the file and the key.  Totals are exact.
+ */
+int export_load(const char *path, struct session *session,
+		struct options *options, char **cause);
 
 /* Writes text to path via a temporary file in the same folder, fsync, rename. */
 int export_write_atomically(const char *path, const char *text, char **cause);

@@ -39,6 +39,7 @@ struct run_config {
 	unsigned int uring_depth;
 	bool uring_fixed;
 	const struct counter_set *counters; /* NULL: not counted */
+	unsigned int round; /* which of the --repeat runs of this point */
 };
 
 struct run_interval {

@@ -22,8 +22,10 @@
 
 #include "app.h"
 #include "explorer.h"
+#include "analysis.h"
 #include "export.h"
 #include "hostinfo.h"
+#include "report.h"
 #include "run.h"
 #include "session.h"
 #include "ui.h"
@@ -132,16 +134,6 @@ static void app_drive(struct app *app, struct run *run)
 	}
 }
 
-static void format_size(size_t bytes, char *out, size_t size)
-{
-	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
-		snprintf(out, size, "%zuM", bytes / (1024 * 1024));
-	else if (bytes >= 1024 && bytes % 1024 == 0)
-		snprintf(out, size, "%zuK", bytes / 1024);
-	else
-		snprintf(out, size, "%zu", bytes);
-}
-
 static void batch_header(void)
 {
 	printf("%-10s %6s %4s %9s %12s %14s %8s %10s %9s %9s\n", "strategy",
@@ -156,7 +148,7 @@ static void batch_row(const struct run_result *r)
 	char size[24], copied[16] = "-", corrupt[24] = "-";
 	char p50[24] = "-", p99[24] = "-";
 
-	format_size(r->config.msg_size, size, sizeof(size));
+	cli_format_size(r->config.msg_size, size, sizeof(size));
 	if (r->config.strategy->zerocopy && t->zc_completions)
 		snprintf(copied, sizeof(copied), "%.0f%%",
 			 100.0 * (double)t->zc_copied /
@@ -177,8 +169,64 @@ static void batch_row(const struct run_result *r)
 	fflush(stdout);
 }
 
+/* The analysis after the table: crossovers, and why zero-copy fared so. */
+static void batch_analysis(const struct session *s)
+{
+	struct analysis a;
+	char line[256];
+
+	if (analysis_build(s->results, s->result_count, &a) < 0)
+		return;
+	if (a.crossover_count || a.zerocopy_why[0])
+		printf("\nanalysis (a win must clear the run-to-run "
+		       "spread):\n");
+	for (size_t i = 0; i < a.crossover_count; i++) {
+		analysis_crossover_text(&a.crossovers[i], line, sizeof(line));
+		printf("  %s\n", line);
+	}
+	if (a.zerocopy_why[0])
+		printf("  zero-copy: %s\n", a.zerocopy_why);
+	analysis_fini(&a);
+	fflush(stdout);
+}
+
+/* The time left, from the runs so far: "1:05". */
+static void batch_eta(uint64_t started_ns, size_t done, size_t total, char *out,
+		      size_t size)
+{
+	double per_run, left_s;
+
+	if (!done) {
+		snprintf(out, size, "?");
+		return;
+	}
+	per_run = (double)(clock_now_ns() - started_ns) / 1e9 / (double)done;
+	left_s = per_run * (double)(total - done);
+	snprintf(out, size, "%d:%02d", (int)left_s / 60, (int)left_s % 60);
+}
+
+static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
+			   uint64_t started_ns)
+{
+	char size[24], eta[24], bar[21];
+	size_t filled = n ? 20 * i / n : 0;
+
+	for (size_t k = 0; k < 20; k++)
+		bar[k] = k < filled ? '#' : '.';
+	bar[20] = '\0';
+	cli_format_size(cfg->msg_size, size, sizeof(size));
+	batch_eta(started_ns, i, n, eta, sizeof(eta));
+	fprintf(stderr,
+		"[%s] %zu/%zu ETA %s  %s %s x%u%s, %.3g s + %.3g s "
+		"warm-up\n",
+		bar, i + 1, n, eta, cfg->strategy->name, size, cfg->threads,
+		cfg->mode == RUN_RR ? " rr" : "",
+		(double)cfg->duration_ms / 1000, (double)cfg->warmup_ms / 1000);
+}
+
 static int app_batch(struct app *app, struct session *s)
 {
+	uint64_t started_ns = clock_now_ns();
 	bool failed = false;
 
 	batch_header();
@@ -189,12 +237,8 @@ static int app_batch(struct app *app, struct session *s)
 		char size[24], *cause;
 		int r;
 
-		format_size(cfg->msg_size, size, sizeof(size));
-		fprintf(stderr,
-			"[%zu/%zu] %s %s x%u, %.3g s + %.3g s warm-up\n", i + 1,
-			s->plan_count, cfg->strategy->name, size, cfg->threads,
-			(double)cfg->duration_ms / 1000,
-			(double)cfg->warmup_ms / 1000);
+		cli_format_size(cfg->msg_size, size, sizeof(size));
+		batch_progress(cfg, i, s->plan_count, started_ns);
 		r = run_start(cfg, &s->topo, &run, &cause);
 		if (r < 0) {
 			fprintf(stderr, "nio-top: %s %s x%u: %s\n",
@@ -216,7 +260,60 @@ static int app_batch(struct app *app, struct session *s)
 		if (session_add_result(s, &result) < 0)
 			failed = true;
 	}
+	if (!app->signal)
+		batch_analysis(s);
 	return failed ? 1 : 0;
+}
+
+/* A loaded export in batch: its table and analysis, as if just run. */
+static int app_batch_loaded(const struct session *s)
+{
+	bool failed = false;
+
+	batch_header();
+	for (size_t i = 0; i < s->result_count; i++) {
+		batch_row(&s->results[i]);
+		failed |= s->results[i].error != NULL;
+	}
+	batch_analysis(s);
+	return failed ? 1 : 0;
+}
+
+/* -o, --csv and --svg: each written atomically; 0 or 1 (a failure said). */
+static int app_write_reports(const struct options *o, const struct session *s)
+{
+	static const struct {
+		int (*write)(const char *path, const struct session *s,
+			     char **cause);
+		const char *what;
+	} writers[] = {
+		{export_write, "JSON"},
+		{report_write_csv, "CSV"},
+		{report_write_svg, "SVG charts"},
+	};
+	const char *paths[] = {o->output, o->csv, o->svg};
+	int status = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		char *cause = NULL;
+		int r;
+
+		if (!paths[i])
+			continue;
+		r = writers[i].write(paths[i], s, &cause);
+		if (r < 0) {
+			fprintf(stderr, "nio-top: %s\n",
+				cause ? cause : strerror(-r));
+			status = 1;
+		} else {
+			fprintf(stderr, "nio-top: wrote %zu run%s to %s (%s)\n",
+				s->result_count,
+				s->result_count == 1 ? "" : "s", paths[i],
+				writers[i].what);
+		}
+		free(cause);
+	}
+	return status;
 }
 
 static void app_export_name(const struct options *o, char *out, size_t size)
@@ -421,7 +518,14 @@ int app_run(const struct options *options)
 			return 1;
 		}
 	}
-	r = session_open(&session, options, &cause);
+	/* A saved export is only read: no network, no privilege needed. */
+	if (options->load) {
+		struct options loaded = *options;
+
+		r = export_load(options->load, &session, &loaded, &cause);
+	} else {
+		r = session_open(&session, options, &cause);
+	}
 	if (r < 0) {
 		ui_close(ui);
 		fprintf(stderr, "nio-top: %s\n", cause ? cause : strerror(-r));
@@ -435,26 +539,16 @@ int app_run(const struct options *options)
 		status = r < 0 ? 1 : 0;
 		if (r < 0)
 			fprintf(stderr, "nio-top: %s\n", strerror(-r));
+	} else if (options->load) {
+		status = app_batch_loaded(&session);
 	} else {
 		if (session.notice)
 			fprintf(stderr, "nio-top: %s\n", session.notice);
 		status = app_batch(&app, &session);
 	}
 
-	if (options->output) {
-		r = export_write(options->output, &session, &cause);
-		if (r < 0) {
-			fprintf(stderr, "nio-top: %s\n",
-				cause ? cause : strerror(-r));
-			free(cause);
-			status = 1;
-		} else {
-			fprintf(stderr, "nio-top: wrote %zu run%s to %s\n",
-				session.result_count,
-				session.result_count == 1 ? "" : "s",
-				options->output);
-		}
-	}
+	if (app_write_reports(options, &session))
+		status = 1;
 	session_close(&session);
 	app_teardown(&app);
 	if (app.signal)

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "message.h"
+#include "preset.h"
 
 enum {
 	OPT_BATCH = 256,
@@ -32,6 +33,10 @@ enum {
 	OPT_REFRESH,
 	OPT_THEME,
 	OPT_MODE,
+	OPT_REPEAT,
+	OPT_LOAD,
+	OPT_CSV,
+	OPT_SVG,
 };
 
 struct cli_option {
@@ -44,6 +49,9 @@ struct cli_option {
 static const struct cli_option cli_options[] = {
 	{"batch", OPT_BATCH, NULL,
 	 "run every combination headless, print a table, exit"},
+	{"preset", 'p', "NAME|FILE",
+	 "start from a preset (a name in the presets folder, a file, or an "
+	 "export); options given too override it"},
 	{"strategy", 's', "LIST",
 	 "strategies, comma-separated, or \"all\" (default all)"},
 	{"msg-size", 'm', "LIST",
@@ -56,9 +64,17 @@ static const struct cli_option cli_options[] = {
 	 "measured seconds per run, fractions allowed (default 5)"},
 	{"warmup", 'w', "SEC",
 	 "seconds run first and left out of the summary (default 0.5)"},
+	{"repeat", OPT_REPEAT, "N",
+	 "run each combination N times, interleaved; report the median and "
+	 "spread, 1 .. 100 (default 1)"},
 	{"verify", OPT_VERIFY, NULL,
 	 "fill and check every message; count corrupt ones"},
 	{"output", 'o', "FILE", "write every run as JSON (atomically)"},
+	{"csv", OPT_CSV, "FILE", "also write one CSV row per run"},
+	{"svg", OPT_SVG, "FILE",
+	 "also write charts of the runs as SVG (throughput, latency)"},
+	{"load", OPT_LOAD, "FILE",
+	 "open a saved export (runs, charts, analysis) instead of running"},
 	{"topology", OPT_TOPOLOGY, "KIND",
 	 "veth (two namespaces joined by a veth pair), loopback (one "
 	 "private namespace) or current (default veth)"},
@@ -162,6 +178,16 @@ int cli_parse_size(const char *text, size_t *bytes)
 		return -ERANGE;
 	*bytes = (size_t)value;
 	return 0;
+}
+
+void cli_format_size(size_t bytes, char *out, size_t size)
+{
+	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+		snprintf(out, size, "%zuM", bytes / (1024 * 1024));
+	else if (bytes >= 1024 && bytes % 1024 == 0)
+		snprintf(out, size, "%zuK", bytes / 1024);
+	else
+		snprintf(out, size, "%zu", bytes);
 }
 
 static int parse_uint(const char *text, unsigned long min, unsigned long max,
@@ -422,6 +448,28 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 					 "(seconds, 0 .. 3600)",
 					 arg);
 		return 0;
+	case 'p':
+		return 0; /* applied first, by cli_parse */
+	case OPT_REPEAT:
+		if (parse_uint(arg, 1, 100, &n) < 0)
+			return cli_error(cause,
+					 "--repeat: '%s' is not a count "
+					 "(1 .. 100)",
+					 arg);
+		opts->repeat = (unsigned int)n;
+		return 0;
+	case OPT_LOAD:
+	case OPT_CSV:
+	case OPT_SVG:
+		if (!arg[0])
+			return cli_error(cause, "--%s: empty file name",
+					 key == OPT_LOAD  ? "load"
+					 : key == OPT_CSV ? "csv"
+							  : "svg");
+		*(key == OPT_LOAD  ? &opts->load
+		  : key == OPT_CSV ? &opts->csv
+				   : &opts->svg) = arg;
+		return 0;
 	case OPT_MODE:
 		if (run_mode_parse(arg, &opts->mode) < 0)
 			return cli_error(cause,
@@ -561,6 +609,7 @@ static void cli_defaults(struct options *opts)
 		.uring_depth = STRATEGY_URING_DEPTH_DEFAULT,
 		.refresh_ms = 100,
 		.theme = "default",
+		.repeat = 1,
 	};
 	topo_options_default(&opts->topo);
 	/* Without libpfm4 there is nothing to count; --check says why. */
@@ -595,12 +644,54 @@ static int cli_check_topology(const struct topo_options *t, char **cause)
 	return 0;
 }
 
+int cli_set(struct options *opts, const char *name, const char *arg,
+	    char **cause)
+{
+	*cause = NULL;
+	for (size_t i = 0; i < CLI_OPTION_COUNT; i++) {
+		const struct cli_option *o = &cli_options[i];
+
+		if (strcmp(o->name, name) == 0 && !o->arg == !arg)
+			return cli_apply(o->key, arg, opts, cause);
+	}
+	return cli_error(cause, "--%s: not an option", name);
+}
+
+/* Applies every option of argv whose key is (or, if skip, is not) only. */
+static int cli_pass(int argc, char **argv, const struct option *long_options,
+		    const char *short_options, int only, bool skip,
+		    struct options *opts, char **cause)
+{
+	int key;
+
+	optind = 1;
+	opterr = 0;
+	while ((key = getopt_long(argc, argv, short_options, long_options,
+				  NULL)) != -1) {
+		int r;
+
+		if ((key == only) == skip)
+			continue;
+		if (key == '?')
+			return cli_error(cause, "unknown option '%s'",
+					 argv[optind - 1]);
+		if (key == ':')
+			return cli_error(cause, "option '%s' needs a value",
+					 argv[optind - 1]);
+		r = key == 'p' ? preset_load(optarg, opts, cause)
+			       : cli_apply(key, optarg, opts, cause);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct options *opts, char **cause)
 {
 	struct option long_options[CLI_OPTION_COUNT + 1];
 	char short_options[2 * CLI_OPTION_COUNT + 2] = ":";
 	size_t n = 1;
-	int key;
+	int r;
 
 	*cause = NULL;
 	cli_defaults(opts);
@@ -621,22 +712,14 @@ int cli_parse(int argc, char **argv, struct options *opts, char **cause)
 	}
 	short_options[n] = '\0';
 
-	optind = 1;
-	opterr = 0;
-	while ((key = getopt_long(argc, argv, short_options, long_options,
-				  NULL)) != -1) {
-		int r;
-
-		if (key == '?')
-			return cli_error(cause, "unknown option '%s'",
-					 argv[optind - 1]);
-		if (key == ':')
-			return cli_error(cause, "option '%s' needs a value",
-					 argv[optind - 1]);
-		r = cli_apply(key, optarg, opts, cause);
-		if (r < 0)
-			return r;
-	}
+	/* The preset first, so that every other option overrides it. */
+	r = cli_pass(argc, argv, long_options, short_options, 'p', false, opts,
+		     cause);
+	if (r == 0)
+		r = cli_pass(argc, argv, long_options, short_options, 'p', true,
+			     opts, cause);
+	if (r < 0)
+		return r;
 	if (optind < argc)
 		return cli_error(cause, "unexpected argument '%s'",
 				 argv[optind]);

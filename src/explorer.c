@@ -104,22 +104,25 @@ static int explorer_given_sweep(struct explorer *e, const struct options *o)
 	size_t nt = o->threads_given ? o->thread_count : 1;
 	size_t n = 0;
 
-	if (ns * nm * nt < 2)
+	if (ns * nm * nt * o->repeat < 2)
 		return 0;
-	e->sweep = calloc(ns * nm * nt, sizeof(*e->sweep));
+	e->sweep = calloc(ns * nm * nt * o->repeat, sizeof(*e->sweep));
 	if (!e->sweep)
 		return -ENOMEM;
-	for (size_t i = 0; i < ns; i++) {
-		for (size_t j = 0; j < nm; j++) {
-			for (size_t k = 0; k < nt; k++) {
-				e->sweep[n] = e->session->plan[0];
-				e->sweep[n].strategy = o->strategies[i];
-				e->sweep[n].msg_size = o->msg_sizes[j];
-				e->sweep[n].threads = o->threads[k];
-				n++;
+	/* Repeats interleaved, as in batch. */
+	for (unsigned int round = 1; round <= o->repeat; round++)
+		for (size_t i = 0; i < ns; i++) {
+			for (size_t j = 0; j < nm; j++) {
+				for (size_t k = 0; k < nt; k++) {
+					e->sweep[n] = e->session->plan[0];
+					e->sweep[n].strategy = o->strategies[i];
+					e->sweep[n].msg_size = o->msg_sizes[j];
+					e->sweep[n].threads = o->threads[k];
+					e->sweep[n].round = round;
+					n++;
+				}
 			}
 		}
-	}
 	e->sweep_count = n;
 	return 0;
 }
@@ -132,9 +135,22 @@ int explorer_open(struct explorer *e, struct session *session,
 
 	memset(e, 0, sizeof(*e));
 	e->session = session;
-	e->config = session->plan[0];
-	if (!o->duration_given)
-		e->config.duration_ms = 0;
+	e->viewing = !session->plan;
+	if (e->viewing) {
+		/* A loaded export: the controls show its first run. */
+		if (session->result_count)
+			e->config = session->results[0].config;
+		else
+			e->config = (struct run_config){
+				.strategy = o->strategies[0],
+				.msg_size = o->msg_sizes[0],
+				.threads = o->threads[0],
+			};
+	} else {
+		e->config = session->plan[0];
+		if (!o->duration_given)
+			e->config.duration_ms = 0;
+	}
 	for (size_t i = 0; i < strategy_count() && i < EXPLORER_STRATEGIES_MAX;
 	     i++) {
 		char *why = NULL;
@@ -155,6 +171,11 @@ int explorer_open(struct explorer *e, struct session *session,
 	e->history = calloc(e->history_capacity, sizeof(*e->history));
 	if (!e->history)
 		return -ENOMEM;
+	if (e->viewing) {
+		explorer_say(e, "%zu runs loaded from an export; nothing runs",
+			     session->result_count);
+		return 0;
+	}
 	r = explorer_given_sweep(e, o);
 	if (r < 0)
 		return r;
@@ -179,6 +200,12 @@ void explorer_close(struct explorer *e)
 /* The controls changed: the running run ends and the new one follows. */
 static void explorer_changed(struct explorer *e)
 {
+	if (e->viewing) {
+		explorer_say(e, "a saved export: nothing runs here (start "
+				"nio-top without --load to measure)");
+		e->restart = false;
+		return;
+	}
 	if (e->sweep) {
 		sweep_cancel(e);
 		explorer_say(e, "sweep cancelled");
@@ -260,8 +287,9 @@ void explorer_step(struct explorer *e, enum explorer_control control, int delta)
 		e->config.threads = (unsigned int)i + 1;
 		break;
 	case CONTROL_MODE:
-		explorer_say(e, "stream is the only mode so far");
-		return;
+		e->config.mode = e->config.mode == RUN_STREAM ? RUN_RR
+							      : RUN_STREAM;
+		break;
 	case CONTROL_DURATION:
 		for (i = 0; i < explorer_duration_count; i++)
 			if (explorer_durations_ms[i] >= e->config.duration_ms)
@@ -289,6 +317,10 @@ void explorer_restart(struct explorer *e)
 
 void explorer_sweep(struct explorer *e)
 {
+	if (e->viewing) {
+		explorer_changed(e);
+		return;
+	}
 	size_t n = 0, sizes = sizeof(sweep_sizes) / sizeof(sweep_sizes[0]);
 	struct run_config *plan = calloc(strategy_count() * sizes,
 					 sizeof(*plan));

@@ -18,7 +18,10 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "analysis.h"
 #include "hostinfo.h"
+#include "jsonfile.h"
+#include "preset.h"
 
 static void add_u64(cJSON *obj, const char *key, uint64_t value)
 {
@@ -265,6 +268,7 @@ static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 	cJSON_AddStringToObject(obj, "strategy", r->config.strategy->name);
 	add_u64(obj, "msg_size", r->config.msg_size);
 	cJSON_AddNumberToObject(obj, "threads", r->config.threads);
+	cJSON_AddNumberToObject(obj, "round", r->config.round);
 	cJSON_AddStringToObject(obj, "mode", run_mode_name(r->config.mode));
 	cJSON_AddItemToObject(obj, "topology", export_topology(topo));
 	cJSON_AddItemToObject(obj, "link", export_link(r));
@@ -337,6 +341,60 @@ static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 	return obj;
 }
 
+static cJSON *export_analysis(const struct session *s)
+{
+	cJSON *obj = cJSON_CreateObject(), *list;
+	struct analysis a;
+	char text[256];
+
+	if (analysis_build(s->results, s->result_count, &a) < 0)
+		return obj;
+	cJSON_AddNumberToObject(obj, "margin", ANALYSIS_MARGIN);
+	list = cJSON_AddArrayToObject(obj, "points");
+	for (size_t i = 0; i < a.point_count; i++) {
+		const struct analysis_point *p = &a.points[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(item, "strategy", p->strategy->name);
+		add_u64(item, "msg_size", p->msg_size);
+		cJSON_AddNumberToObject(item, "threads", p->threads);
+		cJSON_AddStringToObject(item, "mode", run_mode_name(p->mode));
+		cJSON_AddStringToObject(item, "metric",
+					p->mode == RUN_RR ? "p50_us" : "gbps");
+		cJSON_AddNumberToObject(item, "runs", (double)p->runs);
+		add_optional(item, "median", p->runs, p->median);
+		add_optional(item, "min", p->runs, p->min);
+		add_optional(item, "max", p->runs, p->max);
+		add_optional(item, "p99_us_median",
+			     p->runs && p->mode == RUN_RR, p->p99_median_us);
+		cJSON_AddItemToArray(list, item);
+	}
+	list = cJSON_AddArrayToObject(obj, "crossovers");
+	for (size_t i = 0; i < a.crossover_count; i++) {
+		const struct analysis_crossover *c = &a.crossovers[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "threads", c->threads);
+		cJSON_AddStringToObject(item, "strategy", c->strategy);
+		cJSON_AddStringToObject(item, "versus", c->versus);
+		cJSON_AddStringToObject(item, "verdict",
+					analysis_verdict_name(c->verdict));
+		if (c->verdict == VERDICT_FROM)
+			add_u64(item, "msg_size", c->msg_size);
+		else
+			cJSON_AddNullToObject(item, "msg_size");
+		analysis_crossover_text(c, text, sizeof(text));
+		cJSON_AddStringToObject(item, "text", text);
+		cJSON_AddItemToArray(list, item);
+	}
+	if (a.zerocopy_why[0])
+		cJSON_AddStringToObject(obj, "zerocopy", a.zerocopy_why);
+	else
+		cJSON_AddNullToObject(obj, "zerocopy");
+	analysis_fini(&a);
+	return obj;
+}
+
 int export_write(const char *path, const struct session *s, char **cause)
 {
 	struct host_info host;
@@ -358,10 +416,13 @@ int export_write(const char *path, const struct session *s, char **cause)
 	cJSON_AddItemToObject(root, "host", export_host(&host));
 	cJSON_AddItemToObject(root, "capabilities", export_capabilities(&host));
 	cJSON_AddItemToObject(root, "config", export_config(s));
+	/* Replays with -p: the options as a preset. */
+	cJSON_AddItemToObject(root, "preset", preset_from_options(&s->options));
 	runs = cJSON_AddArrayToObject(root, "runs");
 	for (size_t i = 0; i < s->result_count; i++)
 		cJSON_AddItemToArray(runs,
 				     export_run(&s->results[i], &s->topo));
+	cJSON_AddItemToObject(root, "analysis", export_analysis(s));
 
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
@@ -446,5 +507,296 @@ out:
 	free(tmp);
 	free(dir_copy);
 	free(base_copy);
+	return r;
+}
+
+/* Reading an export back: every field checked, errors name run and key. */
+struct loader {
+	const char *path;
+	size_t run;
+	char **cause;
+	int error;
+};
+
+static void load_fail(struct loader *l, const char *key, const char *rule)
+{
+	if (l->error)
+		return;
+	l->error = -EINVAL;
+	if (asprintf(l->cause, "%s: runs[%zu].%s: %s", l->path, l->run, key,
+		     rule) < 0)
+		*l->cause = NULL;
+}
+
+static uint64_t load_u64(struct loader *l, const cJSON *obj, const char *key)
+{
+	uint64_t v = 0;
+
+	if (jsonfile_u64(cJSON_GetObjectItemCaseSensitive(obj, key), &v) < 0)
+		load_fail(l, key, "must be a non-negative integer");
+	return v;
+}
+
+static double load_number(struct loader *l, const cJSON *obj, const char *key,
+			  bool null_ok)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (null_ok && cJSON_IsNull(v))
+		return NAN;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+		load_fail(l, key, "must be a number");
+		return 0;
+	}
+	return v->valuedouble;
+}
+
+static const char *load_string(struct loader *l, const cJSON *obj,
+			       const char *key, bool null_ok)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (null_ok && cJSON_IsNull(v))
+		return NULL;
+	if (!cJSON_IsString(v)) {
+		load_fail(l, key, "must be text");
+		return NULL;
+	}
+	return v->valuestring;
+}
+
+static void load_derived(struct loader *l, const cJSON *obj,
+			 struct counter_derived *d)
+{
+	for (size_t i = 0; i < sizeof(export_derived_fields) /
+				       sizeof(export_derived_fields[0]);
+	     i++)
+		*(double *)((char *)d + export_derived_fields[i].offset) =
+			load_number(l, obj, export_derived_fields[i].key, true);
+}
+
+static void load_side(struct loader *l, const cJSON *obj,
+		      const struct counter_set *set,
+		      struct run_side_counters *side)
+{
+	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(obj,
+								 "counters");
+
+	load_derived(l, cJSON_GetObjectItemCaseSensitive(obj, "derived"),
+		     &side->derived);
+	for (unsigned int i = 0; set && i < set->count; i++) {
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(
+			counters, set->event[i].name);
+		struct counter_value *v = &side->value[i];
+		const char *status, *reason;
+
+		*v = (struct counter_value){.status = COUNTER_NOT_COUNTED};
+		if (!cJSON_IsObject(c))
+			continue;
+		status = load_string(l, c, "status", false);
+		for (int s = COUNTER_OK; status && s <= COUNTER_USER_ONLY; s++)
+			if (strcmp(status, counter_status_name(s)) == 0)
+				v->status = (enum counter_status)s;
+		v->value = load_number(l, c, "value", true);
+		v->has_value = !isnan(v->value);
+		v->running_pct = load_number(l, c, "running_pct", true);
+		reason = load_string(l, c, "reason", true);
+		if (reason)
+			snprintf(v->reason, sizeof(v->reason), "%s", reason);
+	}
+}
+
+static void load_latency(struct loader *l, const cJSON *obj,
+			 struct latency_summary *out)
+{
+	out->count = load_u64(l, obj, "round_trips");
+	out->p50_us = load_number(l, obj, "p50", false);
+	out->p90_us = load_number(l, obj, "p90", false);
+	out->p99_us = load_number(l, obj, "p99", false);
+	out->p99_9_us = load_number(l, obj, "p99_9", false);
+	out->max_us = load_number(l, obj, "max", false);
+	out->mean_us = load_number(l, obj, "mean", false);
+}
+
+static void load_intervals(struct loader *l, const cJSON *list,
+			   struct run_result *r)
+{
+	const cJSON *item;
+	size_t n = 0;
+
+	if (!cJSON_IsArray(list)) {
+		load_fail(l, "intervals", "must be a list");
+		return;
+	}
+	r->intervals = calloc((size_t)cJSON_GetArraySize(list) + 1,
+			      sizeof(*r->intervals));
+	if (!r->intervals) {
+		load_fail(l, "intervals", "out of memory");
+		return;
+	}
+	cJSON_ArrayForEach(item, list)
+	{
+		struct run_interval *iv = &r->intervals[n++];
+		const cJSON *side;
+
+		iv->t_s = load_number(l, item, "t_s", false);
+		iv->gbps = load_number(l, item, "gbps", false);
+		iv->msgs_per_s = load_number(l, item, "msgs_per_s", false);
+		iv->warmup = cJSON_IsTrue(
+			cJSON_GetObjectItemCaseSensitive(item, "warmup"));
+		side = cJSON_GetObjectItemCaseSensitive(item, "sender");
+		if (r->counted && side)
+			load_derived(l, side, &iv->sender);
+		side = cJSON_GetObjectItemCaseSensitive(item, "receiver");
+		if (r->counted && side)
+			load_derived(l, side, &iv->receiver);
+	}
+	r->interval_count = n;
+}
+
+static void load_run(struct loader *l, const cJSON *obj,
+		     const struct options *o, struct run_result *r)
+{
+	const char *name = load_string(l, obj, "strategy", false);
+	const char *mode = load_string(l, obj, "mode", false);
+	const cJSON *part;
+	struct run_totals *t = &r->totals;
+	const char *error;
+
+	if (!cJSON_IsObject(obj)) {
+		load_fail(l, "strategy", "the run must be an object");
+		return;
+	}
+	r->config.strategy = name ? strategy_find(name) : NULL;
+	if (name && !r->config.strategy)
+		load_fail(l, "strategy", "not a strategy nio-top knows");
+	if (mode && run_mode_parse(mode, &r->config.mode) < 0)
+		load_fail(l, "mode", "must be \"stream\" or \"rr\"");
+	r->config.msg_size = load_u64(l, obj, "msg_size");
+	r->config.threads = (unsigned int)load_u64(l, obj, "threads");
+	r->config.round = (unsigned int)load_u64(l, obj, "round");
+	r->config.duration_ms = (uint64_t)llround(
+		load_number(l, obj, "duration_s", false) * 1e3);
+	r->config.warmup_ms = (uint64_t)llround(
+		load_number(l, obj, "warmup_s", false) * 1e3);
+	r->measured_s = load_number(l, obj, "measured_s", false);
+	t->messages_sent = load_u64(l, obj, "messages_sent");
+	t->messages_received = load_u64(l, obj, "messages_received");
+	t->bytes_sent = load_u64(l, obj, "bytes_sent");
+	t->bytes_received = load_u64(l, obj, "bytes_received");
+	r->gbps = load_number(l, obj, "gbps", false);
+	r->msgs_per_s = load_number(l, obj, "msgs_per_s", false);
+	part = cJSON_GetObjectItemCaseSensitive(obj, "integrity");
+	r->config.verify = cJSON_IsTrue(
+		cJSON_GetObjectItemCaseSensitive(part, "verified"));
+	t->checked = load_u64(l, part, "checked");
+	t->corrupt = load_u64(l, part, "corrupt");
+	part = cJSON_GetObjectItemCaseSensitive(obj, "zerocopy");
+	if (cJSON_IsObject(part)) {
+		t->zc_sends = load_u64(l, part, "sends");
+		t->zc_completions = load_u64(l, part, "completions");
+		t->zc_copied = load_u64(l, part, "copied");
+		t->zc_enobufs = load_u64(l, part, "enobufs");
+	}
+	part = cJSON_GetObjectItemCaseSensitive(obj, "latency_us");
+	if (r->config.mode == RUN_RR)
+		load_latency(l, part, &r->latency);
+	part = cJSON_GetObjectItemCaseSensitive(obj, "link");
+	if (cJSON_IsObject(part)) {
+		r->has_link = true;
+		r->link.tx_bytes = load_u64(l, part, "tx_bytes");
+		r->link.rx_bytes = load_u64(l, part, "rx_bytes");
+		r->link.tx_packets = load_u64(l, part, "tx_packets");
+		r->link.rx_packets = load_u64(l, part, "rx_packets");
+	}
+	r->config.counters = o->counters_enabled ? &o->counters : NULL;
+	r->counted = cJSON_IsObject(
+			     cJSON_GetObjectItemCaseSensitive(obj, "sender")) &&
+		     cJSON_IsObject(
+			     cJSON_GetObjectItemCaseSensitive(obj, "receiver"));
+	if (r->counted) {
+		load_side(l, cJSON_GetObjectItemCaseSensitive(obj, "sender"),
+			  r->config.counters, &r->sender);
+		load_side(l, cJSON_GetObjectItemCaseSensitive(obj, "receiver"),
+			  r->config.counters, &r->receiver);
+	}
+	load_intervals(l, cJSON_GetObjectItemCaseSensitive(obj, "intervals"),
+		       r);
+	error = load_string(l, obj, "error", true);
+	if (error)
+		r->error = strdup(error);
+}
+
+int export_load(const char *path, struct session *s, struct options *o,
+		char **cause)
+{
+	const cJSON *format, *version, *runs, *run;
+	struct loader l = {.path = path, .cause = cause};
+	char where[4200];
+	cJSON *root;
+	int r;
+
+	*cause = NULL;
+	memset(s, 0, sizeof(*s));
+	s->topo.server_ns = s->topo.client_ns = -1;
+	r = jsonfile_read(path, EXPORT_LOAD_MAX, &root, cause);
+	if (r < 0)
+		return -EINVAL;
+	format = cJSON_GetObjectItemCaseSensitive(root, "format");
+	version = cJSON_GetObjectItemCaseSensitive(root, "version");
+	runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+	if (!cJSON_IsString(format) ||
+	    strcmp(format->valuestring, EXPORT_FORMAT) != 0) {
+		r = -EINVAL;
+		if (asprintf(cause, "%s: format: not an export (\"%s\")", path,
+			     EXPORT_FORMAT) < 0)
+			*cause = NULL;
+		goto out;
+	}
+	if (!cJSON_IsNumber(version) ||
+	    version->valuedouble != EXPORT_VERSION) {
+		r = -EINVAL;
+		if (asprintf(cause,
+			     "%s: version: not supported (this nio-top reads "
+			     "version %d)",
+			     path, EXPORT_VERSION) < 0)
+			*cause = NULL;
+		goto out;
+	}
+	snprintf(where, sizeof(where), "%s: preset", path);
+	r = preset_apply(cJSON_GetObjectItemCaseSensitive(root, "preset"),
+			 where, o, cause);
+	if (r < 0)
+		goto out;
+	s->options = *o;
+	s->topo.options = o->topo;
+	if (!cJSON_IsArray(runs)) {
+		r = -EINVAL;
+		if (asprintf(cause, "%s: runs: must be a list", path) < 0)
+			*cause = NULL;
+		goto out;
+	}
+	s->results = calloc((size_t)cJSON_GetArraySize(runs) + 1,
+			    sizeof(*s->results));
+	if (!s->results) {
+		r = -ENOMEM;
+		goto out;
+	}
+	cJSON_ArrayForEach(run, runs)
+	{
+		struct run_result *result = &s->results[s->result_count];
+
+		load_run(&l, run, &s->options, result);
+		s->result_count++;
+		l.run++;
+		if (l.error) {
+			r = l.error;
+			goto out;
+		}
+	}
+out:
+	cJSON_Delete(root);
+	if (r < 0)
+		session_close(s);
 	return r;
 }

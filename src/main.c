@@ -12,10 +12,16 @@ int main(int argc, char **argv)
 {
 	struct options options;
 	char *cause;
+	int r;
 
 	/* Numbers stay in the C locale; the screen may draw UTF-8. */
 	setlocale(LC_CTYPE, "");
-	if (cli_parse(argc, argv, &options, &cause) < 0) {
+	r = cli_parse(argc, argv, &options, &cause);
+	if (options.warnings)
+		fprintf(stderr, "%s", options.warnings);
+	free(options.warnings);
+	options.warnings = NULL;
+	if (r < 0) {
 		fprintf(stderr, "nio-top: %s\n", cause ? cause : "bad usage");
 		fprintf(stderr, "Try 'nio-top --help'.\n");
 		free(cause);

@@ -10,36 +10,40 @@
 
 #include "session.h"
 
+/*
+ * Every strategy x size x threads point, in that order, repeated: repeats are
+ * interleaved (the whole grid, then the whole grid again), so that a slow
+ * minute of a shared machine spreads over every point.
+ */
 static int session_plan(struct session *s)
 {
 	const struct options *o = &s->options;
-	size_t n = 0;
+	size_t grid = o->strategy_count * o->msg_size_count * o->thread_count;
 
-	s->plan_count = o->strategy_count * o->msg_size_count * o->thread_count;
+	s->plan_count = grid * o->repeat;
 	s->plan = calloc(s->plan_count, sizeof(*s->plan));
 	if (!s->plan)
 		return -ENOMEM;
-	for (size_t i = 0; i < o->strategy_count; i++) {
-		for (size_t j = 0; j < o->msg_size_count; j++) {
-			for (size_t k = 0; k < o->thread_count; k++) {
-				s->plan[n++] = (struct run_config){
-					.strategy = o->strategies[i],
-					.mode = o->mode,
-					.msg_size = o->msg_sizes[j],
-					.threads = o->threads[k],
-					.duration_ms = o->duration_ms,
-					.warmup_ms = o->warmup_ms,
-					.verify = o->verify,
-					.slots = o->slots,
-					.uring_depth = o->uring_depth,
-					.uring_fixed = o->uring_fixed,
-					.counters =
-						o->counters_enabled
-							? &s->options.counters
+	for (size_t n = 0; n < s->plan_count; n++) {
+		size_t point = n % grid;
+		size_t per_strategy = o->msg_size_count * o->thread_count;
+
+		s->plan[n] = (struct run_config){
+			.strategy = o->strategies[point / per_strategy],
+			.mode = o->mode,
+			.msg_size = o->msg_sizes[point / o->thread_count %
+						 o->msg_size_count],
+			.threads = o->threads[point % o->thread_count],
+			.duration_ms = o->duration_ms,
+			.warmup_ms = o->warmup_ms,
+			.verify = o->verify,
+			.slots = o->slots,
+			.uring_depth = o->uring_depth,
+			.uring_fixed = o->uring_fixed,
+			.counters = o->counters_enabled ? &s->options.counters
 							: NULL,
-				};
-			}
-		}
+			.round = (unsigned int)(n / grid) + 1,
+		};
 	}
 	return 0;
 }

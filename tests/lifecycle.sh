@@ -12,7 +12,7 @@ before=$(net_snapshot)
 # kill -9 in the middle of a run.
 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 >/dev/null 2>"$tmp/err" &
 pid=$!
-wait_for_line '\[1/1\]' 50 "$tmp/err"
+wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
 sleep 0.3
 held=$(held_netns $pid)
 ok $([ "$(wc -w <<<"$held")" = 2 ]; echo $?) "a veth run holds two namespaces ($(echo $held))"
@@ -36,7 +36,7 @@ for sig in INT TERM; do
 	"$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest \
 		>/dev/null 2>"$tmp/err" &
 	pid=$!
-	wait_for_line '\[1/1\]' 50 "$tmp/err"
+	wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
 	ip netns exec niotest-srv ip -o -4 addr show dev nio0 | grep -q 198.18.0.1/30
 	ok $? "SIG$sig: 'ip netns exec niotest-srv' sees the server end"
 	ip netns exec niotest-cli ss -tn | grep -q '198.18.0.2:.*198.18.0.1:'

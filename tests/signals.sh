@@ -15,7 +15,7 @@ for sig in INT TERM; do
 	pid=$!
 	# Wait for the second run to start, then interrupt it.
 	for _ in $(seq 100); do
-		grep -q '\[2/3\]' "$tmp/err" 2>/dev/null && break
+		grep -q ' 2/3 ETA ' "$tmp/err" 2>/dev/null && break
 		sleep 0.05
 	done
 	sleep 0.2

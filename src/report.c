@@ -1,0 +1,473 @@
+/*
+ * CSV and SVG reports.  The CSV is built from a table of columns, each a
+ * name and a function that prints one run's cell (empty when unknown, never
+ * 0 for a counter that did not count).  The SVG is plain SVG 1.1: axes,
+ * polylines and text, readable by any browser, no script.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "cli.h"
+#include "export.h"
+#include "report.h"
+
+/* A growing text buffer. */
+struct text {
+	char *data;
+	size_t len;
+	size_t capacity;
+	bool failed;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->failed)
+		return;
+	for (;;) {
+		size_t room = t->capacity - t->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(t->data ? t->data + t->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			t->failed = true;
+			return;
+		}
+		if ((size_t)n < room) {
+			t->len += (size_t)n;
+			return;
+		}
+		size_t capacity = t->capacity ? 2 * t->capacity : 4096;
+
+		while (capacity - t->len <= (size_t)n)
+			capacity *= 2;
+		char *grown = realloc(t->data, capacity);
+
+		if (!grown) {
+			t->failed = true;
+			return;
+		}
+		t->data = grown;
+		t->capacity = capacity;
+	}
+}
+
+static int text_write(struct text *t, const char *path, char **cause)
+{
+	int r;
+
+	*cause = NULL;
+	if (t->failed) {
+		free(t->data);
+		return -ENOMEM;
+	}
+	r = export_write_atomically(path, t->data ? t->data : "", cause);
+	free(t->data);
+	return r;
+}
+
+typedef void (*csv_cell)(struct text *t, const struct run_result *r);
+
+static void cell_double(struct text *t, bool known, double v)
+{
+	if (known && !isnan(v))
+		put(t, "%.6g", v);
+}
+
+#define CELL(name, expr)                                                       \
+	static void cell_##name(struct text *t, const struct run_result *r)    \
+	{                                                                      \
+		expr;                                                          \
+	}
+
+#define TOTAL(name)                                                            \
+	CELL(name, put(t, "%llu", (unsigned long long)r->totals.name))
+#define RTT(name, field)                                                       \
+	CELL(name, cell_double(t, r->config.mode == RUN_RR, r->latency.field))
+#define SIDE(name, side, field)                                                \
+	CELL(name, cell_double(t, r->counted, r->side.derived.field))
+#define ZC(name, field)                                                        \
+	CELL(name, if (r->config.strategy->zerocopy) put(                      \
+			   t, "%llu", (unsigned long long)r->totals.field))
+
+CELL(strategy, put(t, "%s", r->config.strategy->name))
+CELL(mode, put(t, "%s", run_mode_name(r->config.mode)))
+CELL(msg_size, put(t, "%zu", r->config.msg_size))
+CELL(threads, put(t, "%u", r->config.threads))
+CELL(round, put(t, "%u", r->config.round))
+CELL(duration_s, put(t, "%g", (double)r->config.duration_ms / 1000))
+CELL(warmup_s, put(t, "%g", (double)r->config.warmup_ms / 1000))
+CELL(measured_s, put(t, "%.6g", r->measured_s))
+TOTAL(messages_sent)
+TOTAL(messages_received)
+TOTAL(bytes_sent)
+TOTAL(bytes_received)
+CELL(gbps, put(t, "%.6g", r->gbps))
+CELL(msgs_per_s, put(t, "%.6g", r->msgs_per_s))
+CELL(corrupt, if (r->config.verify)
+		      put(t, "%llu", (unsigned long long)r->totals.corrupt))
+ZC(zc_sends, zc_sends)
+ZC(zc_completions, zc_completions)
+ZC(zc_copied, zc_copied)
+RTT(rtt_p50_us, p50_us)
+RTT(rtt_p90_us, p90_us)
+RTT(rtt_p99_us, p99_us)
+RTT(rtt_p99_9_us, p99_9_us)
+RTT(rtt_max_us, max_us)
+RTT(rtt_mean_us, mean_us)
+SIDE(sender_cpu_pct, sender, cpu_pct)
+SIDE(receiver_cpu_pct, receiver, cpu_pct)
+SIDE(sender_ctx_switches_per_s, sender, ctx_switches_per_s)
+SIDE(receiver_ctx_switches_per_s, receiver, ctx_switches_per_s)
+SIDE(sender_cycles_per_byte, sender, cycles_per_byte)
+SIDE(receiver_cycles_per_byte, receiver, cycles_per_byte)
+SIDE(sender_l1_misses_per_kib, sender, l1_misses_per_kib)
+SIDE(receiver_l1_misses_per_kib, receiver, l1_misses_per_kib)
+SIDE(sender_llc_misses_per_kib, sender, llc_misses_per_kib)
+SIDE(receiver_llc_misses_per_kib, receiver, llc_misses_per_kib)
+
+/* Quoted, with inner quotes doubled (RFC 4180). */
+CELL(
+	error, if (r->error) {
+		put(t, "\"");
+		for (const char *c = r->error; *c; c++)
+			put(t, *c == '"' ? "\"\"" : "%c", *c);
+		put(t, "\"");
+	})
+
+static const struct {
+	const char *name;
+	csv_cell cell;
+} csv_columns[] = {
+#define COLUMN(name)                                                           \
+	{                                                                      \
+#name, cell_##name                                             \
+	}
+	COLUMN(strategy),
+	COLUMN(mode),
+	COLUMN(msg_size),
+	COLUMN(threads),
+	COLUMN(round),
+	COLUMN(duration_s),
+	COLUMN(warmup_s),
+	COLUMN(measured_s),
+	COLUMN(messages_sent),
+	COLUMN(messages_received),
+	COLUMN(bytes_sent),
+	COLUMN(bytes_received),
+	COLUMN(gbps),
+	COLUMN(msgs_per_s),
+	COLUMN(corrupt),
+	COLUMN(zc_sends),
+	COLUMN(zc_completions),
+	COLUMN(zc_copied),
+	COLUMN(rtt_p50_us),
+	COLUMN(rtt_p90_us),
+	COLUMN(rtt_p99_us),
+	COLUMN(rtt_p99_9_us),
+	COLUMN(rtt_max_us),
+	COLUMN(rtt_mean_us),
+	COLUMN(sender_cpu_pct),
+	COLUMN(receiver_cpu_pct),
+	COLUMN(sender_ctx_switches_per_s),
+	COLUMN(receiver_ctx_switches_per_s),
+	COLUMN(sender_cycles_per_byte),
+	COLUMN(receiver_cycles_per_byte),
+	COLUMN(sender_l1_misses_per_kib),
+	COLUMN(receiver_l1_misses_per_kib),
+	COLUMN(sender_llc_misses_per_kib),
+	COLUMN(receiver_llc_misses_per_kib),
+	COLUMN(error),
+#undef COLUMN
+};
+
+#define CSV_COLUMNS (sizeof(csv_columns) / sizeof(csv_columns[0]))
+
+const char *report_csv_column(size_t i)
+{
+	return i < CSV_COLUMNS ? csv_columns[i].name : NULL;
+}
+
+int report_write_csv(const char *path, const struct session *s, char **cause)
+{
+	struct text t = {0};
+
+	for (size_t c = 0; c < CSV_COLUMNS; c++)
+		put(&t, "%s%s", c ? "," : "", csv_columns[c].name);
+	put(&t, "\n");
+	for (size_t i = 0; i < s->result_count; i++) {
+		for (size_t c = 0; c < CSV_COLUMNS; c++) {
+			if (c)
+				put(&t, ",");
+			csv_columns[c].cell(&t, &s->results[i]);
+		}
+		put(&t, "\n");
+	}
+	/* export_write_atomically() ends the file with a newline of its own. */
+	if (!t.failed && t.len)
+		t.data[--t.len] = '\0';
+	return text_write(&t, path, cause);
+}
+
+/* The SVG charts. */
+#define SVG_WIDTH   960
+#define PANEL_H	    330
+#define PLOT_LEFT   80
+#define PLOT_RIGHT  200 /* room for the legend */
+#define PLOT_TOP    50
+#define PLOT_BOTTOM 50
+
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+	"#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+};
+
+static const char *strategy_colour(const struct strategy_ops *ops)
+{
+	for (size_t i = 0; i < strategy_count(); i++)
+		if (strategy_at(i) == ops)
+			return palette[i %
+				       (sizeof(palette) / sizeof(*palette))];
+	return "#000000";
+}
+
+struct chart {
+	const struct analysis *a;
+	enum run_mode mode;
+	unsigned int threads;
+	double y0; /* the panel's top */
+	double lo_log, hi_log, y_max;
+};
+
+static double chart_x(const struct chart *c, size_t msg_size)
+{
+	double span = c->hi_log - c->lo_log;
+	double f = span > 0 ? (log2((double)msg_size) - c->lo_log) / span : 0.5;
+
+	return PLOT_LEFT + f * (SVG_WIDTH - PLOT_LEFT - PLOT_RIGHT);
+}
+
+static double chart_y(const struct chart *c, double v)
+{
+	double h = PANEL_H - PLOT_TOP - PLOT_BOTTOM;
+
+	return c->y0 + PLOT_TOP + h - (c->y_max > 0 ? v / c->y_max : 0) * h;
+}
+
+static bool in_chart(const struct chart *c, const struct analysis_point *p)
+{
+	return p->runs && p->mode == c->mode && p->threads == c->threads;
+}
+
+static void chart_axes(struct text *t, const struct chart *c, const char *title,
+		       const char *unit)
+{
+	double bottom = c->y0 + PANEL_H - PLOT_BOTTOM;
+	double right = SVG_WIDTH - PLOT_RIGHT;
+
+	put(t,
+	    "<text x=\"%d\" y=\"%.0f\" font-size=\"16\" "
+	    "font-weight=\"bold\">%s, %u flow%s</text>\n",
+	    PLOT_LEFT, c->y0 + 28, title, c->threads,
+	    c->threads == 1 ? "" : "s");
+	put(t,
+	    "<line x1=\"%d\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
+	    "stroke=\"#000\"/>\n",
+	    PLOT_LEFT, bottom, right, bottom);
+	put(t,
+	    "<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" "
+	    "stroke=\"#000\"/>\n",
+	    PLOT_LEFT, c->y0 + PLOT_TOP, PLOT_LEFT, bottom);
+	for (int i = 0; i <= 4; i++) {
+		double v = c->y_max * i / 4, y = chart_y(c, v);
+
+		put(t,
+		    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+		    "stroke=\"#ddd\"/>\n",
+		    PLOT_LEFT, y, right, y);
+		put(t,
+		    "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" "
+		    "text-anchor=\"end\">%.3g</text>\n",
+		    PLOT_LEFT - 6, y + 4, v);
+	}
+	put(t,
+	    "<text x=\"16\" y=\"%.0f\" font-size=\"12\" "
+	    "transform=\"rotate(-90 16 %.0f)\" text-anchor=\"middle\">"
+	    "%s</text>\n",
+	    c->y0 + PANEL_H / 2.0, c->y0 + PANEL_H / 2.0, unit);
+	/* One tick per size measured. */
+	for (size_t i = 0; i < c->a->point_count; i++) {
+		const struct analysis_point *p = &c->a->points[i];
+		char size[24];
+
+		if (!in_chart(c, p))
+			continue;
+		cli_format_size(p->msg_size, size, sizeof(size));
+		put(t,
+		    "<text x=\"%.1f\" y=\"%.0f\" font-size=\"12\" "
+		    "text-anchor=\"middle\">%s</text>\n",
+		    chart_x(c, p->msg_size), bottom + 18, size);
+	}
+	put(t,
+	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
+	    "text-anchor=\"middle\">message size (bytes, log scale)</text>\n",
+	    (PLOT_LEFT + right) / 2, bottom + 38);
+}
+
+/* One strategy's line through its points, in size order. */
+static void chart_series(struct text *t, const struct chart *c,
+			 const struct strategy_ops *ops, bool p99,
+			 unsigned int legend)
+{
+	size_t last = 0;
+	bool any = false;
+
+	put(t,
+	    "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s "
+	    "points=\"",
+	    strategy_colour(ops), p99 ? " stroke-dasharray=\"6 4\"" : "");
+	for (;;) {
+		const struct analysis_point *next = NULL;
+
+		for (size_t i = 0; i < c->a->point_count; i++) {
+			const struct analysis_point *p = &c->a->points[i];
+
+			if (in_chart(c, p) && p->strategy == ops &&
+			    p->msg_size > last &&
+			    (!next || p->msg_size < next->msg_size))
+				next = p;
+		}
+		if (!next)
+			break;
+		put(t, "%.1f,%.1f ", chart_x(c, next->msg_size),
+		    chart_y(c, p99 ? next->p99_median_us : next->median));
+		last = next->msg_size;
+		any = true;
+	}
+	put(t, "\"/>\n");
+	if (!any || p99)
+		return;
+	/* Each point's median, and its spread when it was repeated. */
+	for (size_t i = 0; i < c->a->point_count; i++) {
+		const struct analysis_point *p = &c->a->points[i];
+		double x = chart_x(c, p->msg_size);
+
+		if (!in_chart(c, p) || p->strategy != ops)
+			continue;
+		put(t,
+		    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
+		    "fill=\"%s\"><title>%s %zu B: %.4g (%zu run%s)</title>"
+		    "</circle>\n",
+		    x, chart_y(c, p->median), strategy_colour(ops), ops->name,
+		    p->msg_size, p->median, p->runs, p->runs == 1 ? "" : "s");
+		if (p->runs > 1)
+			put(t,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			    "y2=\"%.1f\" stroke=\"%s\"/>\n",
+			    x, chart_y(c, p->min), x, chart_y(c, p->max),
+			    strategy_colour(ops));
+	}
+	put(t,
+	    "<rect x=\"%d\" y=\"%.0f\" width=\"14\" height=\"4\" "
+	    "fill=\"%s\"/><text x=\"%d\" y=\"%.0f\" font-size=\"13\">"
+	    "%s</text>\n",
+	    SVG_WIDTH - PLOT_RIGHT + 16, c->y0 + PLOT_TOP + 20.0 * legend,
+	    strategy_colour(ops), SVG_WIDTH - PLOT_RIGHT + 36,
+	    c->y0 + PLOT_TOP + 20.0 * legend + 5, ops->name);
+}
+
+static void chart_panel(struct text *t, struct chart *c)
+{
+	unsigned int legend = 0;
+
+	c->lo_log = INFINITY;
+	c->hi_log = -INFINITY;
+	c->y_max = 0;
+	for (size_t i = 0; i < c->a->point_count; i++) {
+		const struct analysis_point *p = &c->a->points[i];
+		double top = c->mode == RUN_RR ? fmax(p->max, p->p99_median_us)
+					       : p->max;
+
+		if (!in_chart(c, p))
+			continue;
+		c->lo_log = fmin(c->lo_log, log2((double)p->msg_size));
+		c->hi_log = fmax(c->hi_log, log2((double)p->msg_size));
+		c->y_max = fmax(c->y_max, top);
+	}
+	c->y_max *= 1.1;
+	if (c->mode == RUN_RR)
+		chart_axes(t, c, "Round trip: p50 (solid), p99 (dashed)",
+			   "microseconds");
+	else
+		chart_axes(t, c, "Throughput", "Gbit/s (delivered)");
+	for (size_t i = 0; i < strategy_count(); i++) {
+		const struct strategy_ops *ops = strategy_at(i);
+		bool present = false;
+
+		for (size_t j = 0; j < c->a->point_count; j++)
+			present |= in_chart(c, &c->a->points[j]) &&
+				   c->a->points[j].strategy == ops;
+		if (!present)
+			continue;
+		chart_series(t, c, ops, false, legend++);
+		if (c->mode == RUN_RR)
+			chart_series(t, c, ops, true, legend);
+	}
+}
+
+int report_write_svg(const char *path, const struct session *s, char **cause)
+{
+	struct analysis a;
+	struct text body = {0}, t = {0};
+	unsigned int panels = 0;
+	int r;
+
+	*cause = NULL;
+	r = analysis_build(s->results, s->result_count, &a);
+	if (r < 0)
+		return r;
+	/* A panel per mode and thread count, in the order first run. */
+	for (size_t i = 0; i < a.point_count; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = a.points[j].threads == a.points[i].threads &&
+			       a.points[j].mode == a.points[i].mode;
+		if (seen || !a.points[i].runs)
+			continue;
+		struct chart c = {
+			.a = &a,
+			.mode = a.points[i].mode,
+			.threads = a.points[i].threads,
+			.y0 = (double)panels++ * PANEL_H,
+		};
+		chart_panel(&body, &c);
+	}
+	put(&t,
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+	    "width=\"%d\" height=\"%u\" viewBox=\"0 0 %d %u\" "
+	    "font-family=\"sans-serif\">\n"
+	    "<title>nio-top: %zu runs</title>\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+	    SVG_WIDTH, panels ? panels * PANEL_H : 40, SVG_WIDTH,
+	    panels ? panels * PANEL_H : 40, s->result_count);
+	if (!panels)
+		put(&t, "<text x=\"10\" y=\"25\">no runs</text>\n");
+	put(&t, "%s</svg>", body.data ? body.data : "");
+	t.failed |= body.failed;
+	free(body.data);
+	analysis_fini(&a);
+	return text_write(&t, path, cause);
+}
