@@ -62,6 +62,8 @@ struct explorer_live {
 	double elapsed_s;
 	struct gauge_reading gauge[SIDE_COUNT][GAUGE_COUNT];
 	struct run_totals totals; /* of the current run so far */
+	/* RUN_RR: the round trips of the measured window so far. */
+	struct latency_summary latency;
 };
 
 /* One refresh's gauges; NaN where not known. */
@@ -100,6 +102,14 @@ struct explorer {
 	struct run_config *sweep; /* the plan being run one by one */
 	size_t sweep_count;
 	size_t sweep_next;
+	uint64_t sweep_started_ns;
+
+	/* Presets to load: their names, from the preset folders. */
+	char (*presets)[64];
+	size_t preset_count;
+	/* The options of the preset loaded last: its runs count with these. */
+	struct options preset_options;
+	struct latency_hist *rtt; /* room to merge the flows' round trips */
 
 	struct sample samples[EXPLORER_SAMPLES]; /* ring, one per refresh */
 	size_t sample_count;
@@ -142,6 +152,13 @@ void explorer_restart(struct explorer *e);
 /* Every available strategy over a range of sizes at the current threads. */
 void explorer_sweep(struct explorer *e);
 bool explorer_sweeping(const struct explorer *e);
+/* Runs done and to do in the sweep, and the seconds left (NaN: unknown). */
+void explorer_sweep_progress(const struct explorer *e, size_t *done,
+			     size_t *total, double *left_s);
+/* Loads preset index (of e->presets) and runs its grid as a sweep. */
+void explorer_load_preset(struct explorer *e, size_t index);
+/* Writes the current controls as a preset file; the outcome to message. */
+int explorer_save_preset(struct explorer *e, const char *path);
 /* Stops the run; explorer_done() says when it has ended. */
 void explorer_quit(struct explorer *e);
 bool explorer_done(const struct explorer *e);

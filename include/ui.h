@@ -19,6 +19,8 @@ enum ui_command_kind {
 	UI_DURATION_TOGGLE,
 	UI_SWEEP,
 	UI_EXPORT,
+	UI_SAVE_PRESET,
+	UI_LOAD_PRESET, /* arg: the index in the explorer's presets */
 	UI_QUIT,
 };
 

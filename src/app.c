@@ -316,17 +316,24 @@ static int app_write_reports(const struct options *o, const struct session *s)
 	return status;
 }
 
-static void app_export_name(const struct options *o, char *out, size_t size)
+/* "PREFIX-YYYYmmdd-HHMMSS.json" in the current folder. */
+static void app_timestamped(const char *prefix, char *out, size_t size)
 {
 	time_t now = time(NULL);
+	char stamp[32];
 	struct tm tm;
 
-	if (o->output) {
-		snprintf(out, size, "%s", o->output);
-		return;
-	}
 	localtime_r(&now, &tm);
-	strftime(out, size, "nio-top-%Y%m%d-%H%M%S.json", &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(out, size, "%s-%s.json", prefix, stamp);
+}
+
+static void app_export_name(const struct options *o, char *out, size_t size)
+{
+	if (o->output)
+		snprintf(out, size, "%s", o->output);
+	else
+		app_timestamped("nio-top", out, size);
 }
 
 static void app_command(struct explorer *e, const struct options *o,
@@ -353,6 +360,13 @@ static void app_command(struct explorer *e, const struct options *o,
 	case UI_EXPORT:
 		app_export_name(o, path, sizeof(path));
 		explorer_export(e, path);
+		break;
+	case UI_SAVE_PRESET:
+		app_timestamped("nio-top-preset", path, sizeof(path));
+		explorer_save_preset(e, path);
+		break;
+	case UI_LOAD_PRESET:
+		explorer_load_preset(e, (size_t)cmd->arg);
 		break;
 	case UI_QUIT:
 		explorer_quit(e);

@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+
 #include "explorer.h"
 #include "export.h"
+#include "preset.h"
 
 const struct gauge_info gauge_info[GAUGE_COUNT] = {
 	[GAUGE_GBPS] = {"Throughput", "Gbit/s", {NULL, NULL}, 0},
@@ -114,7 +117,9 @@ static int explorer_given_sweep(struct explorer *e, const struct options *o)
 		for (size_t i = 0; i < ns; i++) {
 			for (size_t j = 0; j < nm; j++) {
 				for (size_t k = 0; k < nt; k++) {
-					e->sweep[n] = e->session->plan[0];
+					e->sweep[n] = e->config;
+					e->sweep[n].duration_ms =
+						o->duration_ms;
 					e->sweep[n].strategy = o->strategies[i];
 					e->sweep[n].msg_size = o->msg_sizes[j];
 					e->sweep[n].threads = o->threads[k];
@@ -124,7 +129,56 @@ static int explorer_given_sweep(struct explorer *e, const struct options *o)
 			}
 		}
 	e->sweep_count = n;
+	e->sweep_started_ns = clock_now_ns();
 	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The preset names of every preset folder, each once, sorted. */
+static void explorer_find_presets(struct explorer *e)
+{
+	const char *dirs[4];
+
+	preset_dirs(dirs);
+	for (size_t i = 0; dirs[i]; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *ent;
+
+		while (d && (ent = readdir(d))) {
+			size_t len = strlen(ent->d_name);
+			bool seen = false;
+			void *grown;
+
+			if (len < 6 || len - 5 >= sizeof(*e->presets) ||
+			    strcmp(ent->d_name + len - 5, ".json") ||
+			    strcmp(ent->d_name, "schema.json") == 0 ||
+			    ent->d_name[0] == '.')
+				continue;
+			for (size_t k = 0; k < e->preset_count && !seen; k++)
+				seen = strncmp(e->presets[k], ent->d_name,
+					       len - 5) == 0 &&
+				       !e->presets[k][len - 5];
+			if (seen)
+				continue;
+			grown = realloc(e->presets, (e->preset_count +
+						     1) * sizeof(*e->presets));
+			if (!grown)
+				break;
+			e->presets = grown;
+			snprintf(e->presets[e->preset_count++],
+				 sizeof(*e->presets), "%.*s", (int)len - 5,
+				 ent->d_name);
+		}
+		if (d)
+			closedir(d);
+	}
+	if (e->preset_count)
+		qsort(e->presets, e->preset_count, sizeof(*e->presets),
+		      cmp_name);
 }
 
 int explorer_open(struct explorer *e, struct session *session,
@@ -169,8 +223,10 @@ int explorer_open(struct explorer *e, struct session *session,
 	e->window_ms = e->window * refresh_ms;
 	e->history_capacity = EXPLORER_HISTORY_S * 1000 / refresh_ms + 1;
 	e->history = calloc(e->history_capacity, sizeof(*e->history));
-	if (!e->history)
+	e->rtt = malloc(sizeof(*e->rtt));
+	if (!e->history || !e->rtt)
 		return -ENOMEM;
+	explorer_find_presets(e);
 	if (e->viewing) {
 		explorer_say(e, "%zu runs loaded from an export; nothing runs",
 			     session->result_count);
@@ -194,6 +250,8 @@ void explorer_close(struct explorer *e)
 	}
 	sweep_cancel(e);
 	free(e->history);
+	free(e->rtt);
+	free(e->presets);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -344,12 +402,107 @@ void explorer_sweep(struct explorer *e)
 	explorer_changed(e);
 	e->sweep = plan;
 	e->sweep_count = n;
+	e->sweep_started_ns = clock_now_ns();
 	explorer_say(e, "sweep: %zu runs", n);
 }
 
 bool explorer_sweeping(const struct explorer *e)
 {
 	return e->sweep != NULL;
+}
+
+void explorer_sweep_progress(const struct explorer *e, size_t *done,
+			     size_t *total, double *left_s)
+{
+	double spent = (double)(clock_now_ns() - e->sweep_started_ns) / 1e9;
+
+	*total = e->sweep_count;
+	/* The run in progress is not done yet. */
+	*done = e->sweep_next ? e->sweep_next - 1 : 0;
+	*left_s = *done ? spent / (double)*done * (double)(*total - *done)
+			: NAN;
+}
+
+void explorer_load_preset(struct explorer *e, size_t index)
+{
+	struct options *o = &e->preset_options;
+	char *cause = NULL;
+
+	if (e->viewing || index >= e->preset_count) {
+		explorer_changed(e);
+		return;
+	}
+	/* The network stays: a preset's topology applies to new sessions. */
+	*o = e->session->options;
+	o->strategies_given = o->sizes_given = o->threads_given = false;
+	o->warnings = NULL;
+	if (preset_load(e->presets[index], o, &cause) < 0) {
+		explorer_say(e, "%s", cause ? cause : "cannot load the preset");
+		free(cause);
+		free(o->warnings);
+		return;
+	}
+	free(o->warnings);
+	o->warnings = NULL;
+	explorer_changed(e);
+	e->config = (struct run_config){
+		.strategy = o->strategies[0],
+		.mode = o->mode,
+		.msg_size = o->msg_sizes[0],
+		.threads = o->threads[0],
+		.duration_ms = o->duration_ms,
+		.warmup_ms = o->warmup_ms,
+		.verify = o->verify,
+		.slots = o->slots,
+		.uring_depth = o->uring_depth,
+		.uring_fixed = o->uring_fixed,
+		.counters = o->counters_enabled ? &o->counters : NULL,
+	};
+	sweep_cancel(e);
+	if (explorer_given_sweep(e, o) < 0)
+		explorer_say(e, "preset %s: out of memory", e->presets[index]);
+	else
+		explorer_say(e, "preset %s: %zu run%s", e->presets[index],
+			     e->sweep ? e->sweep_count : 1,
+			     e->sweep && e->sweep_count == 1 ? "" : "s");
+}
+
+int explorer_save_preset(struct explorer *e, const char *path)
+{
+	struct options o = e->session->options;
+	char *text, *cause = NULL;
+	cJSON *preset;
+	int r;
+
+	o.strategies[0] = e->config.strategy;
+	o.strategy_count = 1;
+	o.msg_sizes[0] = e->config.msg_size;
+	o.msg_size_count = 1;
+	o.threads[0] = e->config.threads;
+	o.thread_count = 1;
+	o.mode = e->config.mode;
+	o.repeat = 1;
+	/* A continuous run is saved as the default timed one. */
+	o.duration_ms = e->config.duration_ms ? e->config.duration_ms : 5000;
+	snprintf(o.preset_name, sizeof(o.preset_name), "saved");
+	snprintf(o.preset_description, sizeof(o.preset_description),
+		 "Saved from the explorer: %s.", e->config.strategy->name);
+	preset = preset_from_options(&o);
+	text = preset ? cJSON_Print(preset) : NULL;
+	cJSON_Delete(preset);
+	if (!text) {
+		explorer_say(e, "save: out of memory");
+		return -ENOMEM;
+	}
+	r = export_write_atomically(path, text, &cause);
+	cJSON_free(text);
+	if (r < 0)
+		explorer_say(e, "save: %s", cause ? cause : strerror(-r));
+	else
+		explorer_say(e, "saved the controls to %s (nio-top -p %s)",
+			     path, path);
+	free(cause);
+	return r;
 }
 
 void explorer_quit(struct explorer *e)
@@ -572,6 +725,8 @@ void explorer_sample(struct explorer *e, uint64_t now_ns)
 		return;
 	live_side(e, SIDE_SENDER, from, to);
 	live_side(e, SIDE_RECEIVER, from, to);
+	if (run_latency(e->run, e->rtt))
+		latency_hist_summarize(e->rtt, &e->live.latency);
 	e->live.ready = true;
 	history_push(e, now_ns);
 }

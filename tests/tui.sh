@@ -27,7 +27,7 @@ start() {
 	args=("$@")
 	rm -f "$tmp/exit" "$tmp/stty"
 	T -f /dev/null new-session -d -s ui -x 120 -y 40 \
-		"ulimit -c 0; env NIO_TOP_THEMES=$themes ${envs[*]} $NIO_TOP ${args[*]};
+		"cd $tmp; ulimit -c 0; env NIO_TOP_THEMES=$themes ${envs[*]} $NIO_TOP ${args[*]};
 		 echo \$? >$tmp/exit; stty -a >$tmp/stty; sleep 600"
 }
 
@@ -206,8 +206,8 @@ ok $? "no namespace or link left after SIGTERM"
 
 start "${utf8[@]}" -- -s one-copy,two-copy -d 5
 wait_screen 'Throughput .*Gbit/s' 30
-screen | grep -q '\[sweep\]'
-ok $? "two strategies given: a sweep runs"
+screen | grep -qE 'sweep \[[#.]{10}\] [01]/2'
+ok $? "two strategies given: a sweep runs, with its progress"
 T send-keys -t ui q
 wait_screen 'A sweep is running: q again quits' 10
 ok $? "q during a sweep asks first"
@@ -217,6 +217,51 @@ ok $? "any other key goes on"
 T send-keys -t ui q q
 wait_exit && [ "$(cat "$tmp/exit")" = 0 ]
 ok $? "q twice quits"
+T kill-server
+
+# Request/response: the Mode control, the round-trip line, the header.
+start "${utf8[@]}" -- -s one-copy -m 4K
+wait_screen 'Throughput .*Gbit/s' 30
+T send-keys -t ui Tab Tab Tab Right
+wait_screen 'Mode .* rr ' 20 && wait_screen 'Round trip: p50 [0-9.]+ us .* p99 [0-9.]+' 40
+ok $? "Mode -> rr: the round trip p50 .. p99.9 shows live"
+screen | grep -qE 'run [0-9]+: one-copy 4 KiB x1, .* rr'
+ok $? "the header says the run is rr"
+
+# Presets: S saves the controls; p lists the presets and Enter loads one.
+T send-keys -t ui S
+wait_screen 'saved the controls to nio-top-preset-' 20
+saved=$(ls "$tmp"/nio-top-preset-*.json 2>/dev/null | head -1)
+[ -n "$saved" ] && jq_true "$saved" '.format == "nio-top-preset" and .mode == "rr" and .strategies == ["one-copy"] and .msg_sizes == [4096]' &&
+	"$NIO_TOP" -p "$saved" --list-strategies >/dev/null 2>&1
+ok $? "S writes a preset of the controls that -p loads"
+T send-keys -t ui p
+wait_screen 'Presets \(Enter loads' 20 && screen | grep -q 'pa02' &&
+	screen | grep -q 'zerocopy-crossover'
+ok $? "p lists the shipped presets"
+T send-keys -t ui Down Down Enter
+wait_screen 'preset quick: [0-9]+ runs' 20 && wait_screen 'sweep \[' 20
+ok $? "Enter loads the chosen preset (quick) and runs its grid as a sweep"
+T send-keys -t ui q q
+wait_exit
+T kill-server
+
+# A saved export opens without running anything: runs, analysis.
+"$NIO_TOP" --batch -s one-copy,two-copy -m 1K,64K -d 0.2 -w 0 \
+	-o "$tmp/saved.json" >/dev/null 2>&1
+loaded_before=$(net_snapshot)
+start "${utf8[@]}" -- --load "$tmp/saved.json"
+wait_screen 'loaded export, 4 runs' 30
+ok $? "--load shows the export's runs"
+T send-keys -t ui v v v
+wait_screen 'Analysis: a win must clear' 20 && screen | grep -q 'threads 1: one-copy'
+ok $? "the analysis view shows the crossovers"
+T send-keys -t ui Right
+wait_screen 'nothing runs here' 10 && [ "$(net_snapshot)" = "$loaded_before" ]
+ok $? "a loaded export runs nothing and makes no namespace"
+T send-keys -t ui q
+wait_exit && [ "$(cat "$tmp/exit")" = 0 ]
+ok $? "q leaves the loaded export with status 0"
 T kill-server
 
 start LANG=C.UTF-8 TERM= --

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "ui_private.h"
 
 const struct ui_metric ui_metrics[] = {
@@ -158,7 +159,7 @@ static void control_value(const struct explorer *e, enum explorer_control c,
 		snprintf(out, size, "%u", e->config.threads);
 		break;
 	case CONTROL_MODE:
-		snprintf(out, size, "stream");
+		snprintf(out, size, "%s", run_mode_name(e->config.mode));
 		break;
 	case CONTROL_DURATION:
 		ui_format_duration(e->config.duration_ms, out, size);
@@ -318,6 +319,25 @@ static void draw_zerocopy(const struct explorer *e, int y, int x, int width)
 			: "");
 }
 
+/* rr: the round trips measured so far, merged over the flows. */
+static void draw_latency(const struct explorer *e, int y, int x, int width)
+{
+	const struct latency_summary *l = &e->live.latency;
+
+	if (!e->live.running || e->running.mode != RUN_RR)
+		return;
+	if (!l->count) {
+		ui_text(y, x, width, ROLE_MISC, "Round trip: %s",
+			e->live.warmup ? "warming up" : "none measured yet");
+		return;
+	}
+	ui_text(y, x, width, ROLE_HIGHLIGHT,
+		"Round trip: p50 %.1f us  p90 %.1f  p99 %.1f  p99.9 %.1f  max "
+		"%.1f  (%llu)",
+		l->p50_us, l->p90_us, l->p99_us, l->p99_9_us, l->max_us,
+		(unsigned long long)l->count);
+}
+
 static void draw_gauges(struct ui *ui, const struct explorer *e,
 			const struct rect *r)
 {
@@ -352,13 +372,14 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 		draw_gauge(ui, e, (enum gauge)g, SIDE_RECEIVER, y,
 			   x0 + column + 1, column - 1);
 	}
+	draw_latency(e, r->y + r->h - 3, r->x + 2, r->w - 4);
 	draw_zerocopy(e, r->y + r->h - 2, r->x + 2, r->w - 4);
 }
 
 static void draw_header(const struct ui *ui, const struct explorer *e)
 {
 	const struct session *s = e->session;
-	char size[24], where[96], state[64];
+	char size[24], where[96], state[64], sweep[64] = "";
 
 	attrset(theme_attr(ROLE_SELECTED));
 	mvhline(0, 0, ' ', ui->cols);
@@ -381,9 +402,32 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 			 e->run_number);
 	else
 		snprintf(state, sizeof(state), "idle");
-	ui_text(0, 0, ui->cols, ROLE_SELECTED, " nio-top %s  %s  %s%s",
+	if (explorer_sweeping(e)) {
+		size_t done, total, filled;
+		double left_s;
+		char bar[11];
+
+		explorer_sweep_progress(e, &done, &total, &left_s);
+		filled = total ? 10 * done / total : 0;
+		for (size_t i = 0; i < 10; i++)
+			bar[i] = i < filled ? '#' : '.';
+		bar[10] = '\0';
+		if (isnan(left_s))
+			snprintf(sweep, sizeof(sweep), "  sweep [%s] %zu/%zu",
+				 bar, done, total);
+		else
+			snprintf(sweep, sizeof(sweep),
+				 "  sweep [%s] %zu/%zu ETA %d:%02d", bar, done,
+				 total, (int)left_s / 60, (int)left_s % 60);
+	}
+	if (e->viewing)
+		snprintf(state, sizeof(state), "loaded export, %zu runs",
+			 s->result_count);
+	ui_text(0, 0, ui->cols, ROLE_SELECTED, " nio-top %s  %s  %s%s%s",
 		NIO_TOP_VERSION, where, state,
-		explorer_sweeping(e) ? "  [sweep]" : "");
+		e->state != EXPLORER_IDLE && e->running.mode == RUN_RR ? " rr"
+								       : "",
+		sweep);
 	ui_text(0, ui->cols - 12, 12, ROLE_SELECTED, " F1/? help ");
 }
 
@@ -591,6 +635,56 @@ static void draw_explain(struct ui *ui, const struct explorer *e)
 	}
 }
 
+/* What the finished runs say: crossovers and the zero-copy verdict. */
+static void draw_analysis(struct ui *ui, const struct explorer *e,
+			  const struct rect *r)
+{
+	struct analysis a;
+	int y = r->y + 1;
+	char line[256];
+
+	ui_box(ui, r, ROLE_BOX_HISTORY,
+	       "Analysis: a win must clear the run-to-run spread");
+	if (analysis_build(e->session->results, e->session->result_count, &a) <
+	    0)
+		return;
+	if (!a.crossover_count)
+		ui_text(y++, r->x + 2, r->w - 4, ROLE_INACTIVE,
+			"No comparison yet: it needs two of two-copy, "
+			"one-copy, "
+			"zero-copy (or uring and uring-zc) at the same sizes "
+			"(w sweeps them).");
+	for (size_t i = 0; i < a.crossover_count && y < r->y + r->h - 2; i++) {
+		const struct analysis_crossover *c = &a.crossovers[i];
+
+		analysis_crossover_text(c, line, sizeof(line));
+		ui_text(y++, r->x + 2, r->w - 4,
+			c->verdict == VERDICT_FROM ? ROLE_HIGHLIGHT : ROLE_TEXT,
+			"%s", line);
+	}
+	if (a.zerocopy_why[0] && y < r->y + r->h - 1)
+		ui_text(y, r->x + 2, r->w - 4, ROLE_MISC, "zero-copy: %s",
+			a.zerocopy_why);
+	analysis_fini(&a);
+}
+
+/* The preset list (p): a name per line, the chosen one highlighted. */
+static void draw_presets(struct ui *ui, const struct explorer *e)
+{
+	int h = (int)e->preset_count + 4;
+	struct rect r = {3, (ui->cols - 50) / 2,
+			 h < ui->rows - 4 ? h : ui->rows - 4, 50};
+
+	attrset(theme_attr(ROLE_TEXT));
+	for (int y = r.y; y < r.y + r.h; y++)
+		mvhline(y, r.x, ' ', r.w);
+	ui_box(ui, &r, ROLE_TITLE, "Presets (Enter loads, Esc closes)");
+	for (size_t i = 0; i < e->preset_count && (int)i < r.h - 3; i++)
+		ui_text(r.y + 2 + (int)i, r.x + 2, r.w - 4,
+			i == ui->preset_cursor ? ROLE_SELECTED : ROLE_TEXT,
+			" %-44s", e->presets[i]);
+}
+
 static void draw_too_small(const struct ui *ui)
 {
 	attrset(theme_attr(ROLE_TEXT));
@@ -646,6 +740,8 @@ void ui_draw_screen(struct ui *ui, const struct explorer *e)
 				 : ROLE_RECEIVER_HIGH);
 	} else if (ui->view == VIEW_COMPARE) {
 		draw_compare(ui, e, &panel);
+	} else if (ui->view == VIEW_ANALYSIS) {
+		draw_analysis(ui, e, &panel);
 	} else {
 		ui_chart(ui, e, &panel, &ui_metrics[ui->chart_metric]);
 	}
@@ -653,6 +749,8 @@ void ui_draw_screen(struct ui *ui, const struct explorer *e)
 	draw_status(ui, e);
 	if (ui->explain)
 		draw_explain(ui, e);
+	if (ui->preset_menu)
+		draw_presets(ui, e);
 	if (ui->help) {
 		struct rect r = {2, (ui->cols - 76) / 2, ui->rows - 4, 76};
 

@@ -28,6 +28,8 @@ enum ui_action {
 	ACT_INCREASE,
 	ACT_TOGGLE,
 	ACT_SWEEP,
+	ACT_SAVE_PRESET,
+	ACT_PRESETS,
 	ACT_HISTORY_UP,
 	ACT_HISTORY_DOWN,
 	ACT_MARK,
@@ -59,13 +61,15 @@ static const struct ui_key {
 	 "run again; on Duration: continuous or timed"},
 	{KEY_ENTER, "Enter", ACT_TOGGLE, NULL},
 	{' ', "Space", ACT_TOGGLE, NULL},
-	{'S', "S", ACT_SWEEP, "sweep every strategy over 256 B .. 1 MiB"},
+	{'w', "w", ACT_SWEEP, "sweep every strategy over 256 B .. 1 MiB"},
+	{'S', "S", ACT_SAVE_PRESET, "save the controls as a preset file"},
+	{'p', "p", ACT_PRESETS, "load a preset (its grid runs as a sweep)"},
 	{KEY_PPAGE, "PgUp", ACT_HISTORY_UP, "previous run in the history"},
 	{'k', "k", ACT_HISTORY_UP, NULL},
 	{KEY_NPAGE, "PgDn", ACT_HISTORY_DOWN, "next run in the history"},
 	{'j', "j", ACT_HISTORY_DOWN, NULL},
 	{'c', "c", ACT_MARK, "mark the selected run to compare"},
-	{'v', "v", ACT_VIEW, "next view: live, compare, chart"},
+	{'v', "v", ACT_VIEW, "next view: live, compare, chart, analysis"},
 	{'m', "m", ACT_METRIC, "next metric in the graph or chart"},
 	{'x', "x", ACT_EXPLAIN, "explain the strategy's data path"},
 	{'?', "?", ACT_HELP, "this help"},
@@ -74,7 +78,7 @@ static const struct ui_key {
 	{'e', "e", ACT_EXPORT, "export the finished runs as JSON"},
 	{'q', "q", ACT_QUIT, "quit"},
 	{KEY_F(10), "F10", ACT_QUIT, NULL},
-	{27, "Esc", ACT_CLOSE, "close the help or explain pane"},
+	{27, "Esc", ACT_CLOSE, "close the help, explain pane or preset list"},
 };
 
 #define UI_KEY_COUNT (sizeof(ui_keys) / sizeof(ui_keys[0]))
@@ -357,6 +361,18 @@ static size_t ui_action(struct ui *ui, const struct explorer *e,
 			    ui->focus, 0);
 	case ACT_SWEEP:
 		return push(cmd, n, UI_SWEEP, ui->focus, 0);
+	case ACT_SAVE_PRESET:
+		return push(cmd, n, UI_SAVE_PRESET, ui->focus, 0);
+	case ACT_PRESETS:
+		if (!e->preset_count) {
+			snprintf(ui->note, sizeof(ui->note),
+				 "no presets found (set NIO_TOP_PRESETS)");
+			break;
+		}
+		ui->preset_menu = true;
+		if (ui->preset_cursor >= e->preset_count)
+			ui->preset_cursor = 0;
+		break;
 	case ACT_HISTORY_UP:
 		if (ui->cursor > 0)
 			ui->cursor--;
@@ -401,7 +417,7 @@ static size_t ui_action(struct ui *ui, const struct explorer *e,
 		}
 		return push(cmd, n, UI_QUIT, ui->focus, 0);
 	case ACT_CLOSE:
-		ui->explain = ui->help = false;
+		ui->explain = ui->help = ui->preset_menu = false;
 		break;
 	}
 	return n;
@@ -463,6 +479,36 @@ static size_t ui_mouse(struct ui *ui, const struct explorer *e,
 	return n;
 }
 
+/* The preset list: Up and Down choose, Enter loads, Esc or q closes. */
+static size_t ui_preset_key(struct ui *ui, const struct explorer *e, int ch,
+			    struct ui_command *cmd, size_t n)
+{
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		if (ui->preset_cursor > 0)
+			ui->preset_cursor--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		if (ui->preset_cursor + 1 < e->preset_count)
+			ui->preset_cursor++;
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		ui->preset_menu = false;
+		return push(cmd, n, UI_LOAD_PRESET, ui->focus,
+			    (int)ui->preset_cursor);
+	case 27:
+	case 'q':
+	case 'p':
+		ui->preset_menu = false;
+		break;
+	}
+	return n;
+}
+
 size_t ui_read(struct ui *ui, const struct explorer *e,
 	       struct ui_command cmd[UI_COMMANDS_MAX])
 {
@@ -484,6 +530,10 @@ size_t ui_read(struct ui *ui, const struct explorer *e,
 		/* The help closes on any key; a second q confirms a quit. */
 		if (ui->help) {
 			ui->help = false;
+			continue;
+		}
+		if (ui->preset_menu) {
+			n = ui_preset_key(ui, e, ch, cmd, n);
 			continue;
 		}
 		if (ui->confirm_quit && ch != 'q' && ch != KEY_F(10)) {

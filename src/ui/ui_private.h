@@ -16,7 +16,7 @@
 #define UI_MIN_COLS 80
 #define UI_MIN_ROWS 24
 
-enum ui_view { VIEW_LIVE, VIEW_COMPARE, VIEW_CHART, VIEW_COUNT };
+enum ui_view { VIEW_LIVE, VIEW_COMPARE, VIEW_CHART, VIEW_ANALYSIS, VIEW_COUNT };
 
 struct rect {
 	int y, x, h, w;
@@ -44,6 +44,8 @@ struct ui {
 	bool help;
 	bool explain;
 	bool confirm_quit;
+	bool preset_menu;
+	size_t preset_cursor;
 	enum explorer_control focus;
 	size_t cursor;	  /* the selected run in the history */
 	size_t seen_runs; /* runs in the history at the last draw */
