@@ -58,6 +58,8 @@ struct options {
 	char preset_description[1025];
 	char theme_name[65]; /* a theme named by a preset */
 	char *warnings;	     /* lines for the user (unknown preset keys) */
+	/* Nothing will run (--load): a strategy this machine lacks is fine. */
+	bool viewing_only;
 };
 
 /*

@@ -536,6 +536,7 @@ int app_run(const struct options *options)
 	if (options->load) {
 		struct options loaded = *options;
 
+		loaded.viewing_only = true;
 		r = export_load(options->load, &session, &loaded, &cause);
 	} else {
 		r = session_open(&session, options, &cause);

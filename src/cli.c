@@ -329,7 +329,7 @@ static int add_strategy(const char *name, struct options *opts, char **cause)
 				 "--strategy: '%s' is not a strategy (%s, all)",
 				 name, known);
 	}
-	if (strategy_probe(ops, &why) < 0) {
+	if (!opts->viewing_only && strategy_probe(ops, &why) < 0) {
 		int r = cli_error(cause,
 				  "--strategy: '%s' is unavailable here: %s",
 				  name, why ? why : "probe failed");
