@@ -107,7 +107,7 @@ struct explorer {
 	/* Presets to load: their names, from the preset folders. */
 	char (*presets)[64];
 	size_t preset_count;
-	/* The options of the preset loaded last: its runs count with these. */
+	/* The options of the preset loaded last (its grid and timing). */
 	struct options preset_options;
 	struct latency_hist *rtt; /* room to merge the flows' round trips */
 

@@ -503,6 +503,7 @@ static int app_list_strategies(void)
 
 int app_run(const struct options *options)
 {
+	struct options loaded; /* --load: the export's own options */
 	struct session session;
 	struct app app = {0};
 	struct ui *ui = NULL;
@@ -534,8 +535,7 @@ int app_run(const struct options *options)
 	}
 	/* A saved export is only read: no network, no privilege needed. */
 	if (options->load) {
-		struct options loaded = *options;
-
+		loaded = *options;
 		loaded.viewing_only = true;
 		r = export_load(options->load, &session, &loaded, &cause);
 	} else {

@@ -432,7 +432,10 @@ void explorer_load_preset(struct explorer *e, size_t index)
 		explorer_changed(e);
 		return;
 	}
-	/* The network stays: a preset's topology applies to new sessions. */
+	/*
+	 * The network and the counted events stay: a preset's topology and
+	 * events apply to new sessions (-p), its grid and timing here.
+	 */
 	*o = e->session->options;
 	o->strategies_given = o->sizes_given = o->threads_given = false;
 	o->warnings = NULL;
@@ -456,7 +459,10 @@ void explorer_load_preset(struct explorer *e, size_t index)
 		.slots = o->slots,
 		.uring_depth = o->uring_depth,
 		.uring_fixed = o->uring_fixed,
-		.counters = o->counters_enabled ? &o->counters : NULL,
+		/* Runs kept in the session point at the session's set. */
+		.counters = e->session->options.counters_enabled
+				    ? &e->session->options.counters
+				    : NULL,
 	};
 	sweep_cancel(e);
 	if (explorer_given_sweep(e, o) < 0)

@@ -769,6 +769,9 @@ int export_load(const char *path, struct session *s, struct options *o,
 	if (r < 0)
 		goto out;
 	s->options = *o;
+	/* A theme named by the preset lives in the options themselves. */
+	if (o->theme == o->theme_name)
+		s->options.theme = s->options.theme_name;
 	s->topo.options = o->topo;
 	if (!cJSON_IsArray(runs)) {
 		r = -EINVAL;

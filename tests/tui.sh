@@ -206,8 +206,8 @@ ok $? "no namespace or link left after SIGTERM"
 
 start "${utf8[@]}" -- -s one-copy,two-copy -d 5
 wait_screen 'Throughput .*Gbit/s' 30
-screen | grep -qE 'sweep \[[#.]{10}\] [01]/2'
-ok $? "two strategies given: a sweep runs, with its progress"
+wait_screen 'sweep \[[#.]{10}\] [01]/2' 30
+ok $? "two strategies given: a sweep runs, with its progress ($(screen | head -1 | cut -c30-110))"
 T send-keys -t ui q
 wait_screen 'A sweep is running: q again quits' 10
 ok $? "q during a sweep asks first"
