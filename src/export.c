@@ -213,34 +213,20 @@ static cJSON *export_capabilities(const struct host_info *host)
 	return obj;
 }
 
+/*
+ * The resolved options: the preset's keys that describe the runs, with the
+ * topology as it was built rather than as asked for.
+ */
 static cJSON *export_config(const struct session *s)
 {
-	const struct options *o = &s->options;
-	cJSON *obj = cJSON_CreateObject();
-	cJSON *list = cJSON_AddArrayToObject(obj, "strategies");
+	static const char *const not_config[] = {
+		"format", "version", "name", "description",
+		"mode",	  "repeat",  "ui",   "topology",
+	};
+	cJSON *obj = preset_from_options(&s->options);
 
-	for (size_t i = 0; i < o->strategy_count; i++)
-		cJSON_AddItemToArray(
-			list, cJSON_CreateString(o->strategies[i]->name));
-	list = cJSON_AddArrayToObject(obj, "msg_sizes");
-	for (size_t i = 0; i < o->msg_size_count; i++)
-		cJSON_AddItemToArray(
-			list, cJSON_CreateNumber((double)o->msg_sizes[i]));
-	list = cJSON_AddArrayToObject(obj, "threads");
-	for (size_t i = 0; i < o->thread_count; i++)
-		cJSON_AddItemToArray(list, cJSON_CreateNumber(o->threads[i]));
-	cJSON_AddNumberToObject(obj, "duration_s",
-				(double)o->duration_ms / 1000);
-	cJSON_AddNumberToObject(obj, "warmup_s", (double)o->warmup_ms / 1000);
-	cJSON_AddBoolToObject(obj, "verify", o->verify);
-	cJSON_AddNumberToObject(obj, "slots", o->slots);
-	cJSON_AddNumberToObject(obj, "uring_depth", o->uring_depth);
-	cJSON_AddBoolToObject(obj, "uring_fixed", o->uring_fixed);
-	list = cJSON_AddArrayToObject(obj, "events");
-	for (unsigned int i = 0; o->counters_enabled && i < o->counters.count;
-	     i++)
-		cJSON_AddItemToArray(
-			list, cJSON_CreateString(o->counters.event[i].name));
+	for (size_t i = 0; i < sizeof(not_config) / sizeof(*not_config); i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(obj, not_config[i]);
 	cJSON_AddItemToObject(obj, "topology", export_topology(&s->topo));
 	return obj;
 }
