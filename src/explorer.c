@@ -105,30 +105,25 @@ static int explorer_given_sweep(struct explorer *e, const struct options *o)
 	size_t ns = o->strategies_given ? o->strategy_count : 1;
 	size_t nm = o->sizes_given ? o->msg_size_count : 1;
 	size_t nt = o->threads_given ? o->thread_count : 1;
-	size_t n = 0;
+	size_t grid = ns * nm * nt;
 
-	if (ns * nm * nt * o->repeat < 2)
+	if (grid * o->repeat < 2)
 		return 0;
-	e->sweep = calloc(ns * nm * nt * o->repeat, sizeof(*e->sweep));
+	e->sweep = calloc(grid * o->repeat, sizeof(*e->sweep));
 	if (!e->sweep)
 		return -ENOMEM;
 	/* Repeats interleaved, as in batch. */
-	for (unsigned int round = 1; round <= o->repeat; round++)
-		for (size_t i = 0; i < ns; i++) {
-			for (size_t j = 0; j < nm; j++) {
-				for (size_t k = 0; k < nt; k++) {
-					e->sweep[n] = e->config;
-					e->sweep[n].duration_ms =
-						o->duration_ms;
-					e->sweep[n].strategy = o->strategies[i];
-					e->sweep[n].msg_size = o->msg_sizes[j];
-					e->sweep[n].threads = o->threads[k];
-					e->sweep[n].round = round;
-					n++;
-				}
-			}
-		}
-	e->sweep_count = n;
+	for (size_t n = 0; n < grid * o->repeat; n++) {
+		size_t point = n % grid;
+
+		e->sweep[n] = e->config;
+		e->sweep[n].duration_ms = o->duration_ms;
+		e->sweep[n].strategy = o->strategies[point / (nm * nt)];
+		e->sweep[n].msg_size = o->msg_sizes[point / nt % nm];
+		e->sweep[n].threads = o->threads[point % nt];
+		e->sweep[n].round = (unsigned int)(n / grid) + 1;
+	}
+	e->sweep_count = grid * o->repeat;
 	e->sweep_started_ns = clock_now_ns();
 	return 0;
 }
