@@ -103,6 +103,7 @@ struct explorer {
 	size_t sweep_count;
 	size_t sweep_next;
 	uint64_t sweep_started_ns;
+	char sweep_name[80]; /* "sweep", or "preset NAME": for the status line */
 
 	/* Presets to load: their names, from the preset folders. */
 	char (*presets)[64];

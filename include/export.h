@@ -5,6 +5,9 @@
 #ifndef NIO_TOP_EXPORT_H
 #define NIO_TOP_EXPORT_H
 
+#include <cjson/cJSON.h>
+
+#include "cli.h"
 #include "session.h"
 
 #define EXPORT_FORMAT  "nio-top-run"
@@ -22,6 +25,11 @@ int export_write(const char *path, const struct session *session, char **cause);
  */
 int export_load(const char *path, struct session *session,
 		struct options *options, char **cause);
+
+/* The same from a parsed document; path names it in errors. */
+int export_from_json(const cJSON *root, const char *path,
+		     struct session *session, struct options *options,
+		     char **cause);
 
 /* Writes text to path via a temporary file in the same folder, fsync, rename. */
 int export_write_atomically(const char *path, const char *text, char **cause);

@@ -2,6 +2,7 @@
  * Command-line parsing.  The option table is the single source for getopt's
  * long options, the short-option string and the --help text.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -157,7 +158,8 @@ int cli_parse_size(const char *text, size_t *bytes)
 	unsigned long long value, scale = 1;
 	char *end;
 
-	if (!text[0] || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+	/* strto*() would skip white space and take a sign. */
+	if (!isdigit((unsigned char)text[0]))
 		return -EINVAL;
 	errno = 0;
 	value = strtoull(text, &end, 10);
@@ -195,7 +197,8 @@ static int parse_uint(const char *text, unsigned long min, unsigned long max,
 {
 	char *end;
 
-	if (!text[0] || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+	/* strto*() would skip white space and take a sign. */
+	if (!isdigit((unsigned char)text[0]))
 		return -EINVAL;
 	errno = 0;
 	*value = strtoul(text, &end, 10);
@@ -209,7 +212,8 @@ int cli_parse_rate(const char *text, uint64_t *bits_per_s)
 	double value, scale = 1;
 	char *end;
 
-	if (!text[0] || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+	/* strto*() would skip white space and take a sign. */
+	if (!isdigit((unsigned char)text[0]))
 		return -EINVAL;
 	errno = 0;
 	value = strtod(text, &end);

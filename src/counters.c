@@ -420,6 +420,7 @@ void counters_probe(const struct counter_set *set,
 	/* Some work and one sleep, so that every event has had a chance. */
 	for (unsigned long i = 0; i < 1000000; i++)
 		spin += i;
+	(void)spin;
 	usleep(1000);
 	thread_counters_read(&tc, reading);
 	for (unsigned int i = 0; i < set->count; i++)

@@ -125,6 +125,11 @@ static int explorer_given_sweep(struct explorer *e, const struct options *o)
 	}
 	e->sweep_count = grid * o->repeat;
 	e->sweep_started_ns = clock_now_ns();
+	if (o->preset_name[0])
+		snprintf(e->sweep_name, sizeof(e->sweep_name), "preset %s",
+			 o->preset_name);
+	else
+		snprintf(e->sweep_name, sizeof(e->sweep_name), "sweep");
 	return 0;
 }
 
@@ -398,6 +403,7 @@ void explorer_sweep(struct explorer *e)
 	e->sweep = plan;
 	e->sweep_count = n;
 	e->sweep_started_ns = clock_now_ns();
+	snprintf(e->sweep_name, sizeof(e->sweep_name), "sweep");
 	explorer_say(e, "sweep: %zu runs", n);
 }
 
@@ -460,12 +466,15 @@ void explorer_load_preset(struct explorer *e, size_t index)
 				    : NULL,
 	};
 	sweep_cancel(e);
-	if (explorer_given_sweep(e, o) < 0)
+	if (explorer_given_sweep(e, o) < 0) {
 		explorer_say(e, "preset %s: out of memory", e->presets[index]);
-	else
-		explorer_say(e, "preset %s: %zu run%s", e->presets[index],
-			     e->sweep ? e->sweep_count : 1,
-			     e->sweep && e->sweep_count == 1 ? "" : "s");
+		return;
+	}
+	snprintf(e->sweep_name, sizeof(e->sweep_name), "preset %s",
+		 e->presets[index]);
+	explorer_say(e, "preset %s: %zu run%s", e->presets[index],
+		     e->sweep ? e->sweep_count : 1,
+		     e->sweep && e->sweep_count == 1 ? "" : "s");
 }
 
 int explorer_save_preset(struct explorer *e, const char *path)
@@ -592,11 +601,12 @@ void explorer_tick(struct explorer *e, uint64_t now_ns)
 
 		/* The controls show what runs. */
 		e->config = next;
-		explorer_say(e, "sweep: run %zu of %zu", e->sweep_next,
-			     e->sweep_count);
+		explorer_say(e, "%s: run %zu of %zu", e->sweep_name,
+			     e->sweep_next, e->sweep_count);
 		explorer_start(e, &next);
 	} else if (e->sweep) {
-		explorer_say(e, "sweep done: %zu runs", e->sweep_count);
+		explorer_say(e, "%s done: %zu runs", e->sweep_name,
+			     e->sweep_count);
 		sweep_cancel(e);
 	} else if (e->restart) {
 		explorer_start(e, &e->config);

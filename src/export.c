@@ -716,9 +716,6 @@ static void load_run(struct loader *l, const cJSON *obj,
 int export_load(const char *path, struct session *s, struct options *o,
 		char **cause)
 {
-	const cJSON *format, *version, *runs, *run;
-	struct loader l = {.path = path, .cause = cause};
-	char where[4200];
 	cJSON *root;
 	int r;
 
@@ -728,6 +725,22 @@ int export_load(const char *path, struct session *s, struct options *o,
 	r = jsonfile_read(path, EXPORT_LOAD_MAX, &root, cause);
 	if (r < 0)
 		return -EINVAL;
+	r = export_from_json(root, path, s, o, cause);
+	cJSON_Delete(root);
+	return r;
+}
+
+int export_from_json(const cJSON *root, const char *path, struct session *s,
+		     struct options *o, char **cause)
+{
+	const cJSON *format, *version, *runs, *run;
+	struct loader l = {.path = path, .cause = cause};
+	char where[4200];
+	int r;
+
+	*cause = NULL;
+	memset(s, 0, sizeof(*s));
+	s->topo.server_ns = s->topo.client_ns = -1;
 	format = cJSON_GetObjectItemCaseSensitive(root, "format");
 	version = cJSON_GetObjectItemCaseSensitive(root, "version");
 	runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
@@ -784,7 +797,6 @@ int export_load(const char *path, struct session *s, struct options *o,
 		}
 	}
 out:
-	cJSON_Delete(root);
 	if (r < 0)
 		session_close(s);
 	return r;

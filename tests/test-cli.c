@@ -25,7 +25,9 @@ static void test_sizes(void)
 		{"12Q", -EINVAL, 0},   {"", -EINVAL, 0},
 		{"-64", -EINVAL, 0},   {"K", -EINVAL, 0},
 		{"1.5K", -EINVAL, 0},  {"4KB", -EINVAL, 0},
-		{" 64", -EINVAL, 0},
+		{" 64", -EINVAL, 0},   {"\v668", -EINVAL, 0},
+		{"\t4K", -EINVAL, 0},  {"\n64", -EINVAL, 0},
+		{"+64", -EINVAL, 0},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -53,6 +55,8 @@ static void test_rates_and_subnets(void)
 	ok(cli_parse_rate("18G", &bps) == -ERANGE,
 	   "rate 18G is beyond tbf's int");
 	ok(cli_parse_rate("1Gbit", &bps) == -EINVAL, "rate 1Gbit is no rate");
+	ok(cli_parse_rate("\t1G", &bps) == -EINVAL,
+	   "rate with leading white space is no rate");
 	ok(topo_subnet_parse("198.18.4.0/30", &net, &prefix) == 0 &&
 		   prefix == 30 && ntohl(net.s_addr) == 0xc6120400,
 	   "subnet 198.18.4.0/30");
