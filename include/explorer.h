@@ -103,7 +103,10 @@ struct explorer {
 	size_t sweep_count;
 	size_t sweep_next;
 	uint64_t sweep_started_ns;
-	char sweep_name[80]; /* "sweep", or "preset NAME": for the status line */
+	char sweep_name
+		[80]; /* "sweep", or "preset NAME": for the status line */
+	size_t sweep_failed;	 /* runs of the sweep that ended in an error */
+	char sweep_failure[200]; /* the latest: "run 3: flow 1 sender: ..." */
 
 	/* Presets to load: their names, from the preset folders. */
 	char (*presets)[64];

@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 enum topo_kind {
 	TOPO_VETH,     /* two private namespaces joined by a veth pair */
@@ -51,6 +52,8 @@ struct topo {
 	struct sockaddr_in client_addr;
 	unsigned int mtu; /* as the kernel set it */
 	char *kept_path[2];
+	pid_t keep_guard;    /* removes the names if nio-top dies; 0: none */
+	int keep_guard_pipe; /* its EOF is the signal */
 	double setup_ms;
 	double teardown_ms;
 };

@@ -224,6 +224,20 @@ static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 		(double)cfg->duration_ms / 1000, (double)cfg->warmup_ms / 1000);
 }
 
+/*
+ * With -o the export is rewritten, atomically, after every finished run, so
+ * that a crash or kill -9 keeps what finished.  Quiet: the write at exit
+ * reports, and says why if writing fails.
+ */
+static void app_checkpoint(const struct session *s)
+{
+	char *cause = NULL;
+
+	if (s->options.output)
+		export_write(s->options.output, s, &cause);
+	free(cause);
+}
+
 static int app_batch(struct app *app, struct session *s)
 {
 	uint64_t started_ns = clock_now_ns();
@@ -259,6 +273,7 @@ static int app_batch(struct app *app, struct session *s)
 		failed |= result.error != NULL;
 		if (session_add_result(s, &result) < 0)
 			failed = true;
+		app_checkpoint(s);
 	}
 	if (!app->signal)
 		batch_analysis(s);
@@ -380,6 +395,7 @@ static int app_explore(struct app *app, struct session *s, struct ui *ui)
 	const struct options *o = &s->options;
 	uint64_t refresh_ns = o->refresh_ms * NS_PER_MS;
 	uint64_t next_draw = clock_now_ns();
+	size_t saved = s->result_count;
 	struct explorer ex;
 	int r;
 
@@ -440,6 +456,10 @@ static int app_explore(struct app *app, struct session *s, struct ui *ui)
 		}
 		if (redraw)
 			ui_draw(ui, &ex);
+		if (s->result_count != saved && !ex.viewing) {
+			saved = s->result_count;
+			app_checkpoint(s);
+		}
 	}
 	explorer_close(&ex);
 	return 0;

@@ -93,7 +93,7 @@ static void sweep_cancel(struct explorer *e)
 {
 	free(e->sweep);
 	e->sweep = NULL;
-	e->sweep_count = e->sweep_next = 0;
+	e->sweep_count = e->sweep_next = e->sweep_failed = 0;
 }
 
 /*
@@ -578,9 +578,14 @@ static void explorer_finish(struct explorer *e)
 		run_result_fini(&result);
 		return;
 	}
-	if (result.error)
+	if (result.error) {
 		explorer_say(e, "run %u: %s", e->run_number, result.error);
-	else if (!e->restart && !e->sweep)
+		if (e->sweep) {
+			e->sweep_failed++;
+			snprintf(e->sweep_failure, sizeof(e->sweep_failure),
+				 "run %u: %s", e->run_number, result.error);
+		}
+	} else if (!e->restart && !e->sweep)
 		explorer_say(e,
 			     "run %u finished: %.2f Gbit/s; Enter runs it "
 			     "again",
@@ -592,21 +597,27 @@ static void explorer_finish(struct explorer *e)
 
 void explorer_tick(struct explorer *e, uint64_t now_ns)
 {
+	char failures[256] = "";
+
 	if (e->run && run_tick(e->run, now_ns))
 		explorer_finish(e);
 	if (e->run || e->quitting)
 		return;
+	/* A sweep goes on past a failed run, and keeps saying so. */
+	if (e->sweep_failed)
+		snprintf(failures, sizeof(failures), ", %zu failed (%s)",
+			 e->sweep_failed, e->sweep_failure);
 	if (e->sweep && e->sweep_next < e->sweep_count) {
 		struct run_config next = e->sweep[e->sweep_next++];
 
 		/* The controls show what runs. */
 		e->config = next;
-		explorer_say(e, "%s: run %zu of %zu", e->sweep_name,
-			     e->sweep_next, e->sweep_count);
+		explorer_say(e, "%s: run %zu of %zu%s", e->sweep_name,
+			     e->sweep_next, e->sweep_count, failures);
 		explorer_start(e, &next);
 	} else if (e->sweep) {
-		explorer_say(e, "%s done: %zu runs", e->sweep_name,
-			     e->sweep_count);
+		explorer_say(e, "%s done: %zu runs%s", e->sweep_name,
+			     e->sweep_count, failures);
 		sweep_cancel(e);
 	} else if (e->restart) {
 		explorer_start(e, &e->config);

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -457,6 +458,64 @@ fail_errno:
 	return r;
 }
 
+/*
+ * A name under /run/netns outlives the process that made it, so a child
+ * process holds the read end of a pipe and removes the names when it reads
+ * end-of-file: that happens however nio-top ends (kill -9, a crash).  The
+ * child keeps nothing else open, so it never holds a namespace itself.
+ */
+static int keep_guard_start(struct topo *topo, char **cause)
+{
+	int fds[2], err;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		goto fail;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		goto fail;
+	}
+	if (pid == 0) {
+		char byte;
+
+		close_range(0, (unsigned int)fds[0] - 1, 0);
+		close_range((unsigned int)fds[0] + 1, ~0U, 0);
+		while (read(fds[0], &byte, 1) < 0 && errno == EINTR)
+			;
+		for (int i = 0; i < 2; i++) {
+			if (topo->kept_path[i]) {
+				umount2(topo->kept_path[i], MNT_DETACH);
+				unlink(topo->kept_path[i]);
+			}
+		}
+		_exit(0);
+	}
+	close(fds[0]);
+	topo->keep_guard = pid;
+	topo->keep_guard_pipe = fds[1];
+	return 0;
+
+fail:
+	err = errno;
+	if (asprintf(cause, "--keep-netns: cannot start the name guard: %s",
+		     strerror(err)) < 0)
+		*cause = NULL;
+	return -err;
+}
+
+/* Called once the names are gone: the guard finds nothing to do. */
+static void keep_guard_stop(struct topo *topo)
+{
+	if (topo->keep_guard <= 0)
+		return;
+	close(topo->keep_guard_pipe);
+	while (waitpid(topo->keep_guard, NULL, 0) < 0 && errno == EINTR)
+		;
+	topo->keep_guard = 0;
+}
+
 static void unkeep_netns(char **path)
 {
 	if (!*path)
@@ -540,6 +599,8 @@ int topo_create(const struct topo_options *options, struct topo *topo,
 		if (r == 0 && topo->client_ns != topo->server_ns)
 			r = keep_netns(topo->client_ns, options->keep_prefix,
 				       "cli", &topo->kept_path[1], cause);
+		if (r == 0)
+			r = keep_guard_start(topo, cause);
 		if (r < 0)
 			goto err;
 	}
@@ -565,6 +626,7 @@ void topo_destroy(struct topo *topo)
 		nl_run(topo->server_ns, &job, "server namespace", NULL);
 	unkeep_netns(&topo->kept_path[1]);
 	unkeep_netns(&topo->kept_path[0]);
+	keep_guard_stop(topo);
 	if (topo->client_ns >= 0 && topo->client_ns != topo->server_ns)
 		close(topo->client_ns);
 	if (topo->server_ns >= 0)

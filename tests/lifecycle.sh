@@ -1,7 +1,8 @@
 #!/bin/bash
 # Nothing is left behind, however nio-top ends: after kill -9 the namespaces
 # it held are referenced by nothing and the machine's links, named namespaces
-# and lsns look as before; --keep-netns names vanish on SIGINT and SIGTERM;
+# and lsns look as before; --keep-netns names vanish on SIGINT, SIGTERM and
+# SIGKILL;
 # and 50 starts and stops in a row never collide or grow anything.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -47,6 +48,23 @@ for sig in INT TERM; do
 	[ ! -e /run/netns/niotest-srv ] && [ ! -e /run/netns/niotest-cli ]
 	ok $? "SIG$sig: the names are gone"
 done
+
+# --keep-netns and kill -9: the names go too (a guard process removes them).
+"$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest \
+	>/dev/null 2>"$tmp/err" &
+pid=$!
+wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
+[ -e /run/netns/niotest-srv ] && [ -e /run/netns/niotest-cli ]
+ok $? "SIGKILL: named while running"
+kill -9 $pid
+wait $pid 2>/dev/null
+for _ in $(seq 20); do
+	[ ! -e /run/netns/niotest-srv ] && [ ! -e /run/netns/niotest-cli ] && break
+	sleep 0.1
+done
+[ ! -e /run/netns/niotest-srv ] && [ ! -e /run/netns/niotest-cli ] &&
+	! grep -q niotest /proc/self/mountinfo
+ok $? "SIGKILL: within 2 s the names and their mounts are gone"
 
 # 50 cycles, each building and removing the topology (named, so a leftover
 # would be an EEXIST on the next one).

@@ -9,69 +9,17 @@
 need_root
 need_cmd tmux jq
 
-themes="$(dirname "$(realpath "$0")")/../themes"
-sock="$tmp/tmux.sock"
-trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-
-T() { tmux -S "$sock" "$@"; }
-
-# start ENV... -- ARGS...: nio-top in a fresh 120x40 session; when it ends
-# the pane keeps its exit status and `stty -a` in $tmp.
-start() {
-	local envs=() args=()
-	while [ "$1" != -- ]; do
-		envs+=("$1")
-		shift
-	done
-	shift
-	args=("$@")
-	rm -f "$tmp/exit" "$tmp/stty"
-	T -f /dev/null new-session -d -s ui -x 120 -y 40 \
-		"cd $tmp; ulimit -c 0; env NIO_TOP_THEMES=$themes ${envs[*]} $NIO_TOP ${args[*]};
-		 echo \$? >$tmp/exit; stty -a >$tmp/stty; sleep 600"
-}
-
-screen() { T capture-pane -p -t ui; }
-
-# wait_screen PATTERN [TENTHS]: the screen shows PATTERN (grep -E) in time.
-wait_screen() {
-	for _ in $(seq "${2:-50}"); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-wait_gone() {
-	for _ in $(seq "${2:-50}"); do
-		screen | grep -qE -- "$1" || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-wait_exit() {
-	for _ in $(seq 100); do
-		[ -s "$tmp/exit" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-stty_sane() {
-	[ -s "$tmp/stty" ] && ! grep -qE -- '(^| )-(icanon|echo|icrnl|opost)( |$)' "$tmp/stty"
-}
+. "$(dirname "$0")/tmux.sh"
 
 # The receiver's throughput gauge: its value, or nothing.
 throughput() {
 	screen | sed -n 's/.*Throughput .* \([0-9.]*[kMG]*\) Gbit\/s *│$/\1/p'
 }
 
-utf8=(TERM=xterm-256color LANG=C.UTF-8)
 before=$(net_snapshot)
 
 start "${utf8[@]}" -- -o "$tmp/session.json"
-wait_screen 'Throughput .*Gbit/s' 30
+wait_screen 'Throughput .*[0-9] Gbit/s' 30
 ok $? "within 3 s the screen shows the throughput gauge with a value"
 for name in Controls Messages CPU 'Ctx switches' 'L1d misses' 'LLC misses' \
 	IPC 'Cycles/byte' 'Runs '; do

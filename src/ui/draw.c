@@ -469,6 +469,17 @@ static void result_cell(const struct run_result *r, enum gauge g,
 		snprintf(out, size, "n/a");
 }
 
+/* A failed run's note leads with the cause: "Connection reset by peer". */
+static const char *result_note(const struct run_result *res)
+{
+	const char *cause;
+
+	if (!res->error)
+		return "";
+	cause = strrchr(res->error, ':');
+	return cause && cause[1] == ' ' ? cause + 2 : res->error;
+}
+
 static void draw_history(struct ui *ui, const struct explorer *e,
 			 const struct rect *r)
 {
@@ -515,7 +526,7 @@ static void draw_history(struct ui *ui, const struct explorer *e,
 			"%s %3zu %-24s %7.2f %9s %9s %8s %8s %9s %9s  %s",
 			marked ? "*" : " ", k + 1, label, res->measured_s,
 			cells[0], cells[1], cells[2], cells[3], cells[4],
-			cells[5], res->error ? res->error : "");
+			cells[5], result_note(res));
 	}
 	if (!runs)
 		ui_text(r->y + 2, r->x + 4, r->w - 6, ROLE_INACTIVE,

@@ -1,0 +1,64 @@
+# Shared by the tests that drive the explorer in a real terminal: a private
+# tmux server (killed on exit), nio-top started in a 120x40 session with its
+# exit status and `stty -a` kept when it ends, and waits on the screen.
+# Source after lib.sh.  $ui_binary is the nio-top to start ($NIO_TOP).
+
+themes="$(dirname "$(realpath "$0")")/../themes"
+sock="$tmp/tmux.sock"
+trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+
+T() { tmux -S "$sock" "$@"; }
+
+# start ENV... -- ARGS...: nio-top in a fresh 120x40 session; when it ends
+# the pane keeps its exit status and `stty -a` in $tmp.
+start() {
+	local envs=() args=()
+	while [ "$1" != -- ]; do
+		envs+=("$1")
+		shift
+	done
+	shift
+	args=("$@")
+	rm -f "$tmp/exit" "$tmp/stty"
+	T -f /dev/null new-session -d -s ui -x 120 -y 40 \
+		"cd $tmp; ulimit -c 0; env NIO_TOP_THEMES=$themes ${envs[*]} ${ui_binary:-$NIO_TOP} ${args[*]};
+		 echo \$? >$tmp/exit; stty -a >$tmp/stty; sleep 600"
+}
+
+screen() { T capture-pane -p -t ui; }
+
+# wait_screen PATTERN [TENTHS]: the screen shows PATTERN (grep -E) in time.
+wait_screen() {
+	for _ in $(seq "${2:-50}"); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+wait_gone() {
+	for _ in $(seq "${2:-50}"); do
+		screen | grep -qE -- "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+wait_exit() {
+	for _ in $(seq 100); do
+		[ -s "$tmp/exit" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+stty_sane() {
+	[ -s "$tmp/stty" ] && ! grep -qE -- '(^| )-(icanon|echo|icrnl|opost)( |$)' "$tmp/stty"
+}
+
+utf8=(TERM=xterm-256color LANG=C.UTF-8)
+
+# The nio-top running in the session.
+ui_pid() {
+	pgrep -P "$(T display -p -t ui '#{pane_pid}')" -x "$(basename "${ui_binary:-$NIO_TOP}")"
+}
