@@ -35,6 +35,9 @@ struct app {
 	int timer_fd;
 	int signal;   /* the terminating signal received, or 0 */
 	bool resized; /* SIGWINCH came */
+	/* The last checkpoint of the -o export: when it ended, what it cost. */
+	uint64_t checkpoint_end_ns;
+	uint64_t checkpoint_cost_ns;
 };
 
 static const int app_signals[] = {SIGINT,  SIGTERM, SIGHUP,
@@ -226,16 +229,23 @@ static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 
 /*
  * With -o the export is rewritten, atomically, after every finished run, so
- * that a crash or kill -9 keeps what finished.  Quiet: the write at exit
- * reports, and says why if writing fails.
+ * that a crash or kill -9 keeps what finished.  A long session's export is
+ * big: a rewrite waits until ten times its last cost has passed, so that
+ * writing never takes more than a tenth of the time.  Quiet: the write at
+ * exit reports, and says why if writing fails.
  */
-static void app_checkpoint(const struct session *s)
+static void app_checkpoint(struct app *app, const struct session *s)
 {
+	uint64_t start = clock_now_ns();
 	char *cause = NULL;
 
-	if (s->options.output)
-		export_write(s->options.output, s, &cause);
+	if (!s->options.output ||
+	    start - app->checkpoint_end_ns < 10 * app->checkpoint_cost_ns)
+		return;
+	export_write(s->options.output, s, &cause);
 	free(cause);
+	app->checkpoint_end_ns = clock_now_ns();
+	app->checkpoint_cost_ns = app->checkpoint_end_ns - start;
 }
 
 static int app_batch(struct app *app, struct session *s)
@@ -273,7 +283,7 @@ static int app_batch(struct app *app, struct session *s)
 		failed |= result.error != NULL;
 		if (session_add_result(s, &result) < 0)
 			failed = true;
-		app_checkpoint(s);
+		app_checkpoint(app, s);
 	}
 	if (!app->signal)
 		batch_analysis(s);
@@ -458,7 +468,7 @@ static int app_explore(struct app *app, struct session *s, struct ui *ui)
 			ui_draw(ui, &ex);
 		if (s->result_count != saved && !ex.viewing) {
 			saved = s->result_count;
-			app_checkpoint(s);
+			app_checkpoint(app, s);
 		}
 	}
 	explorer_close(&ex);

@@ -502,7 +502,11 @@ bool run_tick(struct run *run, uint64_t now_ns)
 		run->threads_ended += (unsigned int)ended;
 	run_check_errors(run, now_ns);
 
-	if (run->state < RUN_STOPPING) {
+	/*
+	 * An interval per tick (and at the warm-up's end and the run's),
+	 * however often the front end calls.
+	 */
+	if (run->state < RUN_STOPPING && now_ns >= run_deadline_ns(run)) {
 		struct sample s;
 
 		sampler_read(run->flows, run->flow_count, now_ns, &s);
@@ -626,6 +630,15 @@ void run_finish(struct run *run, struct run_result *result)
 					     final.totals.zc_completions));
 	result->error = run->error;
 	run->error = NULL;
+	/* Kept for the session's life: no room to grow. */
+	if (result->interval_count) {
+		void *fitted = realloc(result->intervals,
+				       result->interval_count *
+					       sizeof(*result->intervals));
+
+		if (fitted)
+			result->intervals = fitted;
+	}
 	run->intervals = NULL;
 	run_free(run);
 }

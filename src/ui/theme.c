@@ -222,6 +222,14 @@ int theme_load(const char *dir, const char *name, struct theme *theme,
 		return r;
 	}
 	len = fread(text, 1, sizeof(text) - 1, f);
+	/* Never a theme cut short: a longer file is refused. */
+	if (len == sizeof(text) - 1 && fgetc(f) != EOF) {
+		fclose(f);
+		if (asprintf(cause, "%s: longer than %zu bytes", path,
+			     sizeof(text) - 1) < 0)
+			*cause = NULL;
+		return -EFBIG;
+	}
 	fclose(f);
 	text[len] = '\0';
 	theme_default(theme);
