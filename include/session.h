@@ -6,6 +6,7 @@
 #define NIO_TOP_SESSION_H
 
 #include "cli.h"
+#include "hostinfo.h"
 #include "run.h"
 #include "topo.h"
 
@@ -17,6 +18,9 @@ struct session {
 	size_t plan_count;
 	struct run_result *results;
 	size_t result_count;
+	/* What the machine can do, probed once at open (not for --load). */
+	struct host_info host;
+	bool host_known;
 };
 
 /* Builds the topology and the plan: 0 or -errno with *cause. */

@@ -381,43 +381,19 @@ static cJSON *export_analysis(const struct session *s)
 	return obj;
 }
 
-int export_write(const char *path, const struct session *s, char **cause)
-{
-	struct host_info host;
-	cJSON *root = cJSON_CreateObject();
-	cJSON *tool, *runs;
-	char *text;
-	int r;
-
-	*cause = NULL;
-	if (!root)
-		return -ENOMEM;
-	host_info_read(&host, s->options.counters_enabled ? &s->options.counters
-							  : NULL);
-	cJSON_AddStringToObject(root, "format", EXPORT_FORMAT);
-	cJSON_AddNumberToObject(root, "version", EXPORT_VERSION);
-	tool = cJSON_AddObjectToObject(root, "tool");
-	cJSON_AddStringToObject(tool, "name", "nio-top");
-	cJSON_AddStringToObject(tool, "version", NIO_TOP_VERSION);
-	cJSON_AddItemToObject(root, "host", export_host(&host));
-	cJSON_AddItemToObject(root, "capabilities", export_capabilities(&host));
-	cJSON_AddItemToObject(root, "config", export_config(s));
-	/* Replays with -p: the options as a preset. */
-	cJSON_AddItemToObject(root, "preset", preset_from_options(&s->options));
-	runs = cJSON_AddArrayToObject(root, "runs");
-	for (size_t i = 0; i < s->result_count; i++)
-		cJSON_AddItemToArray(runs,
-				     export_run(&s->results[i], &s->topo));
-	cJSON_AddItemToObject(root, "analysis", export_analysis(s));
-
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -ENOMEM;
-	r = export_write_atomically(path, text, cause);
-	cJSON_free(text);
-	return r;
-}
+/*
+ * A file replaced atomically: written to a temporary file in the same folder,
+ * synced, renamed over the path, and the folder synced.  Writes record the
+ * first error; commit reports it.
+ */
+struct atomic_file {
+	const char *path;
+	char *dir_copy, *base_copy, *tmp;
+	const char *dir;
+	const char *step;
+	int fd;
+	int error;
+};
 
 static int write_all(int fd, const char *text, size_t len)
 {
@@ -435,65 +411,174 @@ static int write_all(int fd, const char *text, size_t len)
 	return 0;
 }
 
+static void atomic_open(struct atomic_file *f, const char *path)
+{
+	*f = (struct atomic_file){.path = path,
+				  .fd = -1,
+				  .step = "create a temporary file",
+				  .dir_copy = strdup(path),
+				  .base_copy = strdup(path)};
+	if (f->dir_copy)
+		f->dir = dirname(f->dir_copy);
+	if (!f->dir || !f->base_copy ||
+	    asprintf(&f->tmp, "%s/.%s.XXXXXX", f->dir, basename(f->base_copy)) <
+		    0) {
+		f->tmp = NULL;
+		f->error = -ENOMEM;
+		return;
+	}
+	f->fd = mkostemp(f->tmp, O_CLOEXEC);
+	if (f->fd < 0) {
+		f->error = -errno;
+		free(f->tmp);
+		f->tmp = NULL;
+		return;
+	}
+	f->step = "write";
+}
+
+static void atomic_write(struct atomic_file *f, const char *text, size_t len)
+{
+	if (!f->error)
+		f->error = write_all(f->fd, text, len);
+}
+
+static void atomic_puts(struct atomic_file *f, const char *text)
+{
+	atomic_write(f, text, strlen(text));
+}
+
+static int atomic_commit(struct atomic_file *f, char **cause)
+{
+	int r = f->error, dir_fd;
+
+	if (f->fd >= 0) {
+		if (r == 0 && fchmod(f->fd, 0644) < 0)
+			r = -errno;
+		if (r == 0) {
+			f->step = "fsync";
+			if (fsync(f->fd) < 0)
+				r = -errno;
+		}
+		if (close(f->fd) < 0 && r == 0)
+			r = -errno;
+		if (r == 0) {
+			f->step = "rename into place";
+			if (rename(f->tmp, f->path) < 0)
+				r = -errno;
+		}
+		if (r < 0) {
+			unlink(f->tmp);
+		} else {
+			/* The rename is durable once the folder is synced. */
+			dir_fd = open(f->dir,
+				      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (dir_fd >= 0) {
+				fsync(dir_fd);
+				close(dir_fd);
+			}
+		}
+	}
+	if (r < 0 && asprintf(cause, "%s: cannot %s: %s", f->path, f->step,
+			      strerror(-r)) < 0)
+		*cause = NULL;
+	free(f->tmp);
+	free(f->dir_copy);
+	free(f->base_copy);
+	return r;
+}
+
 int export_write_atomically(const char *path, const char *text, char **cause)
 {
-	char *dir_copy = strdup(path), *base_copy = strdup(path);
-	char *tmp = NULL, *dir = NULL;
-	const char *step = "create a temporary file";
-	int fd = -1, dir_fd, r;
+	struct atomic_file f;
 
 	*cause = NULL;
-	if (dir_copy)
-		dir = dirname(dir_copy);
-	if (!dir || !base_copy ||
-	    asprintf(&tmp, "%s/.%s.XXXXXX", dir, basename(base_copy)) < 0) {
-		tmp = NULL;
-		r = -ENOMEM;
-		goto out;
+	atomic_open(&f, path);
+	atomic_puts(&f, text);
+	atomic_puts(&f, "\n");
+	return atomic_commit(&f, cause);
+}
+
+/* Writes item, printed, as a member at depth levels of indentation. */
+static int write_item(struct atomic_file *f, const cJSON *item, int depth)
+{
+	char *text = item ? cJSON_Print(item) : NULL;
+	const char *line = text;
+
+	if (!text)
+		return -ENOMEM;
+	while (line) {
+		const char *end = strchr(line, '\n');
+
+		atomic_write(f, line,
+			     end ? (size_t)(end - line + 1) : strlen(line));
+		if (end)
+			for (int i = 0; i < depth; i++)
+				atomic_write(f, "\t", 1);
+		line = end ? end + 1 : NULL;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		free(tmp);
-		tmp = NULL;
-		goto out;
+	cJSON_free(text);
+	return 0;
+}
+
+/*
+ * The document is written a run at a time, each run's tree made, printed and
+ * freed in turn: a long session's export never exists whole in memory.
+ */
+int export_write(const char *path, const struct session *s, char **cause)
+{
+	struct host_info host;
+	struct atomic_file f;
+	cJSON *head = cJSON_CreateObject(), *item;
+	cJSON *tool;
+	char *text;
+	int r = 0;
+
+	*cause = NULL;
+	if (!head)
+		return -ENOMEM;
+	if (s->host_known)
+		host = s->host;
+	else
+		host_info_read(&host, s->options.counters_enabled
+					      ? &s->options.counters
+					      : NULL);
+	cJSON_AddStringToObject(head, "format", EXPORT_FORMAT);
+	cJSON_AddNumberToObject(head, "version", EXPORT_VERSION);
+	tool = cJSON_AddObjectToObject(head, "tool");
+	cJSON_AddStringToObject(tool, "name", "nio-top");
+	cJSON_AddStringToObject(tool, "version", NIO_TOP_VERSION);
+	cJSON_AddItemToObject(head, "host", export_host(&host));
+	cJSON_AddItemToObject(head, "capabilities", export_capabilities(&host));
+	cJSON_AddItemToObject(head, "config", export_config(s));
+	/* Replays with -p: the options as a preset. */
+	cJSON_AddItemToObject(head, "preset", preset_from_options(&s->options));
+	text = cJSON_Print(head);
+	cJSON_Delete(head);
+	if (!text)
+		return -ENOMEM;
+
+	atomic_open(&f, path);
+	/* The head without its closing "\n}"; runs and analysis follow. */
+	atomic_write(&f, text, strlen(text) - 2);
+	cJSON_free(text);
+	atomic_puts(&f, ",\n\t\"runs\":\t[");
+	for (size_t i = 0; i < s->result_count && r == 0; i++) {
+		atomic_puts(&f, i ? ",\n\t\t" : "\n\t\t");
+		item = export_run(&s->results[i], &s->topo);
+		r = write_item(&f, item, 2);
+		cJSON_Delete(item);
 	}
-	step = "write";
-	r = write_all(fd, text, strlen(text));
-	if (r == 0 && write_all(fd, "\n", 1) < 0)
-		r = -errno;
-	if (r == 0 && fchmod(fd, 0644) < 0)
-		r = -errno;
-	if (r == 0) {
-		step = "fsync";
-		if (fsync(fd) < 0)
-			r = -errno;
-	}
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0) {
-		step = "rename into place";
-		if (rename(tmp, path) < 0)
-			r = -errno;
-	}
-	if (r < 0) {
-		unlink(tmp);
-		goto out;
-	}
-	/* The rename itself is durable only once the folder is synced. */
-	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dir_fd >= 0) {
-		fsync(dir_fd);
-		close(dir_fd);
-	}
-out:
-	if (r < 0 &&
-	    asprintf(cause, "%s: cannot %s: %s", path, step, strerror(-r)) < 0)
-		*cause = NULL;
-	free(tmp);
-	free(dir_copy);
-	free(base_copy);
-	return r;
+	atomic_puts(&f, s->result_count ? "\n\t],\n\t\"analysis\":\t"
+					: "],\n\t\"analysis\":\t");
+	item = export_analysis(s);
+	if (r == 0)
+		r = write_item(&f, item, 1);
+	cJSON_Delete(item);
+	atomic_puts(&f, "\n}\n");
+	if (r < 0 && !f.error)
+		f.error = r;
+	return atomic_commit(&f, cause);
 }
 
 /* Reading an export back: every field checked, errors name run and key. */

@@ -81,6 +81,11 @@ int session_open(struct session *s, const struct options *options, char **cause)
 	}
 	if (r < 0)
 		return r;
+	/* Once, not per export: probing builds a second network. */
+	host_info_read(&s->host, s->options.counters_enabled
+					 ? &s->options.counters
+					 : NULL);
+	s->host_known = true;
 	r = session_plan(s);
 	if (r < 0) {
 		session_close(s);
