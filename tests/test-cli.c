@@ -10,6 +10,21 @@
 #include "cli.h"
 #include "tap.h"
 
+/* The text with control characters as \ooo: a TAP line stays one line. */
+static void visible(const char *text, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *text && n + 5 < size; text++) {
+		if ((unsigned char)*text < 0x20)
+			n += (size_t)snprintf(out + n, size - n, "\\%03o",
+					      (unsigned char)*text);
+		else
+			out[n++] = *text;
+	}
+	out[n] = '\0';
+}
+
 static void test_sizes(void)
 {
 	static const struct {
@@ -33,9 +48,11 @@ static void test_sizes(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		size_t bytes = 0;
 		int r = cli_parse_size(cases[i].text, &bytes);
+		char shown[32];
 
+		visible(cases[i].text, shown, sizeof(shown));
 		ok(r == cases[i].result && (r < 0 || bytes == cases[i].bytes),
-		   "size '%s' -> %d (%zu)", cases[i].text, r, bytes);
+		   "size '%s' -> %d (%zu)", shown, r, bytes);
 	}
 }
 
