@@ -12,22 +12,7 @@
 #include "jsonfile.h"
 #include "preset.h"
 #include "tap.h"
-
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t size = 0;
-
-	if (!f)
-		return NULL;
-	if (getdelim(&text, &size, '\0', f) < 0) {
-		free(text);
-		text = NULL;
-	}
-	fclose(f);
-	return text;
-}
+#include "text.h"
 
 static void test_schema(const char *dir)
 {

@@ -9,23 +9,8 @@
 #include <string.h>
 
 #include "tap.h"
+#include "text.h"
 #include "theme.h"
-
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t size = 0;
-
-	if (!f)
-		return NULL;
-	if (getdelim(&text, &size, '\0', f) < 0) {
-		free(text);
-		text = NULL;
-	}
-	fclose(f);
-	return text;
-}
 
 static void test_shipped(const char *dir)
 {
