@@ -480,7 +480,8 @@ static int keep_guard_start(struct topo *topo, char **cause)
 	if (pid == 0) {
 		char byte;
 
-		close_range(0, (unsigned int)fds[0] - 1, 0);
+		if (fds[0] > 0)
+			close_range(0, (unsigned int)fds[0] - 1, 0);
 		close_range((unsigned int)fds[0] + 1, ~0U, 0);
 		while (read(fds[0], &byte, 1) < 0 && errno == EINTR)
 			;
