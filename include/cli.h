@@ -60,6 +60,13 @@ struct options {
 	char *warnings;	     /* lines for the user (unknown preset keys) */
 	/* Nothing will run (--load): a strategy this machine lacks is fine. */
 	bool viewing_only;
+	/* Two hosts: an agent (--serve) or its client (--connect). */
+	bool serve;
+	const char *listen; /* NULL: every address */
+	unsigned int port;
+	const char *connect; /* HOST[:PORT]; sets topo.kind remote */
+	bool reverse;	     /* the agent runs the senders */
+	const char *auth_file;
 };
 
 /*

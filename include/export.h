@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "hostinfo.h"
 #include "session.h"
 
 #define EXPORT_FORMAT  "nio-top-run"
@@ -30,6 +31,10 @@ int export_load(const char *path, struct session *session,
 int export_from_json(const cJSON *root, const char *path,
 		     struct session *session, struct options *options,
 		     char **cause);
+
+/* What a host is and can do, as the export's "host" and "capabilities". */
+cJSON *export_host(const struct host_info *host);
+cJSON *export_capabilities(const struct host_info *host);
 
 /* Writes text to path via a temporary file in the same folder, fsync, rename. */
 int export_write_atomically(const char *path, const char *text, char **cause);

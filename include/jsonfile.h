@@ -27,4 +27,8 @@ int jsonfile_parse(const char *name, const char *text, size_t len, cJSON **root,
 /* A non-negative integer item, exactly: 0, or -EINVAL (not one). */
 int jsonfile_u64(const cJSON *item, uint64_t *value);
 
+/* Writes a 64-bit integer exactly (cJSON's numbers are doubles). */
+cJSON *jsonfile_u64_item(uint64_t value);
+void jsonfile_add_u64(cJSON *obj, const char *key, uint64_t value);
+
 #endif

@@ -27,8 +27,23 @@ const char *run_mode_name(enum run_mode mode);
 /* 0, or -EINVAL for a name that is not a mode. */
 int run_mode_parse(const char *name, enum run_mode *mode);
 
+/*
+ * Which ends of the flows run here.  Over two hosts (--serve, --connect) each
+ * runs one end of every flow; the other end's figures come from its host.
+ */
+enum run_role {
+	RUN_BOTH,
+	RUN_SENDERS,
+	RUN_RECEIVERS,
+};
+
+const char *run_role_name(enum run_role role);
+/* 0, or -EINVAL for a name that is not a role. */
+int run_role_parse(const char *name, enum run_role *role);
+
 struct run_config {
 	const struct strategy_ops *strategy;
+	enum run_role role;
 	enum run_mode mode;
 	size_t msg_size;
 	unsigned int threads; /* flows */
@@ -40,6 +55,11 @@ struct run_config {
 	bool uring_fixed;
 	const struct counter_set *counters; /* NULL: not counted */
 	unsigned int round; /* which of the --repeat runs of this point */
+	/*
+	 * The warm-up and the measured window end only when run_end_warmup()
+	 * and run_stop() say so: an agent follows its client's clock.
+	 */
+	bool paced;
 };
 
 struct run_interval {
@@ -80,6 +100,12 @@ struct run;
 
 int run_start(const struct run_config *config, const struct topo *topo,
 	      struct run **run, char **cause);
+/*
+ * One end of every flow (config->role is not RUN_BOTH) over connections made
+ * elsewhere: fds[i] is flow i's socket; the run owns them from the call on.
+ */
+int run_start_connected(const struct run_config *config, int *fds,
+			struct run **run, char **cause);
 int run_event_fd(const struct run *run);
 uint64_t run_deadline_ns(const struct run *run);
 
@@ -98,6 +124,17 @@ void run_counter_value(const struct run *run, bool sender, unsigned int i,
 		       struct counter_value *out);
 
 /*
+ * Whether one side's threads opened their counters, and how each event
+ * fared: open_error[i] (-errno or 0) and user_only[i], as the first flow's
+ * thread found them.
+ */
+bool run_counters_open(const struct run *run, bool sender, int *open_error,
+		       bool *user_only);
+
+/* The first failure of the run so far, or NULL. */
+const char *run_error(const struct run *run);
+
+/*
  * RUN_RR: the round trips of the measured window so far (all of them during
  * the warm-up); false in stream mode.
  */
@@ -105,6 +142,9 @@ bool run_latency(const struct run *run, struct latency_hist *out);
 
 /* Seconds since the flows started; *warmup while still warming up. */
 double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup);
+
+/* A paced run: the warm-up ends now. */
+void run_end_warmup(struct run *run);
 
 /* Ends the measured window now; the flows drain and the run completes. */
 void run_stop(struct run *run);

@@ -17,6 +17,7 @@ enum topo_kind {
 	TOPO_VETH,     /* two private namespaces joined by a veth pair */
 	TOPO_LOOPBACK, /* one private namespace, lo only */
 	TOPO_CURRENT,  /* lo of the namespace nio-top was started in */
+	TOPO_REMOTE,   /* this host and an agent's (--connect) */
 };
 
 #define TOPO_MTU_MIN 68
@@ -35,7 +36,11 @@ struct topo_options {
 	unsigned int delay_us;
 	double loss_pct;
 	const char *keep_prefix; /* NULL: namespaces stay anonymous */
+	const char *peer;	 /* TOPO_REMOTE: the agent, HOST[:PORT] */
+	const char *auth_file;	 /* TOPO_REMOTE: the shared secret, or NULL */
 };
+
+struct remote;
 
 struct topo_link_stats {
 	uint64_t tx_bytes;
@@ -56,6 +61,8 @@ struct topo {
 	int keep_guard_pipe; /* its EOF is the signal */
 	double setup_ms;
 	double teardown_ms;
+	/* TOPO_REMOTE: the control connection to the agent. */
+	struct remote *remote;
 };
 
 const char *topo_kind_name(enum topo_kind kind);

@@ -33,9 +33,9 @@ struct worker_flow {
 	bool request_response;
 	struct latency_recorder *rtt;
 	const atomic_bool *stop; /* senders finish their message and drain */
-	int tx_fd;		 /* the sending end (server namespace) */
-	int rx_fd;		 /* the receiving end (client namespace) */
-	int done_fd;		 /* eventfd: +1 as each thread ends */
+	int tx_fd;		 /* the sending end (server namespace), or -1 */
+	int rx_fd;   /* the receiving end (client namespace), or -1 */
+	int done_fd; /* eventfd: +1 as each thread ends */
 
 	/* NULL: not counted.  Each thread opens its own, then says so. */
 	const struct counter_set *counters;
@@ -50,7 +50,10 @@ struct worker_flow {
 	bool rx_started;
 } __attribute__((aligned(64)));
 
-/* Starts both threads: 0 or -errno (a thread that started must be joined). */
+/*
+ * Starts a thread for each end that has a socket (both, or the one this host
+ * runs): 0 or -errno (a thread that started must be joined).
+ */
 int worker_start(struct worker_flow *flow);
 void worker_join(struct worker_flow *flow);
 

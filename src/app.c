@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "app.h"
 #include "explorer.h"
 #include "analysis.h"
@@ -531,6 +532,48 @@ static int app_list_strategies(void)
 	return 0;
 }
 
+/* --serve: the agent until a terminating signal. */
+static int app_serve(struct app *app, const struct options *options)
+{
+	struct agent *agent;
+	char *cause = NULL;
+	int r = agent_open(options, stderr, &agent, &cause);
+
+	if (r < 0) {
+		fprintf(stderr, "nio-top: %s\n", cause ? cause : strerror(-r));
+		free(cause);
+		return 1;
+	}
+	while (!app->signal) {
+		struct pollfd pfd[AGENT_POLL_MAX + 2] = {
+			{.fd = app->signal_fd, .events = POLLIN},
+			{.fd = app->timer_fd, .events = POLLIN},
+		};
+		unsigned int n = agent_poll(agent, pfd + 2);
+		uint64_t deadline = agent_deadline_ns(agent), expirations;
+		char why[64];
+
+		if (deadline)
+			app_arm_timer(app, deadline);
+		else
+			timerfd_settime(app->timer_fd, 0,
+					&(struct itimerspec){0}, NULL);
+		if (poll(pfd, n + 2, -1) < 0 && errno != EINTR)
+			break;
+		if ((pfd[0].revents & POLLIN) &&
+		    app_signalled(app, why, sizeof(why))) {
+			agent_close(agent, why);
+			return 128 + app->signal;
+		}
+		if (pfd[1].revents & POLLIN)
+			(void)!read(app->timer_fd, &expirations,
+				    sizeof(expirations));
+		agent_step(agent, pfd + 2, n, clock_now_ns());
+	}
+	agent_close(agent, "the agent stopped");
+	return 1;
+}
+
 int app_run(const struct options *options)
 {
 	struct options loaded; /* --load: the export's own options */
@@ -551,6 +594,11 @@ int app_run(const struct options *options)
 			"nio-top: cannot set up signals and timers: %s\n",
 			strerror(-r));
 		return 1;
+	}
+	if (options->serve) {
+		status = app_serve(&app, options);
+		app_teardown(&app);
+		return status;
 	}
 	/* Without a terminal nio-top runs headless, as with --batch. */
 	if (!options->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {

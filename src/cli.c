@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "message.h"
 #include "preset.h"
+#include "proto.h"
 
 enum {
 	OPT_BATCH = 256,
@@ -38,6 +39,12 @@ enum {
 	OPT_LOAD,
 	OPT_CSV,
 	OPT_SVG,
+	OPT_SERVE,
+	OPT_LISTEN,
+	OPT_PORT,
+	OPT_CONNECT,
+	OPT_AUTH_FILE,
+	OPT_REVERSE,
 };
 
 struct cli_option {
@@ -78,7 +85,8 @@ static const struct cli_option cli_options[] = {
 	 "open a saved export (runs, charts, analysis) instead of running"},
 	{"topology", OPT_TOPOLOGY, "KIND",
 	 "veth (two namespaces joined by a veth pair), loopback (one "
-	 "private namespace) or current (default veth)"},
+	 "private namespace), current, or remote (another host: "
+	 "--connect) (default veth)"},
 	{"subnet", OPT_SUBNET, "CIDR",
 	 "IPv4 subnet of the veth, /8 .. /30 (default 198.18.0.0/30)"},
 	{"mtu", OPT_MTU, "N", "MTU of the veth pair, 68 .. 65535"},
@@ -90,6 +98,21 @@ static const struct cli_option cli_options[] = {
 	 "netem loss on the senders' side, % (needs sch_netem)"},
 	{"keep-netns", OPT_KEEP_NETNS, "PREFIX",
 	 "also name the namespaces PREFIX-srv and PREFIX-cli in /run/netns"},
+	{"serve", OPT_SERVE, NULL,
+	 "run as an agent for a client on another host (nio-top --connect): "
+	 "one client at a time, until interrupted"},
+	{"listen", OPT_LISTEN, "ADDR",
+	 "--serve: the IPv4 address to listen on (default all)"},
+	{"port", OPT_PORT, "PORT",
+	 "--serve: the control port, 1 .. 65535 (default 5310)"},
+	{"connect", OPT_CONNECT, "HOST[:PORT]",
+	 "run the senders here and the receivers on the agent at HOST "
+	 "(--topology remote)"},
+	{"reverse", OPT_REVERSE, NULL,
+	 "--connect: the agent runs the senders, this host the receivers"},
+	{"auth-file", OPT_AUTH_FILE, "FILE",
+	 "the shared secret (the file's first line) an agent requires and a "
+	 "client gives"},
 	{"slots", OPT_SLOTS, "N",
 	 "message slots per zero-copy sender, 1 .. 4096 (default 16)"},
 	{"uring-depth", OPT_URING_DEPTH, "N",
@@ -533,6 +556,34 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 					 "(0 .. 100)",
 					 arg);
 		return 0;
+	case OPT_SERVE:
+		opts->serve = true;
+		return 0;
+	case OPT_LISTEN:
+		opts->listen = arg;
+		return 0;
+	case OPT_PORT:
+		if (parse_uint(arg, 1, 65535, &n) < 0)
+			return cli_error(cause,
+					 "--port: '%s' is not a port "
+					 "(1 .. 65535)",
+					 arg);
+		opts->port = n;
+		return 0;
+	case OPT_CONNECT:
+		if (!arg[0])
+			return cli_error(cause, "--connect: names no host");
+		opts->connect = arg;
+		opts->topo.kind = TOPO_REMOTE;
+		opts->topo.peer = arg;
+		return 0;
+	case OPT_REVERSE:
+		opts->reverse = true;
+		return 0;
+	case OPT_AUTH_FILE:
+		opts->auth_file = arg;
+		opts->topo.auth_file = arg;
+		return 0;
 	case OPT_KEEP_NETNS:
 		if (!name_valid(arg, TOPO_KEEP_PREFIX_MAX))
 			return cli_error(
@@ -614,6 +665,7 @@ static void cli_defaults(struct options *opts)
 		.refresh_ms = 100,
 		.theme = "default",
 		.repeat = 1,
+		.port = PROTO_PORT,
 	};
 	topo_options_default(&opts->topo);
 	/* Without libpfm4 there is nothing to count; --check says why. */
@@ -641,10 +693,55 @@ static int cli_check_topology(const struct topo_options *t, char **cause)
 				 "--rate cannot be combined with --delay "
 				 "or --loss yet: both need the root "
 				 "qdisc");
-	if (t->keep_prefix && t->kind == TOPO_CURRENT)
+	if (t->keep_prefix &&
+	    (t->kind == TOPO_CURRENT || t->kind == TOPO_REMOTE))
 		return cli_error(cause,
 				 "--keep-netns needs a namespace nio-top "
 				 "makes (--topology veth or loopback)");
+	return 0;
+}
+
+/* Whether argv names option (by its long name; short ones have none here). */
+static bool cli_given(int argc, char **argv, const char *option)
+{
+	size_t len = strlen(option);
+
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--", 2) == 0 &&
+		    strncmp(argv[i] + 2, option, len) == 0 &&
+		    (argv[i][2 + len] == '\0' || argv[i][2 + len] == '='))
+			return true;
+	}
+	return false;
+}
+
+/* --serve and --connect, and the options that belong to one of them. */
+static int cli_check_hosts(int argc, char **argv, const struct options *o,
+			   char **cause)
+{
+	if (o->serve && o->connect)
+		return cli_error(cause, "--serve and --connect exclude each "
+					"other");
+	if (!o->serve && (o->listen || cli_given(argc, argv, "port")))
+		return cli_error(cause, "--%s needs --serve",
+				 o->listen ? "listen" : "port");
+	if (o->reverse && !o->connect)
+		return cli_error(cause, "--reverse needs --connect");
+	if (o->auth_file && !o->serve && !o->connect)
+		return cli_error(cause,
+				 "--auth-file needs --serve or --connect");
+	if (o->topo.kind == TOPO_REMOTE && !o->connect && !o->viewing_only &&
+	    !o->load)
+		return cli_error(cause, "--topology remote needs --connect "
+					"HOST");
+	if (o->connect && o->topo.kind != TOPO_REMOTE)
+		return cli_error(cause,
+				 "--connect runs over --topology remote "
+				 "(not %s)",
+				 topo_kind_name(o->topo.kind));
+	if (o->connect && o->load)
+		return cli_error(cause, "--connect and --load exclude each "
+					"other");
 	return 0;
 }
 
@@ -730,5 +827,8 @@ int cli_parse(int argc, char **argv, struct options *opts, char **cause)
 	if (opts->strategy_count == 0)
 		return cli_error(cause, "--strategy: no strategy is available "
 					"on this machine");
+	r = cli_check_hosts(argc, argv, opts, cause);
+	if (r < 0)
+		return r;
 	return cli_check_topology(&opts->topo, cause);
 }

@@ -20,18 +20,11 @@
 #include "export.h"
 #include "analysis.h"
 #include "hostinfo.h"
+#include "remote.h"
 #include "jsonfile.h"
 #include "preset.h"
 
-static void add_u64(cJSON *obj, const char *key, uint64_t value)
-{
-	char text[24];
-
-	snprintf(text, sizeof(text), "%" PRIu64, value);
-	cJSON_AddItemToObject(obj, key, cJSON_CreateRaw(text));
-}
-
-static cJSON *export_host(const struct host_info *host)
+cJSON *export_host(const struct host_info *host)
 {
 	cJSON *obj = cJSON_CreateObject();
 
@@ -83,7 +76,7 @@ static cJSON *export_topology(const struct topo *topo)
 		cJSON_AddNullToObject(obj, "subnet");
 	}
 	if (o->rate_bps)
-		add_u64(obj, "rate_bps", o->rate_bps);
+		jsonfile_add_u64(obj, "rate_bps", o->rate_bps);
 	else
 		cJSON_AddNullToObject(obj, "rate_bps");
 	add_optional(obj, "delay_ms", o->delay_us, o->delay_us / 1000.0);
@@ -92,7 +85,25 @@ static cJSON *export_topology(const struct topo *topo)
 		cJSON_AddStringToObject(obj, "keep_netns", o->keep_prefix);
 	else
 		cJSON_AddNullToObject(obj, "keep_netns");
+	if (topo->remote)
+		cJSON_AddStringToObject(obj, "agent",
+					remote_name(topo->remote));
 	cJSON_AddNumberToObject(obj, "setup_ms", topo->setup_ms);
+	return obj;
+}
+
+/* The other host of a --connect session, as it described itself. */
+static cJSON *export_agent(const struct remote *remote)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "address", remote_name(remote));
+	cJSON_AddStringToObject(obj, "tool", remote_tool(remote));
+	cJSON_AddItemToObject(obj, "host",
+			      cJSON_Duplicate(remote_host(remote), true));
+	cJSON_AddItemToObject(
+		obj, "capabilities",
+		cJSON_Duplicate(remote_capabilities(remote), true));
 	return obj;
 }
 
@@ -103,10 +114,10 @@ static cJSON *export_link(const struct run_result *r)
 	if (!r->has_link)
 		return cJSON_CreateNull();
 	obj = cJSON_CreateObject();
-	add_u64(obj, "tx_bytes", r->link.tx_bytes);
-	add_u64(obj, "rx_bytes", r->link.rx_bytes);
-	add_u64(obj, "tx_packets", r->link.tx_packets);
-	add_u64(obj, "rx_packets", r->link.rx_packets);
+	jsonfile_add_u64(obj, "tx_bytes", r->link.tx_bytes);
+	jsonfile_add_u64(obj, "rx_bytes", r->link.rx_bytes);
+	jsonfile_add_u64(obj, "tx_packets", r->link.tx_packets);
+	jsonfile_add_u64(obj, "rx_packets", r->link.rx_packets);
 	return obj;
 }
 
@@ -115,7 +126,7 @@ static cJSON *export_counter(const struct counter_value *v)
 	cJSON *obj = cJSON_CreateObject();
 
 	if (v->has_value)
-		add_u64(obj, "value", (uint64_t)llround(v->value));
+		jsonfile_add_u64(obj, "value", (uint64_t)llround(v->value));
 	else
 		cJSON_AddNullToObject(obj, "value");
 	cJSON_AddStringToObject(obj, "status", counter_status_name(v->status));
@@ -187,7 +198,7 @@ static cJSON *export_pmu(const struct host_info *host)
 	return obj;
 }
 
-static cJSON *export_capabilities(const struct host_info *host)
+cJSON *export_capabilities(const struct host_info *host)
 {
 	cJSON *obj = cJSON_CreateObject();
 	cJSON *strategies = cJSON_CreateObject();
@@ -235,7 +246,7 @@ static cJSON *export_latency(const struct latency_summary *l)
 {
 	cJSON *obj = cJSON_CreateObject();
 
-	add_u64(obj, "round_trips", l->count);
+	jsonfile_add_u64(obj, "round_trips", l->count);
 	cJSON_AddNumberToObject(obj, "p50", l->p50_us);
 	cJSON_AddNumberToObject(obj, "p90", l->p90_us);
 	cJSON_AddNumberToObject(obj, "p99", l->p99_us);
@@ -252,21 +263,27 @@ static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 	cJSON *integrity, *zc, *intervals;
 
 	cJSON_AddStringToObject(obj, "strategy", r->config.strategy->name);
-	add_u64(obj, "msg_size", r->config.msg_size);
+	jsonfile_add_u64(obj, "msg_size", r->config.msg_size);
 	cJSON_AddNumberToObject(obj, "threads", r->config.threads);
 	cJSON_AddNumberToObject(obj, "round", r->config.round);
 	cJSON_AddStringToObject(obj, "mode", run_mode_name(r->config.mode));
 	cJSON_AddItemToObject(obj, "topology", export_topology(topo));
+	/* Over two hosts: which ends the agent ran (the others ran here). */
+	if (r->config.role != RUN_BOTH)
+		cJSON_AddStringToObject(obj, "agent_side",
+					r->config.role == RUN_SENDERS
+						? "receivers"
+						: "senders");
 	cJSON_AddItemToObject(obj, "link", export_link(r));
 	cJSON_AddNumberToObject(obj, "duration_s",
 				(double)r->config.duration_ms / 1000);
 	cJSON_AddNumberToObject(obj, "warmup_s",
 				(double)r->config.warmup_ms / 1000);
 	cJSON_AddNumberToObject(obj, "measured_s", r->measured_s);
-	add_u64(obj, "messages_sent", t->messages_sent);
-	add_u64(obj, "messages_received", t->messages_received);
-	add_u64(obj, "bytes_sent", t->bytes_sent);
-	add_u64(obj, "bytes_received", t->bytes_received);
+	jsonfile_add_u64(obj, "messages_sent", t->messages_sent);
+	jsonfile_add_u64(obj, "messages_received", t->messages_received);
+	jsonfile_add_u64(obj, "bytes_sent", t->bytes_sent);
+	jsonfile_add_u64(obj, "bytes_received", t->bytes_received);
 	cJSON_AddNumberToObject(obj, "gbps", r->gbps);
 	cJSON_AddNumberToObject(obj, "msgs_per_s", r->msgs_per_s);
 
@@ -278,15 +295,15 @@ static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 
 	integrity = cJSON_AddObjectToObject(obj, "integrity");
 	cJSON_AddBoolToObject(integrity, "verified", r->config.verify);
-	add_u64(integrity, "checked", t->checked);
-	add_u64(integrity, "corrupt", t->corrupt);
+	jsonfile_add_u64(integrity, "checked", t->checked);
+	jsonfile_add_u64(integrity, "corrupt", t->corrupt);
 
 	if (r->config.strategy->zerocopy) {
 		zc = cJSON_AddObjectToObject(obj, "zerocopy");
-		add_u64(zc, "sends", t->zc_sends);
-		add_u64(zc, "completions", t->zc_completions);
-		add_u64(zc, "copied", t->zc_copied);
-		add_u64(zc, "enobufs", t->zc_enobufs);
+		jsonfile_add_u64(zc, "sends", t->zc_sends);
+		jsonfile_add_u64(zc, "completions", t->zc_completions);
+		jsonfile_add_u64(zc, "copied", t->zc_copied);
+		jsonfile_add_u64(zc, "enobufs", t->zc_enobufs);
 	} else {
 		cJSON_AddNullToObject(obj, "zerocopy");
 	}
@@ -342,7 +359,7 @@ static cJSON *export_analysis(const struct session *s)
 		cJSON *item = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(item, "strategy", p->strategy->name);
-		add_u64(item, "msg_size", p->msg_size);
+		jsonfile_add_u64(item, "msg_size", p->msg_size);
 		cJSON_AddNumberToObject(item, "threads", p->threads);
 		cJSON_AddStringToObject(item, "mode", run_mode_name(p->mode));
 		cJSON_AddStringToObject(item, "metric",
@@ -366,7 +383,7 @@ static cJSON *export_analysis(const struct session *s)
 		cJSON_AddStringToObject(item, "verdict",
 					analysis_verdict_name(c->verdict));
 		if (c->verdict == VERDICT_FROM)
-			add_u64(item, "msg_size", c->msg_size);
+			jsonfile_add_u64(item, "msg_size", c->msg_size);
 		else
 			cJSON_AddNullToObject(item, "msg_size");
 		analysis_crossover_text(c, text, sizeof(text));
@@ -550,6 +567,9 @@ int export_write(const char *path, const struct session *s, char **cause)
 	cJSON_AddStringToObject(tool, "version", NIO_TOP_VERSION);
 	cJSON_AddItemToObject(head, "host", export_host(&host));
 	cJSON_AddItemToObject(head, "capabilities", export_capabilities(&host));
+	if (s->topo.remote)
+		cJSON_AddItemToObject(head, "agent",
+				      export_agent(s->topo.remote));
 	cJSON_AddItemToObject(head, "config", export_config(s));
 	/* Replays with -p: the options as a preset. */
 	cJSON_AddItemToObject(head, "preset", preset_from_options(&s->options));
@@ -743,6 +763,17 @@ static void load_run(struct loader *l, const cJSON *obj,
 		load_fail(l, "strategy", "not a strategy nio-top knows");
 	if (mode && run_mode_parse(mode, &r->config.mode) < 0)
 		load_fail(l, "mode", "must be \"stream\" or \"rr\"");
+	if (cJSON_GetObjectItemCaseSensitive(obj, "agent_side")) {
+		const char *side = load_string(l, obj, "agent_side", false);
+
+		if (side && strcmp(side, "receivers") == 0)
+			r->config.role = RUN_SENDERS;
+		else if (side && strcmp(side, "senders") == 0)
+			r->config.role = RUN_RECEIVERS;
+		else
+			load_fail(l, "agent_side",
+				  "must be \"senders\" or \"receivers\"");
+	}
 	r->config.msg_size = load_u64(l, obj, "msg_size");
 	r->config.threads = (unsigned int)load_u64(l, obj, "threads");
 	r->config.round = (unsigned int)load_u64(l, obj, "round");

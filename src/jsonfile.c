@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -396,4 +397,17 @@ int jsonfile_u64(const cJSON *item, uint64_t *value)
 	errno = 0;
 	*value = strtoull(text, &end, 10);
 	return errno || *end ? -EINVAL : 0;
+}
+
+cJSON *jsonfile_u64_item(uint64_t value)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "%" PRIu64, value);
+	return cJSON_CreateRaw(text);
+}
+
+void jsonfile_add_u64(cJSON *obj, const char *key, uint64_t value)
+{
+	cJSON_AddItemToObject(obj, key, jsonfile_u64_item(value));
 }

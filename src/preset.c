@@ -19,7 +19,8 @@
 #include "preset.h"
 
 static const char *const modes[] = {"stream", "rr", NULL};
-static const char *const kinds[] = {"veth", "loopback", "current", NULL};
+static const char *const kinds[] = {"veth", "loopback", "current", "remote",
+				    NULL};
 
 #define NO_LIMIT 0, 0
 
@@ -55,7 +56,8 @@ const struct preset_key preset_keys[] = {
 	{"topology", PRESET_OBJECT, NO_LIMIT, NULL, NULL,
 	 "the network the flows run over"},
 	{"topology.kind", PRESET_CHOICE, NO_LIMIT, kinds, "topology",
-	 "\"veth\", \"loopback\" or \"current\""},
+	 "\"veth\", \"loopback\", \"current\" or \"remote\" (which needs "
+	 "--connect)"},
 	{"topology.mtu", PRESET_INTEGER, TOPO_MTU_MIN, TOPO_MTU_MAX, NULL,
 	 "mtu", "MTU of the veth pair"},
 	{"topology.subnet", PRESET_TEXT, 9, 18, NULL, "subnet",

@@ -30,6 +30,9 @@ static int session_plan(struct session *s)
 
 		s->plan[n] = (struct run_config){
 			.strategy = o->strategies[point / per_strategy],
+			.role = !o->connect  ? RUN_BOTH
+				: o->reverse ? RUN_RECEIVERS
+					     : RUN_SENDERS,
 			.mode = o->mode,
 			.msg_size = o->msg_sizes[point / o->thread_count %
 						 o->msg_size_count],
@@ -54,8 +57,8 @@ static int session_plan(struct session *s)
  */
 static bool session_may_fall_back(const struct topo_options *t)
 {
-	return !t->mtu && !t->rate_bps && !t->delay_us && !t->loss_pct &&
-	       !t->keep_prefix;
+	return t->kind != TOPO_REMOTE && !t->mtu && !t->rate_bps &&
+	       !t->delay_us && !t->loss_pct && !t->keep_prefix;
 }
 
 int session_open(struct session *s, const struct options *options, char **cause)

@@ -31,6 +31,7 @@
 
 #include "clock.h"
 #include "netns.h"
+#include "remote.h"
 #include "topo.h"
 
 #define SERVER_LINK "nio0"
@@ -41,6 +42,7 @@ static const char *const topo_names[] = {
 	[TOPO_VETH] = "veth",
 	[TOPO_LOOPBACK] = "loopback",
 	[TOPO_CURRENT] = "current",
+	[TOPO_REMOTE] = "remote",
 };
 
 #define TOPO_KIND_COUNT (sizeof(topo_names) / sizeof(topo_names[0]))
@@ -574,6 +576,12 @@ int topo_create(const struct topo_options *options, struct topo *topo,
 		topo->setup_ms = clock_ms_since(start);
 		return 0;
 	}
+	if (options->kind == TOPO_REMOTE) {
+		r = remote_open(options->peer, options->auth_file,
+				&topo->remote, cause);
+		topo->setup_ms = clock_ms_since(start);
+		return r;
+	}
 
 	r = topo_namespaces(topo, cause);
 	if (r < 0)
@@ -625,6 +633,8 @@ void topo_destroy(struct topo *topo)
 	 */
 	if (topo->options.kind == TOPO_VETH && topo->server_ns >= 0)
 		nl_run(topo->server_ns, &job, "server namespace", NULL);
+	remote_close(topo->remote);
+	topo->remote = NULL;
 	unkeep_netns(&topo->kept_path[1]);
 	unkeep_netns(&topo->kept_path[0]);
 	keep_guard_stop(topo);

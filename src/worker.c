@@ -195,14 +195,19 @@ int worker_start(struct worker_flow *flow)
 {
 	int r;
 
-	r = pthread_create(&flow->rx_thread, NULL, worker_receiver, flow);
-	if (r != 0)
-		return -r;
-	flow->rx_started = true;
-	r = pthread_create(&flow->tx_thread, NULL, worker_sender, flow);
-	if (r != 0)
-		return -r;
-	flow->tx_started = true;
+	if (flow->rx_fd >= 0) {
+		r = pthread_create(&flow->rx_thread, NULL, worker_receiver,
+				   flow);
+		if (r != 0)
+			return -r;
+		flow->rx_started = true;
+	}
+	if (flow->tx_fd >= 0) {
+		r = pthread_create(&flow->tx_thread, NULL, worker_sender, flow);
+		if (r != 0)
+			return -r;
+		flow->tx_started = true;
+	}
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "remote.h"
 #include "ui_private.h"
 
 const struct ui_metric ui_metrics[] = {
@@ -338,6 +339,23 @@ static void draw_latency(const struct explorer *e, int y, int x, int width)
 		(unsigned long long)l->count);
 }
 
+/* "Sender", or over two hosts which host's: "Receiver (agent 10.0.0.2:5310)". */
+static void side_title(const struct explorer *e, enum gauge_side side,
+		       char *out, size_t size)
+{
+	const struct topo *t = &e->session->topo;
+	const char *name = side == SIDE_SENDER ? "Sender" : "Receiver";
+	bool here = (side == SIDE_SENDER) == !e->session->options.reverse;
+
+	if (!t->remote)
+		snprintf(out, size, "%s", name);
+	else if (here)
+		snprintf(out, size, "%s (here)", name);
+	else
+		snprintf(out, size, "%s (agent %s)", name,
+			 remote_name(t->remote));
+}
+
 static void draw_gauges(struct ui *ui, const struct explorer *e,
 			const struct rect *r)
 {
@@ -350,8 +368,10 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 	snprintf(title, sizeof(title), "Gauges, over the last %.1f s",
 		 (double)e->window_ms / 1000);
 	ui_box(ui, r, ROLE_BOX_GAUGES, title);
-	ui_text(y, x0, column, ROLE_SENDER_HIGH, "Sender");
-	ui_text(y, x0 + column + 1, column, ROLE_RECEIVER_HIGH, "Receiver");
+	side_title(e, SIDE_SENDER, title, sizeof(title));
+	ui_text(y, x0, column, ROLE_SENDER_HIGH, title);
+	side_title(e, SIDE_RECEIVER, title, sizeof(title));
+	ui_text(y, x0 + column + 1, column, ROLE_RECEIVER_HIGH, title);
 	y++;
 	for (int g = 0; g < GAUGE_COUNT && y < r->y + r->h - 2; g++, y++) {
 		const struct gauge_reading *tx = &e->live.gauge[SIDE_SENDER][g];
@@ -385,6 +405,11 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 	mvhline(0, 0, ' ', ui->cols);
 	if (s->topo.options.kind == TOPO_CURRENT)
 		snprintf(where, sizeof(where), "current namespace, loopback");
+	else if (s->topo.remote)
+		snprintf(where, sizeof(where), "remote: agent %s",
+			 remote_name(s->topo.remote));
+	else if (s->topo.options.kind == TOPO_REMOTE)
+		snprintf(where, sizeof(where), "remote");
 	else
 		snprintf(where, sizeof(where), "%s %s",
 			 topo_kind_name(s->topo.options.kind),
