@@ -571,6 +571,17 @@ void remote_run_mark(struct remote *rm, const char *what, const char *reason)
 		remote_gone(rm, strerror(-r));
 }
 
+/* A reason the agent gave, or one given for the agent's ends, says so. */
+static void agent_reason(char *reason, size_t size)
+{
+	char own[sizeof(((struct counter_value *)0)->reason)];
+
+	if (!reason[0] || size > sizeof(own))
+		return;
+	memcpy(own, reason, size);
+	snprintf(reason, size, "on the agent: %.*s", (int)size - 15, own);
+}
+
 /* A tick: the agent's ends so far. */
 static int remote_tick(struct remote *rm, const cJSON *msg, char **cause)
 {
@@ -619,6 +630,9 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 	      proto_read_derived(derived, "result.derived", &v->side.derived,
 				 cause))))
 		return -EINVAL;
+	for (unsigned int i = 0; v->counted && i < v->events; i++)
+		agent_reason(v->side.value[i].reason,
+			     sizeof(v->side.value[i].reason));
 	v->has_latency = cJSON_IsObject(latency);
 	if (v->has_latency &&
 	    proto_read_hist(latency, "result.latency", &v->latency, cause))
@@ -710,8 +724,6 @@ void remote_counter_value(const struct remote *rm,
 	const struct remote_view *v = &rm->view;
 	struct counter_set agent_set = *set;
 	struct thread_counters tc = {.set = &agent_set};
-	char reason[sizeof(out->reason)];
-
 	if (!v->counting || i >= v->events) {
 		*out = (struct counter_value){.status = COUNTER_NOT_COUNTED};
 		snprintf(out->reason, sizeof(out->reason),
@@ -723,11 +735,7 @@ void remote_counter_value(const struct remote *rm,
 	tc.open_error[i] = v->open_error[i];
 	tc.user_only[i] = v->user_only[i];
 	counter_evaluate(&tc, i, delta, out);
-	if (out->reason[0]) {
-		memcpy(reason, out->reason, sizeof(reason));
-		snprintf(out->reason, sizeof(out->reason), "on the agent: %.*s",
-			 (int)sizeof(reason) - 15, reason);
-	}
+	agent_reason(out->reason, sizeof(out->reason));
 }
 
 bool remote_latency(const struct remote *rm, struct latency_hist *out)

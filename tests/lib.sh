@@ -89,3 +89,43 @@ wait_for_line() {
 	done
 	return 1
 }
+
+# Two "hosts" for --serve/--connect: network namespaces $host_a and $host_b
+# made by the test, joined by a veth pair, 198.18.99.1 (a) and .2 (b).  The
+# caller's EXIT trap must call two_hosts_remove.
+two_hosts() {
+	host_a=nio-test-$$-a
+	host_b=nio-test-$$-b
+	ip netns add "$host_a" && ip netns add "$host_b" &&
+		ip -n "$host_a" link add nta type veth peer name ntb netns "$host_b" &&
+		ip -n "$host_a" addr add 198.18.99.1/30 dev nta &&
+		ip -n "$host_b" addr add 198.18.99.2/30 dev ntb &&
+		ip -n "$host_a" link set nta up && ip -n "$host_b" link set ntb up &&
+		ip -n "$host_a" link set lo up && ip -n "$host_b" link set lo up
+}
+
+# Stops every process in the two namespaces and removes them (and the pair).
+two_hosts_remove() {
+	for ns in "$host_a" "$host_b"; do
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		[ -n "$pids" ] && kill -9 $pids 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	return 0
+}
+
+# start_agent LOG [OPTIONS...]: nio-top --serve in $host_a, its pid in
+# $agent; waits until it listens.
+start_agent() {
+	local log=$1
+	shift
+	ip netns exec "$host_a" "$NIO_TOP" --serve --listen 198.18.99.1 "$@" \
+		2>"$log" &
+	agent=$!
+	wait_for_line 'listening on' 50 "$log"
+}
+
+# client [OPTIONS...]: nio-top --connect to the agent, from $host_b.
+client() {
+	ip netns exec "$host_b" "$NIO_TOP" --connect 198.18.99.1 "$@"
+}

@@ -1,0 +1,125 @@
+#!/bin/bash
+# The agent (nio-top --serve) under bad input: garbage, a 10 MiB line, a
+# wrong protocol version, messages that break the rules, a wrong secret, a
+# second client, a client killed in the middle of a run.  Each time the agent
+# answers with an error naming what was wrong (or drops that client), keeps
+# running, and then serves a real client correctly.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq ip timeout
+trap 'two_hosts_remove; rm -rf "$tmp"' EXIT
+
+two_hosts
+ok $? "two namespaces joined by a veth pair"
+
+# say LINE...: sends the lines from $host_b on one connection and prints what
+# the agent answers until it closes (at most 3 s).
+say() {
+	ip netns exec "$host_b" timeout 3 bash -c '
+		exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
+		for line in "$@"; do printf "%s\n" "$line" >&3; done
+		cat <&3' say "$@"
+}
+
+# good_run: a real client's run is clean, bytes equal on both hosts.
+good_run() {
+	client --batch -s one-copy -m 4K -d 0.2 -w 0.1 -o "$tmp/good.json" \
+		"$@" >/dev/null 2>"$tmp/good.err" &&
+		jq_true "$tmp/good.json" '.runs[0].error == null and
+			.runs[0].bytes_sent > 0 and
+			.runs[0].bytes_sent == .runs[0].bytes_received'
+}
+
+log=$tmp/agent.log
+start_agent "$log"
+ok $? "the agent listens"
+
+hello='{"type":"hello","version":1}'
+say 'this is not json' | grep -q '"type":"error".*not valid JSON'
+ok $? "garbage: the agent answers with an error"
+good_run
+ok $? "garbage: then a real client's run is clean"
+
+ip netns exec "$host_b" timeout 10 bash -c '
+	exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
+	head -c 10485760 /dev/zero | tr "\0" x >&3 2>/dev/null
+	cat <&3' >"$tmp/big"
+grep -q 'a message longer than 65536 bytes' "$tmp/big" ||
+	grep -q 'dropped: a message longer than 65536 bytes' "$log"
+ok $? "a 10 MiB line: the agent drops the client, naming the limit"
+kill -0 "$agent" && good_run
+ok $? "a 10 MiB line: the agent lives on and serves the next client"
+
+say '{"type":"hello","version":2}' | grep -q \
+	'protocol version 2 is not supported: this nio-top speaks version 1'
+ok $? "wrong version: refused, naming both versions"
+say '{"type":"hello","version":1,"colour":"red"}' |
+	grep -q 'hello.colour: not a key of hello'
+ok $? "an unknown key: the error names it"
+say '{"type":"hello"}' | grep -q 'hello.version: missing'
+ok $? "a missing key: the error names it"
+say '{"type":"hello","version":"one"}' | grep -q 'hello.version: must be an integer'
+ok $? "a value of the wrong kind: the error names the key and the rule"
+say '{"type":"run","run":1,"agent_side":"receivers","config":{}}' |
+	grep -q 'the first message must be a hello'
+ok $? "a run before the hello: refused"
+say '{"type":"hello","version":1,"version":1}' | grep -q 'version: the key appears twice'
+ok $? "a duplicate key: refused"
+say "$hello" '{"type":"tick","run":1,"totals":{},"counting":true,"pmu":false,"counters":[],"open":[],"latency":null,"error":null}' |
+	grep -q 'tick: not a message a client sends'
+ok $? "a message only an agent sends: refused"
+
+# A bad run config is refused; the connection stays for a good one.
+say "$hello" \
+	'{"type":"run","run":1,"agent_side":"receivers","config":{"format":"nio-top-preset","version":1,"strategies":["teleport"]}}' \
+	'{"type":"run","run":2,"agent_side":"sideways","config":{}}' >"$tmp/refused"
+grep -q '"type":"welcome"' "$tmp/refused" &&
+	grep -q '"type":"refused","run":1,"error":"run.config: strategies: --strategy: .teleport. is not a strategy' "$tmp/refused" &&
+	grep -q '"type":"refused","run":2,"error":"run.agent_side: must be senders or receivers"' "$tmp/refused"
+ok $? "bad run settings: refused by key, the connection stays"
+good_run
+ok $? "after every bad message the agent serves a real client"
+
+# A client killed in the middle of a run.
+client --batch -s one-copy -m 16K -d 30 -w 0.1 >/dev/null 2>&1 &
+victim=$!
+wait_for_line 'run 1: one-copy 16K x1 stream' 50 "$log"
+sleep 0.5
+# A second client meanwhile: told the agent is busy.
+client --batch -s one-copy -m 4K -d 0.2 >/dev/null 2>"$tmp/busy.err"
+[ $? = 1 ] && grep -q 'busy: serving 198.18.99.2:[0-9]* for [0-9]* s; one client at a time' \
+	"$tmp/busy.err"
+ok $? "a second client is refused: the agent is busy with the first"
+pkill -9 -f "nio-top --connect 198.18.99.1 --batch -s one-copy -m 16K -d 30"
+wait "$victim" 2>/dev/null
+wait_for_line 'the client went away mid-run' 50 "$log"
+ok $? "a client killed mid-run: the agent notices"
+wait_for_line 'error: the client went away mid-run' 50 "$log"
+ok $? "its run ends with that error"
+good_run
+ok $? "then the next client's run is clean"
+
+# A secret.
+kill -TERM "$agent"
+wait "$agent"
+printf 's3cret\n' >"$tmp/secret"
+printf 'guess\n' >"$tmp/wrong"
+start_agent "$log" --auth-file "$tmp/secret"
+ok $? "an agent with a secret listens"
+good_run
+grep -q 'refused: this agent needs a secret' "$tmp/good.err"
+ok $? "no secret: refused before any run"
+good_run --auth-file "$tmp/wrong"
+grep -q 'refused: wrong secret' "$tmp/good.err"
+ok $? "a wrong secret: refused before any run"
+! grep -q 'run 1:' "$log"
+ok $? "no run started for a client without the secret"
+good_run --auth-file "$tmp/secret"
+ok $? "the right secret: the run is clean"
+
+kill -TERM "$agent"
+wait "$agent"
+
+[ -z "$(ip netns pids "$host_a")$(ip netns pids "$host_b")" ]
+ok $? "no process is left in either namespace"
+done_testing

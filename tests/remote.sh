@@ -1,0 +1,101 @@
+#!/bin/bash
+# Two hosts: nio-top --serve in one network namespace, nio-top --connect in
+# another, over a veth pair the test made.  The grid runs split across the
+# two: bytes the client's senders sent equal the bytes the agent's receivers
+# report, both sides' counters are in the export, so are both hosts, and the
+# explorer shows the agent's gauges and moves both hosts when a control moves.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq ip tmux
+. "$(dirname "$0")/tmux.sh"
+trap 'tmux -S "$sock" kill-server 2>/dev/null; two_hosts_remove; rm -rf "$tmp"' EXIT
+
+two_hosts
+ok $? "two namespaces joined by a veth pair"
+start_agent "$tmp/agent.log"
+ok $? "the agent listens"
+
+# The grid, headless.
+client --batch -s one-copy,zero-copy -m 4K,64K -t 1,2 -d 0.3 -w 0.1 \
+	-o "$tmp/r.json" >"$tmp/out" 2>"$tmp/err"
+ok $? "a 2x2x2 grid over two hosts completes (exit 0)"
+jq_true "$tmp/r.json" '(.runs | length) == 8'
+ok $? "the export holds 8 runs"
+jq_true "$tmp/r.json" 'all(.runs[]; .error == null and .bytes_sent > 0 and
+	.bytes_sent == .bytes_received and .agent_side == "receivers" and
+	.topology.kind == "remote" and .topology.agent == "198.18.99.1:5310")'
+ok $? "every run is clean: bytes sent here equal bytes received there"
+# The agent's own report, run by run, against the client's.
+grep -o 'run [0-9]*: received [0-9]* bytes' "$tmp/agent.log" |
+	awk '{print $4}' >"$tmp/agent-bytes"
+jq -r '.runs[].bytes_sent' "$tmp/r.json" >"$tmp/client-bytes"
+[ "$(wc -l <"$tmp/agent-bytes")" = 8 ] &&
+	cmp -s "$tmp/agent-bytes" "$tmp/client-bytes"
+ok $? "the agent's log reports for each run the bytes the client sent"
+jq_true "$tmp/r.json" 'all(.runs[]; .sender.counters["task-clock"].status
+	== "ok" and .receiver.counters["task-clock"].status == "ok" and
+	.sender.counters["task-clock"].value > 0 and
+	.receiver.counters["task-clock"].value > 0)'
+ok $? "both sides' counters are present (task-clock counted on each host)"
+jq_true "$tmp/r.json" 'all(.runs[]; .receiver.counters["cycles"].status as $s
+	| ($s == "ok" or $s == "scaled" or
+	   (.receiver.counters["cycles"].reason | startswith("on the agent: "))))'
+ok $? "an event the agent could not count says so, as the agent's"
+jq_true "$tmp/r.json" '(.agent.host.kernel | length) > 0 and
+	(.agent.capabilities.pmu | type) == "object" and
+	(.host.kernel | length) > 0 and (.agent.tool | startswith("nio-top"))'
+ok $? "the export holds both hosts' host and capabilities"
+grep -q 'left after 8 runs' "$tmp/agent.log"
+ok $? "the agent saw the client leave after 8 runs"
+
+# The export reads back, agent's side included.
+"$NIO_TOP" --load "$tmp/r.json" --batch >"$tmp/loaded" 2>&1
+ok $? "the export loads (--load)"
+
+# Reversed, and request/response.
+client --batch -s one-copy -m 16K -d 0.3 -w 0.1 --reverse -o "$tmp/rev.json" \
+	>/dev/null 2>&1
+ok $? "--reverse: the agent sends, this host receives"
+jq_true "$tmp/rev.json" '.runs[0].agent_side == "senders" and
+	.runs[0].error == null and .runs[0].bytes_sent == .runs[0].bytes_received'
+ok $? "--reverse: the run is clean and says the agent ran the senders"
+sent=$(grep -o 'run 1: sent [0-9]* bytes' "$tmp/agent.log" | awk '{print $4}')
+[ -n "$sent" ] && [ "$sent" = "$(jq '.runs[0].bytes_received' "$tmp/rev.json")" ]
+ok $? "--reverse: the agent's log reports the bytes this host received"
+client --batch -s one-copy -m 4K -d 0.3 -w 0.1 --mode rr -o "$tmp/rr.json" \
+	>/dev/null 2>&1
+ok $? "rr over two hosts completes"
+jq_true "$tmp/rr.json" '.runs[0].latency_us.round_trips > 0 and
+	.runs[0].latency_us.p50 > 0 and .runs[0].error == null'
+ok $? "rr: the round trips the agent timed are in the client's export"
+
+# The explorer: the agent's gauges, and a control moves both hosts.
+ui_binary="ip netns exec $host_b $NIO_TOP"
+start -- --connect 198.18.99.1 -s one-copy -m 16K
+wait_screen 'Receiver \(agent 198\.18\.99\.1:5310\)' 50
+ok $? "the explorer labels the receivers' gauges with the agent"
+screen | grep -q 'remote: agent 198.18.99.1:5310'
+ok $? "the header names the agent"
+wait_for_line 'run 1: one-copy 16K x1 stream' 50 "$tmp/agent.log"
+ok $? "the agent runs the explorer's first run"
+sleep 1.5
+screen >"$tmp/screen"
+gbps=$(screen | grep 'Throughput' | grep -o '[0-9][0-9.]* Gbit/s' | tail -1)
+[ -n "$gbps" ] && [ "${gbps%% *}" != "0.00" ]
+ok $? "the agent's throughput gauge shows a value ($gbps)"
+T send-keys Down
+sleep 0.3
+T send-keys Right
+wait_for_line 'run 2: one-copy 32K x1 stream' 50 "$tmp/agent.log"
+ok $? "a size change in the explorer starts the next run on the agent too"
+T send-keys q
+wait_for_line 'left after 2 runs' 50 "$tmp/agent.log"
+ok $? "quitting the explorer leaves the agent cleanly"
+
+kill -TERM "$agent"
+wait "$agent"
+[ $? = 143 ]
+ok $? "the agent ends on SIGTERM (exit 143)"
+[ -z "$(ip netns pids "$host_a")$(ip netns pids "$host_b")" ]
+ok $? "no process is left in either namespace"
+done_testing
