@@ -43,12 +43,46 @@ out=$("$NIO_TOP" --batch --rate 1G --delay 5 2>&1)
 ok $? "--rate with --delay is refused up front"
 bad --no-such-option x "'--no-such-option'"
 
+# Two hosts: options that belong to --serve or --connect, and bad values.
+# misuse EXPECTED-TEXT OPTIONS...
+misuse() {
+	local want=$1 out rc
+	shift
+	out=$("$NIO_TOP" --batch "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ $rc = 2 ] && [[ "$out" == *"$want"* ]]
+	ok $? "$* exits 2 (got $rc): ${out%%$'\n'*}"
+}
+misuse "--listen needs --serve" --listen 127.0.0.1
+misuse "--port needs --serve" --port 5310
+misuse "--port: '0'" --serve --port 0
+misuse "--port: '70000'" --serve --port 70000
+misuse "exclude each other" --serve --connect 127.0.0.1
+misuse "--reverse needs --connect" --reverse
+misuse "--auth-file needs --serve or --connect" --auth-file /etc/hostname
+misuse "--topology remote needs --connect" --topology remote
+misuse "--connect runs over --topology remote (not veth)" \
+	--connect 127.0.0.1 --topology veth
+misuse "--keep-netns needs a namespace nio-top makes" \
+	--connect 127.0.0.1 --keep-netns x
+misuse "--mtu needs --topology veth (not remote)" --connect 127.0.0.1 --mtu 1500
+# Bad targets are the session's errors (exit 1), named.
+out=$("$NIO_TOP" --batch --connect 127.0.0.1:99999 2>&1)
+[ $? = 1 ] && [[ "$out" == *"--connect: '99999' is not a port"* ]]
+ok $? "--connect HOST:99999 names the port: $out"
+out=$("$NIO_TOP" --batch --connect 127.0.0.1 --auth-file "$tmp/none" 2>&1)
+[ $? = 1 ] && [[ "$out" == *"--auth-file: $tmp/none: No such file"* ]]
+ok $? "--auth-file of a missing file names it: $out"
+out=$("$NIO_TOP" --serve --listen 300.1.1.1 2>&1)
+[ $? = 1 ] && [[ "$out" == *"--listen: '300.1.1.1' is not an IPv4 address"* ]]
+ok $? "--serve --listen 300.1.1.1 names the address: $out"
+
 help=$("$NIO_TOP" --help)
 ok $? "--help exits 0"
 for opt in batch strategy msg-size threads duration warmup verify output \
 	topology subnet mtu rate delay loss keep-netns slots uring-depth \
 	uring-fixed events no-counters refresh theme list-strategies \
-	check help version; do
+	check help version serve listen port connect reverse auth-file; do
 	[[ "$help" == *"--$opt"* ]]
 	ok $? "--help lists --$opt"
 done
