@@ -45,6 +45,7 @@ struct agent {
 	struct sockaddr_in peer_addr;
 	struct proto_reader in;
 	bool greeted;
+	bool stalled; /* a send failed: the client is dropped */
 	uint64_t connected_ns;
 
 	/* Its run, from "run" to the report. */
@@ -138,10 +139,17 @@ int agent_open(const struct options *o, FILE *log, struct agent **out,
 	return 0;
 }
 
+/* A client that does not read for SEND_TIMEOUT_S is dropped after this step. */
 static void agent_send(struct agent *a, cJSON *msg)
 {
-	if (a->fd >= 0 && proto_send(a->fd, msg) < 0)
-		agent_log(a, "%s: cannot send: %s", a->peer, strerror(errno));
+	int r = 0;
+
+	if (a->fd >= 0 && !a->stalled)
+		r = proto_send(a->fd, msg);
+	if (r < 0) {
+		a->stalled = true;
+		agent_log(a, "%s: cannot send: %s", a->peer, strerror(-r));
+	}
 	cJSON_Delete(msg);
 }
 
@@ -259,6 +267,7 @@ static void agent_forget(struct agent *a)
 	close(a->fd);
 	a->fd = -1;
 	a->greeted = false;
+	a->stalled = false;
 }
 
 /* Ends the client's run and connection, with a last error line. */
@@ -725,19 +734,18 @@ void agent_step(struct agent *a, const struct pollfd *pfd, unsigned int n,
 			agent_read(a);
 	}
 	if (a->fd >= 0 && !a->greeted &&
-	    now_ns >= a->connected_ns + HELLO_TIMEOUT_MS * NS_PER_MS) {
+	    now_ns >= a->connected_ns + HELLO_TIMEOUT_MS * NS_PER_MS)
 		agent_drop(a, "no hello within 10 s");
-		return;
-	}
-	if (!a->run)
-		return;
-	if (run_tick(a->run, now_ns)) {
+	if (a->run && run_tick(a->run, now_ns)) {
 		agent_finish_run(a);
-		return;
-	}
-	if (now_ns >= a->next_tick_ns) {
+	} else if (a->run && now_ns >= a->next_tick_ns) {
 		agent_tick(a);
 		while (a->next_tick_ns <= now_ns)
 			a->next_tick_ns += TICK_NS;
+	}
+	if (a->fd >= 0 && a->stalled) {
+		agent_end_run(a, "the client stopped reading");
+		agent_log(a, "%s dropped: it stopped reading", a->peer);
+		agent_forget(a);
 	}
 }

@@ -15,7 +15,8 @@
 /* The parts a client decodes from a tick or a result. */
 static void decode(const cJSON *msg, const char *type)
 {
-	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(msg, "counters");
+	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(msg,
+								 "counters");
 	unsigned int n = (unsigned int)cJSON_GetArraySize(counters);
 	struct counter_reading readings[COUNTERS_MAX];
 	struct counter_value values[COUNTERS_MAX];
@@ -27,8 +28,9 @@ static void decode(const cJSON *msg, const char *type)
 	const cJSON *item;
 	char *cause = NULL;
 	size_t len = strlen(type);
-	int r = proto_read_totals(cJSON_GetObjectItemCaseSensitive(msg, "totals"),
-				  type, &totals, &cause);
+	int r = proto_read_totals(
+		cJSON_GetObjectItemCaseSensitive(msg, "totals"), type, &totals,
+		&cause);
 
 	if (r == 0 && strcmp(type, "tick") == 0) {
 		r = proto_read_readings(counters, type, readings, n, &cause);
@@ -70,8 +72,8 @@ static void check_line(const char *line, size_t len)
 	if (strcmp(type, "tick") == 0 || strcmp(type, "result") == 0)
 		decode(msg, type);
 	text = cJSON_PrintUnformatted(msg);
-	if (!text || proto_parse(text, strlen(text), &again, &again_type,
-				 &cause) < 0 ||
+	if (!text ||
+	    proto_parse(text, strlen(text), &again, &again_type, &cause) < 0 ||
 	    strcmp(type, again_type) != 0)
 		fuzz_fail("\"%s\" does not parse again: %s", text ? text : "",
 			  cause ? cause : "");
