@@ -26,6 +26,14 @@ struct session {
 /* Builds the topology and the plan: 0 or -errno with *cause. */
 int session_open(struct session *session, const struct options *options,
 		 char **cause);
+/*
+ * A run at one point with o's settings and timing, over the session's
+ * network (which decides which ends run here) and with its counters.
+ */
+struct run_config session_run_config(const struct session *session,
+				     const struct options *o,
+				     const struct strategy_ops *strategy,
+				     size_t msg_size, unsigned int threads);
 /* Takes ownership of *result. */
 int session_add_result(struct session *session, struct run_result *result);
 void session_close(struct session *session);

@@ -449,22 +449,8 @@ void explorer_load_preset(struct explorer *e, size_t index)
 	free(o->warnings);
 	o->warnings = NULL;
 	explorer_changed(e);
-	e->config = (struct run_config){
-		.strategy = o->strategies[0],
-		.mode = o->mode,
-		.msg_size = o->msg_sizes[0],
-		.threads = o->threads[0],
-		.duration_ms = o->duration_ms,
-		.warmup_ms = o->warmup_ms,
-		.verify = o->verify,
-		.slots = o->slots,
-		.uring_depth = o->uring_depth,
-		.uring_fixed = o->uring_fixed,
-		/* Runs kept in the session point at the session's set. */
-		.counters = e->session->options.counters_enabled
-				    ? &e->session->options.counters
-				    : NULL,
-	};
+	e->config = session_run_config(e->session, o, o->strategies[0],
+				       o->msg_sizes[0], o->threads[0]);
 	sweep_cancel(e);
 	if (explorer_given_sweep(e, o) < 0) {
 		explorer_say(e, "preset %s: out of memory", e->presets[index]);

@@ -517,8 +517,9 @@ static int check_keys(const cJSON *obj, const char *path,
 	X(messages_sent)                                                       \
 	X(bytes_sent)                                                          \
 	X(messages_received)                                                   \
-	X(bytes_received) X(checked) X(corrupt) X(zc_sends) X(zc_completions)  \
-		X(zc_copied) X(zc_enobufs)
+	X(bytes_received)                                                      \
+	X(checked) X(corrupt) X(zc_sends) X(zc_completions) X(zc_copied)       \
+		X(zc_enobufs)
 
 cJSON *proto_totals(const struct run_totals *t)
 {
@@ -717,8 +718,9 @@ int proto_read_values(const cJSON *item, const char *path,
 	X(ipc)                                                                 \
 	X(cycles_per_byte)                                                     \
 	X(l1_misses_per_kib)                                                   \
-	X(llc_misses_per_kib) X(l1_misses_per_s) X(llc_misses_per_s)           \
-		X(ctx_switches_per_s) X(ctx_switches_per_msg) X(cpu_pct)
+	X(llc_misses_per_kib)                                                  \
+	X(l1_misses_per_s) X(llc_misses_per_s) X(ctx_switches_per_s)           \
+		X(ctx_switches_per_msg) X(cpu_pct)
 
 cJSON *proto_derived(const struct counter_derived *d)
 {

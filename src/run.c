@@ -448,6 +448,11 @@ int run_start(const struct run_config *config, const struct topo *topo,
 		return r;
 	run->topo = topo;
 	run->remote = topo->remote;
+	/* Over two hosts each runs one end of every flow. */
+	if (run->remote && config->role == RUN_BOTH) {
+		run_free(run);
+		return -EINVAL;
+	}
 	r = run->remote ? run_connect_remote(run, cause)
 			: run_connect(run, topo, cause);
 	if (r < 0) {

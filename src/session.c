@@ -10,6 +10,32 @@
 
 #include "session.h"
 
+struct run_config session_run_config(const struct session *s,
+				     const struct options *o,
+				     const struct strategy_ops *strategy,
+				     size_t msg_size, unsigned int threads)
+{
+	const struct options *net = &s->options;
+
+	return (struct run_config){
+		.strategy = strategy,
+		.role = !net->connect  ? RUN_BOTH
+			: net->reverse ? RUN_RECEIVERS
+				       : RUN_SENDERS,
+		.mode = o->mode,
+		.msg_size = msg_size,
+		.threads = threads,
+		.duration_ms = o->duration_ms,
+		.warmup_ms = o->warmup_ms,
+		.verify = o->verify,
+		.slots = o->slots,
+		.uring_depth = o->uring_depth,
+		.uring_fixed = o->uring_fixed,
+		.counters = net->counters_enabled ? &s->options.counters : NULL,
+		.round = 1,
+	};
+}
+
 /*
  * Every strategy x size x threads point, in that order, repeated: repeats are
  * interleaved (the whole grid, then the whole grid again), so that a slow
@@ -28,25 +54,12 @@ static int session_plan(struct session *s)
 		size_t point = n % grid;
 		size_t per_strategy = o->msg_size_count * o->thread_count;
 
-		s->plan[n] = (struct run_config){
-			.strategy = o->strategies[point / per_strategy],
-			.role = !o->connect  ? RUN_BOTH
-				: o->reverse ? RUN_RECEIVERS
-					     : RUN_SENDERS,
-			.mode = o->mode,
-			.msg_size = o->msg_sizes[point / o->thread_count %
-						 o->msg_size_count],
-			.threads = o->threads[point % o->thread_count],
-			.duration_ms = o->duration_ms,
-			.warmup_ms = o->warmup_ms,
-			.verify = o->verify,
-			.slots = o->slots,
-			.uring_depth = o->uring_depth,
-			.uring_fixed = o->uring_fixed,
-			.counters = o->counters_enabled ? &s->options.counters
-							: NULL,
-			.round = (unsigned int)(n / grid) + 1,
-		};
+		s->plan[n] = session_run_config(
+			s, o, o->strategies[point / per_strategy],
+			o->msg_sizes[point / o->thread_count %
+				     o->msg_size_count],
+			o->threads[point % o->thread_count]);
+		s->plan[n].round = (unsigned int)(n / grid) + 1;
 	}
 	return 0;
 }

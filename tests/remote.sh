@@ -88,9 +88,22 @@ sleep 0.3
 T send-keys Right
 wait_for_line 'run 2: one-copy 32K x1 stream' 50 "$tmp/agent.log"
 ok $? "a size change in the explorer starts the next run on the agent too"
-T send-keys q
-wait_for_line 'left after 2 runs' 50 "$tmp/agent.log"
+# A preset's sweep runs over both hosts too.
+T send-keys p
+wait_screen 'Presets \(Enter loads' 20
+T send-keys Down Down Enter
+wait_for_line 'run 3: two-copy 16K x1 stream, this host runs the receivers' 50 \
+	"$tmp/agent.log"
+ok $? "a preset loaded in the explorer sweeps over both hosts"
+wait_for_line 'run 3: received [0-9]* bytes' 50 "$tmp/agent.log" &&
+	! grep -q 'error:' "$tmp/agent.log"
+ok $? "its first run ends cleanly on the agent"
+T send-keys q q
+wait_for_line 'left after [0-9]* runs' 50 "$tmp/agent.log"
 ok $? "quitting the explorer leaves the agent cleanly"
+wait_exit
+[ "$(cat "$tmp/exit" 2>/dev/null)" = 0 ]
+ok $? "the explorer exits 0"
 
 kill -TERM "$agent"
 wait "$agent"
