@@ -202,11 +202,10 @@ static void agent_log_result(struct agent *a, const struct run_result *r)
 	char counted[512] = "", rate[64];
 	size_t len = 0;
 
-	for (unsigned int i = 0; r->counted && set && i < set->count; i++)
+	for (unsigned int i = 0;
+	     r->counted && set && i < set->count && len < sizeof(counted); i++)
 		len += (size_t)snprintf(
-			counted + len,
-			len < sizeof(counted) ? sizeof(counted) - len : 0,
-			"%s%s %s",
+			counted + len, sizeof(counted) - len, "%s%s %s",
 			i ? ", " : "; counters: ", set->event[i].name,
 			counter_status_name(side->value[i].status));
 	if (sender)
@@ -528,6 +527,19 @@ static void agent_flows(struct agent *a, const cJSON *msg, unsigned int id)
 			 a->config.threads);
 		agent_drop(a, why);
 		return;
+	}
+	for (unsigned int i = 0; i < a->config.threads; i++) {
+		uint64_t port;
+
+		if (jsonfile_u64(cJSON_GetArrayItem(ports, (int)i), &port) <
+			    0 ||
+		    port < 1 || port > 65535) {
+			snprintf(why, sizeof(why),
+				 "flows.ports[%u]: must be a port 1 .. 65535",
+				 i);
+			agent_drop(a, why);
+			return;
+		}
 	}
 	for (unsigned int i = 0; i < a->config.threads; i++)
 		fds[i] = -1;

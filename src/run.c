@@ -874,6 +874,9 @@ void run_finish(struct run *run, struct run_result *result)
 			.rx_packets = after.rx_packets -
 				      run->link_before.rx_packets,
 		};
+	/* The agent's end failed: that is the run's failure too. */
+	if (peer && peer->error)
+		run_set_error(run, "%s", peer->error);
 	/*
 	 * A clean run that lost a byte is a bug nio-top must not hide.  An
 	 * agent holds one end: its client checks both ends' counts.

@@ -77,6 +77,12 @@ grep -q '"type":"welcome"' "$tmp/refused" &&
 	grep -q '"type":"refused","run":1,"error":"run.config: strategies: --strategy: .teleport. is not a strategy' "$tmp/refused" &&
 	grep -q '"type":"refused","run":2,"error":"run.agent_side: must be senders or receivers"' "$tmp/refused"
 ok $? "bad run settings: refused by key, the connection stays"
+say "$hello" \
+	'{"type":"run","run":1,"agent_side":"receivers","config":{"format":"nio-top-preset","version":1,"strategies":["one-copy"],"msg_sizes":[4096],"threads":[1]}}' \
+	'{"type":"flows","run":1,"ports":["x"]}' >"$tmp/ports"
+grep -q '"type":"ready","run":1,"port":[0-9]*' "$tmp/ports" &&
+	grep -q 'flows.ports\[0\]: must be a port 1 .. 65535' "$tmp/ports"
+ok $? "a bad flow port: the error names it"
 good_run
 ok $? "after every bad message the agent serves a real client"
 
