@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -513,38 +514,81 @@ static int check_keys(const cJSON *obj, const char *path,
 	return 0;
 }
 
-#define TOTALS_FIELDS(X)                                                       \
-	X(messages_sent)                                                       \
-	X(bytes_sent)                                                          \
-	X(messages_received)                                                   \
-	X(bytes_received)                                                      \
-	X(checked) X(corrupt) X(zc_sends) X(zc_completions) X(zc_copied)       \
-		X(zc_enobufs)
+/* The keys of the parts, and where each goes in its struct. */
+struct part_key {
+	const char *key;
+	size_t offset;
+};
+
+#define TOTAL(name)                                                            \
+	{                                                                      \
+#name, offsetof(struct run_totals, name)                       \
+	}
+static const struct part_key totals_keys[] = {
+	TOTAL(messages_sent),  TOTAL(bytes_sent),     TOTAL(messages_received),
+	TOTAL(bytes_received), TOTAL(checked),	      TOTAL(corrupt),
+	TOTAL(zc_sends),       TOTAL(zc_completions), TOTAL(zc_copied),
+	TOTAL(zc_enobufs),
+};
+#undef TOTAL
+
+#define DERIVED(name)                                                          \
+	{                                                                      \
+#name, offsetof(struct counter_derived, name)                  \
+	}
+static const struct part_key derived_keys[] = {
+	DERIVED(ipc),
+	DERIVED(cycles_per_byte),
+	DERIVED(l1_misses_per_kib),
+	DERIVED(llc_misses_per_kib),
+	DERIVED(l1_misses_per_s),
+	DERIVED(llc_misses_per_s),
+	DERIVED(ctx_switches_per_s),
+	DERIVED(ctx_switches_per_msg),
+	DERIVED(cpu_pct),
+};
+#undef DERIVED
+
+#define TOTALS_COUNT  (sizeof(totals_keys) / sizeof(*totals_keys))
+#define DERIVED_COUNT (sizeof(derived_keys) / sizeof(*derived_keys))
+
+/* Exactly the keys of a part: none missing, none unknown. */
+static int check_part(const cJSON *obj, const char *path,
+		      const struct part_key *keys, size_t count, char **cause)
+{
+	const char *names[DERIVED_COUNT > TOTALS_COUNT ? DERIVED_COUNT
+						       : TOTALS_COUNT];
+
+	for (size_t i = 0; i < count; i++)
+		names[i] = keys[i].key;
+	return check_keys(obj, path, names, count, cause);
+}
 
 cJSON *proto_totals(const struct run_totals *t)
 {
 	cJSON *obj = cJSON_CreateObject();
 
-#define ADD(name) jsonfile_add_u64(obj, #name, t->name);
-	TOTALS_FIELDS(ADD)
-#undef ADD
+	for (size_t i = 0; i < TOTALS_COUNT; i++)
+		jsonfile_add_u64(obj, totals_keys[i].key,
+				 *(const uint64_t *)((const char *)t +
+						     totals_keys[i].offset));
 	return obj;
 }
 
 int proto_read_totals(const cJSON *item, const char *path, struct run_totals *t,
 		      char **cause)
 {
-#define NAME(name) #name,
-	static const char *const keys[] = {TOTALS_FIELDS(NAME)};
-#undef NAME
-	if (check_keys(item, path, keys, sizeof(keys) / sizeof(*keys), cause))
+	if (check_part(item, path, totals_keys, TOTALS_COUNT, cause))
 		return -EINVAL;
-#define READ(name)                                                             \
-	if (read_u64(cJSON_GetObjectItemCaseSensitive(item, #name), path,      \
-		     #name, &t->name, cause))                                  \
-		return -EINVAL;
-	TOTALS_FIELDS(READ)
-#undef READ
+	for (size_t i = 0; i < TOTALS_COUNT; i++) {
+		const char *key = totals_keys[i].key;
+
+		if (read_u64(cJSON_GetObjectItemCaseSensitive(item, key), path,
+			     key,
+			     (uint64_t *)((char *)t + totals_keys[i].offset),
+			     cause))
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -714,38 +758,32 @@ int proto_read_values(const cJSON *item, const char *path,
 	return 0;
 }
 
-#define DERIVED_FIELDS(X)                                                      \
-	X(ipc)                                                                 \
-	X(cycles_per_byte)                                                     \
-	X(l1_misses_per_kib)                                                   \
-	X(llc_misses_per_kib)                                                  \
-	X(l1_misses_per_s) X(llc_misses_per_s) X(ctx_switches_per_s)           \
-		X(ctx_switches_per_msg) X(cpu_pct)
-
 cJSON *proto_derived(const struct counter_derived *d)
 {
 	cJSON *obj = cJSON_CreateObject();
 
-#define ADD(name) cJSON_AddItemToObject(obj, #name, number(d->name));
-	DERIVED_FIELDS(ADD)
-#undef ADD
+	for (size_t i = 0; i < DERIVED_COUNT; i++)
+		cJSON_AddItemToObject(
+			obj, derived_keys[i].key,
+			number(*(const double *)((const char *)d +
+						 derived_keys[i].offset)));
 	return obj;
 }
 
 int proto_read_derived(const cJSON *item, const char *path,
 		       struct counter_derived *d, char **cause)
 {
-#define NAME(name) #name,
-	static const char *const keys[] = {DERIVED_FIELDS(NAME)};
-#undef NAME
-	if (check_keys(item, path, keys, sizeof(keys) / sizeof(*keys), cause))
+	if (check_part(item, path, derived_keys, DERIVED_COUNT, cause))
 		return -EINVAL;
-#define READ(name)                                                             \
-	if (read_number(cJSON_GetObjectItemCaseSensitive(item, #name), path,   \
-			#name, &d->name, cause))                               \
-		return -EINVAL;
-	DERIVED_FIELDS(READ)
-#undef READ
+	for (size_t i = 0; i < DERIVED_COUNT; i++) {
+		const char *key = derived_keys[i].key;
+
+		if (read_number(cJSON_GetObjectItemCaseSensitive(item, key),
+				path, key,
+				(double *)((char *)d + derived_keys[i].offset),
+				cause))
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -754,9 +792,8 @@ cJSON *proto_hist(const struct latency_hist *h)
 	cJSON *obj = cJSON_CreateObject();
 	cJSON *buckets = cJSON_CreateArray();
 
-	jsonfile_add_u64(obj, "count", h->count);
-	jsonfile_add_u64(obj, "sum_ns", h->sum_ns);
-	jsonfile_add_u64(obj, "max_ns", h->max_ns);
+	uint64_t count = 0;
+
 	for (unsigned int i = 0; i < LATENCY_BUCKETS; i++) {
 		cJSON *row;
 
@@ -766,7 +803,15 @@ cJSON *proto_hist(const struct latency_hist *h)
 		cJSON_AddItemToArray(row, cJSON_CreateNumber(i));
 		cJSON_AddItemToArray(row, jsonfile_u64_item(h->bucket[i]));
 		cJSON_AddItemToArray(buckets, row);
+		count += h->bucket[i];
 	}
+	/*
+	 * Read while the recorders record, a count may be one ahead of its
+	 * buckets: the buckets are what is sent, so they give the count.
+	 */
+	jsonfile_add_u64(obj, "count", count);
+	jsonfile_add_u64(obj, "sum_ns", h->sum_ns);
+	jsonfile_add_u64(obj, "max_ns", h->max_ns);
 	cJSON_AddItemToObject(obj, "buckets", buckets);
 	return obj;
 }

@@ -369,9 +369,9 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 		 (double)e->window_ms / 1000);
 	ui_box(ui, r, ROLE_BOX_GAUGES, title);
 	side_title(e, SIDE_SENDER, title, sizeof(title));
-	ui_text(y, x0, column, ROLE_SENDER_HIGH, title);
+	ui_text(y, x0, column, ROLE_SENDER_HIGH, "%s", title);
 	side_title(e, SIDE_RECEIVER, title, sizeof(title));
-	ui_text(y, x0 + column + 1, column, ROLE_RECEIVER_HIGH, title);
+	ui_text(y, x0 + column + 1, column, ROLE_RECEIVER_HIGH, "%s", title);
 	y++;
 	for (int g = 0; g < GAUGE_COUNT && y < r->y + r->h - 2; g++, y++) {
 		const struct gauge_reading *tx = &e->live.gauge[SIDE_SENDER][g];
