@@ -40,6 +40,8 @@ enum run_role {
 const char *run_role_name(enum run_role role);
 /* 0, or -EINVAL for a name that is not a role. */
 int run_role_parse(const char *name, enum run_role *role);
+/* The ends the other host runs. */
+enum run_role run_role_peer(enum run_role role);
 
 struct run_config {
 	const struct strategy_ops *strategy;

@@ -6,6 +6,7 @@
 #define NIO_TOP_SAMPLER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "clock.h"
@@ -44,6 +45,16 @@ struct counter_derived {
 	double ctx_switches_per_msg;
 	double cpu_pct; /* of one core */
 };
+
+/* A figure of a struct by name, for writing and reading it back. */
+struct sample_field {
+	const char *key;
+	size_t offset;
+};
+
+/* Every field of struct counter_derived (doubles), in export order. */
+extern const struct sample_field counter_derived_fields[];
+extern const size_t counter_derived_field_count;
 
 void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 		  uint64_t now_ns, struct sample *out);

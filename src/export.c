@@ -10,7 +10,6 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <math.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,37 +137,15 @@ static cJSON *export_counter(const struct counter_value *v)
 	return obj;
 }
 
-static const struct {
-	const char *key;
-	size_t offset;
-} export_derived_fields[] = {
-#define DERIVED(field)                                                         \
-	{                                                                      \
-#field, offsetof(struct counter_derived, field)                \
-	}
-	DERIVED(ipc),
-	DERIVED(cycles_per_byte),
-	DERIVED(l1_misses_per_kib),
-	DERIVED(llc_misses_per_kib),
-	DERIVED(l1_misses_per_s),
-	DERIVED(llc_misses_per_s),
-	DERIVED(ctx_switches_per_s),
-	DERIVED(ctx_switches_per_msg),
-	DERIVED(cpu_pct),
-#undef DERIVED
-};
-
 static cJSON *export_derived(const struct counter_derived *d)
 {
 	cJSON *obj = cJSON_CreateObject();
 
-	for (size_t i = 0; i < sizeof(export_derived_fields) /
-				       sizeof(export_derived_fields[0]);
-	     i++) {
+	for (size_t i = 0; i < counter_derived_field_count; i++) {
 		double v = *(const double *)((const char *)d +
-					     export_derived_fields[i].offset);
+					     counter_derived_fields[i].offset);
 
-		add_optional(obj, export_derived_fields[i].key, !isnan(v), v);
+		add_optional(obj, counter_derived_fields[i].key, !isnan(v), v);
 	}
 	return obj;
 }
@@ -270,10 +247,9 @@ static cJSON *export_run(const struct run_result *r, const struct topo *topo)
 	cJSON_AddItemToObject(obj, "topology", export_topology(topo));
 	/* Over two hosts: which ends the agent ran (the others ran here). */
 	if (r->config.role != RUN_BOTH)
-		cJSON_AddStringToObject(obj, "agent_side",
-					r->config.role == RUN_SENDERS
-						? "receivers"
-						: "senders");
+		cJSON_AddStringToObject(
+			obj, "agent_side",
+			run_role_name(run_role_peer(r->config.role)));
 	cJSON_AddItemToObject(obj, "link", export_link(r));
 	cJSON_AddNumberToObject(obj, "duration_s",
 				(double)r->config.duration_ms / 1000);
@@ -659,11 +635,10 @@ static const char *load_string(struct loader *l, const cJSON *obj,
 static void load_derived(struct loader *l, const cJSON *obj,
 			 struct counter_derived *d)
 {
-	for (size_t i = 0; i < sizeof(export_derived_fields) /
-				       sizeof(export_derived_fields[0]);
-	     i++)
-		*(double *)((char *)d + export_derived_fields[i].offset) =
-			load_number(l, obj, export_derived_fields[i].key, true);
+	for (size_t i = 0; i < counter_derived_field_count; i++)
+		*(double *)((char *)d + counter_derived_fields[i].offset) =
+			load_number(l, obj, counter_derived_fields[i].key,
+				    true);
 }
 
 static void load_side(struct loader *l, const cJSON *obj,
@@ -765,11 +740,11 @@ static void load_run(struct loader *l, const cJSON *obj,
 		load_fail(l, "mode", "must be \"stream\" or \"rr\"");
 	if (cJSON_GetObjectItemCaseSensitive(obj, "agent_side")) {
 		const char *side = load_string(l, obj, "agent_side", false);
+		enum run_role agent;
 
-		if (side && strcmp(side, "receivers") == 0)
-			r->config.role = RUN_SENDERS;
-		else if (side && strcmp(side, "senders") == 0)
-			r->config.role = RUN_RECEIVERS;
+		if (side && run_role_parse(side, &agent) == 0 &&
+		    agent != RUN_BOTH)
+			r->config.role = run_role_peer(agent);
 		else
 			load_fail(l, "agent_side",
 				  "must be \"senders\" or \"receivers\"");

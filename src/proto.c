@@ -514,17 +514,12 @@ static int check_keys(const cJSON *obj, const char *path,
 	return 0;
 }
 
-/* The keys of the parts, and where each goes in its struct. */
-struct part_key {
-	const char *key;
-	size_t offset;
-};
-
+/* The totals' keys, and where each goes in struct run_totals. */
 #define TOTAL(name)                                                            \
 	{                                                                      \
 #name, offsetof(struct run_totals, name)                       \
 	}
-static const struct part_key totals_keys[] = {
+static const struct sample_field totals_keys[] = {
 	TOTAL(messages_sent),  TOTAL(bytes_sent),     TOTAL(messages_received),
 	TOTAL(bytes_received), TOTAL(checked),	      TOTAL(corrupt),
 	TOTAL(zc_sends),       TOTAL(zc_completions), TOTAL(zc_copied),
@@ -532,32 +527,17 @@ static const struct part_key totals_keys[] = {
 };
 #undef TOTAL
 
-#define DERIVED(name)                                                          \
-	{                                                                      \
-#name, offsetof(struct counter_derived, name)                  \
-	}
-static const struct part_key derived_keys[] = {
-	DERIVED(ipc),
-	DERIVED(cycles_per_byte),
-	DERIVED(l1_misses_per_kib),
-	DERIVED(llc_misses_per_kib),
-	DERIVED(l1_misses_per_s),
-	DERIVED(llc_misses_per_s),
-	DERIVED(ctx_switches_per_s),
-	DERIVED(ctx_switches_per_msg),
-	DERIVED(cpu_pct),
-};
-#undef DERIVED
-
-#define TOTALS_COUNT  (sizeof(totals_keys) / sizeof(*totals_keys))
-#define DERIVED_COUNT (sizeof(derived_keys) / sizeof(*derived_keys))
+#define TOTALS_COUNT (sizeof(totals_keys) / sizeof(*totals_keys))
 
 /* Exactly the keys of a part: none missing, none unknown. */
 static int check_part(const cJSON *obj, const char *path,
-		      const struct part_key *keys, size_t count, char **cause)
+		      const struct sample_field *keys, size_t count,
+		      char **cause)
 {
-	const char *names[DERIVED_COUNT > TOTALS_COUNT ? DERIVED_COUNT
-						       : TOTALS_COUNT];
+	const char *names[16];
+
+	if (count > sizeof(names) / sizeof(*names))
+		return proto_fail(cause, "%s: too many keys", path);
 
 	for (size_t i = 0; i < count; i++)
 		names[i] = keys[i].key;
@@ -762,25 +742,28 @@ cJSON *proto_derived(const struct counter_derived *d)
 {
 	cJSON *obj = cJSON_CreateObject();
 
-	for (size_t i = 0; i < DERIVED_COUNT; i++)
+	for (size_t i = 0; i < counter_derived_field_count; i++)
 		cJSON_AddItemToObject(
-			obj, derived_keys[i].key,
+			obj, counter_derived_fields[i].key,
 			number(*(const double *)((const char *)d +
-						 derived_keys[i].offset)));
+						 counter_derived_fields[i]
+							 .offset)));
 	return obj;
 }
 
 int proto_read_derived(const cJSON *item, const char *path,
 		       struct counter_derived *d, char **cause)
 {
-	if (check_part(item, path, derived_keys, DERIVED_COUNT, cause))
+	if (check_part(item, path, counter_derived_fields,
+		       counter_derived_field_count, cause))
 		return -EINVAL;
-	for (size_t i = 0; i < DERIVED_COUNT; i++) {
-		const char *key = derived_keys[i].key;
+	for (size_t i = 0; i < counter_derived_field_count; i++) {
+		const char *key = counter_derived_fields[i].key;
 
 		if (read_number(cJSON_GetObjectItemCaseSensitive(item, key),
 				path, key,
-				(double *)((char *)d + derived_keys[i].offset),
+				(double *)((char *)d +
+					   counter_derived_fields[i].offset),
 				cause))
 			return -EINVAL;
 	}

@@ -492,8 +492,7 @@ static int remote_dial_flows(struct remote *rm, uint16_t port,
 int remote_run_begin(struct remote *rm, const struct run_config *config,
 		     int *fds, char **cause)
 {
-	enum run_role agent = config->role == RUN_SENDERS ? RUN_RECEIVERS
-							  : RUN_SENDERS;
+	enum run_role agent = run_role_peer(config->role);
 	unsigned int id = ++rm->last_id;
 	cJSON *msg, *reply = NULL, *ports;
 	uint64_t port;

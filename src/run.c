@@ -248,16 +248,26 @@ const char *run_mode_name(enum run_mode mode)
 	return run_mode_names[mode];
 }
 
-int run_mode_parse(const char *name, enum run_mode *mode)
+/* The index of name in names[count], or -EINVAL. */
+static int name_index(const char *const *names, size_t count, const char *name)
 {
-	for (size_t i = 0; i < sizeof(run_mode_names) / sizeof(*run_mode_names);
-	     i++) {
-		if (strcmp(name, run_mode_names[i]) == 0) {
-			*mode = (enum run_mode)i;
-			return 0;
-		}
+	for (size_t i = 0; i < count; i++) {
+		if (strcmp(name, names[i]) == 0)
+			return (int)i;
 	}
 	return -EINVAL;
+}
+
+int run_mode_parse(const char *name, enum run_mode *mode)
+{
+	int i = name_index(run_mode_names,
+			   sizeof(run_mode_names) / sizeof(*run_mode_names),
+			   name);
+
+	if (i < 0)
+		return i;
+	*mode = (enum run_mode)i;
+	return 0;
 }
 
 static const char *const run_role_names[] = {
@@ -273,14 +283,21 @@ const char *run_role_name(enum run_role role)
 
 int run_role_parse(const char *name, enum run_role *role)
 {
-	for (size_t i = 0; i < sizeof(run_role_names) / sizeof(*run_role_names);
-	     i++) {
-		if (strcmp(name, run_role_names[i]) == 0) {
-			*role = (enum run_role)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	int i = name_index(run_role_names,
+			   sizeof(run_role_names) / sizeof(*run_role_names),
+			   name);
+
+	if (i < 0)
+		return i;
+	*role = (enum run_role)i;
+	return 0;
+}
+
+enum run_role run_role_peer(enum run_role role)
+{
+	return role == RUN_SENDERS     ? RUN_RECEIVERS
+	       : role == RUN_RECEIVERS ? RUN_SENDERS
+				       : RUN_BOTH;
 }
 
 static void run_merge_latency(const struct run *run, struct latency_hist *out)

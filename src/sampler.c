@@ -3,9 +3,30 @@
  * on the receiving side, i.e. what was delivered, not what was queued.
  */
 #include <math.h>
+#include <stddef.h>
 #include <time.h>
 
 #include "sampler.h"
+
+#define DERIVED(name)                                                          \
+	{                                                                      \
+#name, offsetof(struct counter_derived, name)                  \
+	}
+const struct sample_field counter_derived_fields[] = {
+	DERIVED(ipc),
+	DERIVED(cycles_per_byte),
+	DERIVED(l1_misses_per_kib),
+	DERIVED(llc_misses_per_kib),
+	DERIVED(l1_misses_per_s),
+	DERIVED(llc_misses_per_s),
+	DERIVED(ctx_switches_per_s),
+	DERIVED(ctx_switches_per_msg),
+	DERIVED(cpu_pct),
+};
+#undef DERIVED
+
+const size_t counter_derived_field_count = sizeof(counter_derived_fields) /
+					   sizeof(*counter_derived_fields);
 
 void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 		  uint64_t now_ns, struct sample *out)
