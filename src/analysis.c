@@ -176,11 +176,13 @@ static void zerocopy_why(struct analysis *a, const struct run_result *results,
 			 size_t count)
 {
 	uint64_t completions = 0, copied = 0;
+	bool two_hosts = false;
 
 	for (size_t i = 0; i < count; i++) {
 		if (!results[i].config.strategy->zerocopy)
 			continue;
 		a->has_zerocopy = true;
+		two_hosts = two_hosts || results[i].config.role != RUN_BOTH;
 		completions += results[i].totals.zc_completions;
 		copied += results[i].totals.zc_copied;
 	}
@@ -188,10 +190,14 @@ static void zerocopy_why(struct analysis *a, const struct run_result *results,
 		return;
 	if (copied * 100 >= completions * 99)
 		snprintf(a->zerocopy_why, sizeof(a->zerocopy_why),
-			 "the kernel copied %.0f%% of zero-copy sends at "
-			 "delivery (veth and loopback deliver locally), so "
+			 "the kernel copied %.0f%% of zero-copy sends %s, so "
 			 "pinning pages only added cost",
-			 100.0 * (double)copied / (double)completions);
+			 100.0 * (double)copied / (double)completions,
+			 two_hosts ? "anyway (it does when the route to the "
+				     "agent is local, or the NIC lacks "
+				     "scatter-gather or checksum offload)"
+				   : "at delivery (veth and loopback deliver "
+				     "locally)");
 	else
 		snprintf(a->zerocopy_why, sizeof(a->zerocopy_why),
 			 "%.0f%% of zero-copy sends left without a copy; the "

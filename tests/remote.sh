@@ -45,6 +45,8 @@ jq_true "$tmp/r.json" '(.agent.host.kernel | length) > 0 and
 	(.agent.capabilities.pmu | type) == "object" and
 	(.host.kernel | length) > 0 and (.agent.tool | startswith("nio-top"))'
 ok $? "the export holds both hosts' host and capabilities"
+jq -r '.analysis.zerocopy' "$tmp/r.json" | grep -q 'route to the agent'
+ok $? "the zero-copy analysis does not blame veth for two hosts"
 grep -q 'left after 8 runs' "$tmp/agent.log"
 ok $? "the agent saw the client leave after 8 runs"
 
