@@ -67,6 +67,11 @@ struct options {
 	const char *connect; /* HOST[:PORT]; sets topo.kind remote */
 	bool reverse;	     /* the agent runs the senders */
 	const char *auth_file;
+	/* --serve: what one client's run may ask of this host. */
+	uint64_t max_memory; /* bytes of message buffers; 0: the default */
+	unsigned int max_threads;
+	unsigned int max_slots;
+	uint64_t max_duration_ms;
 };
 
 /*
@@ -81,6 +86,9 @@ int cli_parse(int argc, char **argv, struct options *opts, char **cause);
 
 /* "4K" -> 4096; 0 or -EINVAL (not a size) or -ERANGE (outside 64 .. 4M). */
 int cli_parse_size(const char *text, size_t *bytes);
+
+/* "2G" -> 2^31 (K, M, G, T are binary); 0, -EINVAL or -ERANGE. */
+int cli_parse_bytes(const char *text, uint64_t *bytes);
 
 /* 4096 -> "4K": the way the command line spells a size. */
 void cli_format_size(size_t bytes, char *out, size_t size);

@@ -1,6 +1,7 @@
 /*
  * The run export: a session's runs as one JSON document (format
- * "nio-top-run"), written atomically so a reader never sees half a file.
+ * "nio-top-run"), written as outfile.h says: a regular file atomically, a
+ * device or a FIFO through.
  */
 #ifndef NIO_TOP_EXPORT_H
 #define NIO_TOP_EXPORT_H
@@ -35,8 +36,5 @@ int export_from_json(const cJSON *root, const char *path,
 /* What a host is and can do, as the export's "host" and "capabilities". */
 cJSON *export_host(const struct host_info *host);
 cJSON *export_capabilities(const struct host_info *host);
-
-/* Writes text to path via a temporary file in the same folder, fsync, rename. */
-int export_write_atomically(const char *path, const char *text, char **cause);
 
 #endif

@@ -100,6 +100,12 @@ struct run_result {
 
 struct run;
 
+/*
+ * The bytes the ends this host runs (config->role) will allocate for their
+ * buffers: known before anything is allocated.
+ */
+size_t run_memory(const struct run_config *config);
+
 int run_start(const struct run_config *config, const struct topo *topo,
 	      struct run **run, char **cause);
 /*

@@ -45,6 +45,13 @@ struct strategy_ops {
 
 	/* 0 if the machine can run it, else -errno and a cause; may be NULL. */
 	int (*probe)(char **cause);
+	/*
+	 * The bytes of buffers one end allocates for params, known before it
+	 * opens (an agent checks a client's run against its budget); NULL:
+	 * one message.
+	 */
+	size_t (*tx_memory)(const struct strategy_params *params);
+	size_t (*rx_memory)(const struct strategy_params *params);
 
 	int (*tx_open)(const struct strategy_params *params, void **tx);
 	/* The slot to fill with the next message; waits for one to be free. */
@@ -70,6 +77,10 @@ extern const struct strategy_ops strategy_uring_zc;
 size_t strategy_count(void);
 const struct strategy_ops *strategy_at(size_t index);
 const struct strategy_ops *strategy_find(const char *name);
+
+/* What one end of a flow allocates for its buffers (sender or receiver). */
+size_t strategy_memory(const struct strategy_ops *ops,
+		       const struct strategy_params *params, bool sender);
 
 /* 0 if available; else -errno and *cause (caller frees). */
 int strategy_probe(const struct strategy_ops *ops, char **cause);

@@ -17,6 +17,10 @@
 /* 0 if io_uring and the opcodes the path needs are there; else a cause. */
 int uring_probe(bool zerocopy, char **cause);
 
+/* What uring_tx_open() and uring_rx_open() will allocate for messages. */
+size_t uring_tx_memory(const struct strategy_params *params, bool zerocopy);
+size_t uring_rx_memory(const struct strategy_params *params);
+
 int uring_tx_open(const struct strategy_params *params, bool zerocopy,
 		  void **tx);
 int uring_tx_slot(void *tx, struct message **msg);

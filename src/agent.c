@@ -32,6 +32,7 @@
 
 struct agent {
 	struct options options; /* the base of every run's options */
+	uint64_t budget;	/* bytes of buffers one run may allocate */
 	FILE *log;
 	int listen_fd;
 	char secret[PROTO_SECRET_MAX + 2];
@@ -54,6 +55,8 @@ struct agent {
 	struct run_config config;
 	int data_fd; /* listening for the flows, between ready and started */
 	struct run *run;
+	uint64_t run_started_ns;
+	bool overtime; /* aborted for passing --max-duration */
 	uint64_t next_tick_ns;
 	unsigned int runs;
 };
@@ -103,9 +106,77 @@ static int agent_listen(struct agent *a, const struct options *o, char **cause)
 	return 0;
 }
 
+/* "1.5 GiB" */
+static void format_bytes(uint64_t bytes, char *out, size_t size)
+{
+	static const char *const units[] = {"bytes", "KiB", "MiB", "GiB",
+					    "TiB"};
+	double value = (double)bytes;
+	unsigned int u = 0;
+
+	while (value >= 1024 && u < 4) {
+		value /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(out, size, "%llu bytes", (unsigned long long)bytes);
+	else
+		snprintf(out, size, "%.1f %s", value, units[u]);
+}
+
+/* The memory limit of this process's cgroup (v2), or 0 if it has none. */
+static uint64_t cgroup_memory_max(void)
+{
+	char line[512], path[600], value[32];
+	unsigned long long max = 0;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	bool found = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			found = true;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!found)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", line + 3);
+	f = fopen(path, "re");
+	if (f && fgets(value, sizeof(value), f))
+		max = strtoull(value, NULL, 10); /* "max": 0 */
+	if (f)
+		fclose(f);
+	return max;
+}
+
+/*
+ * What one run may allocate when the owner said nothing: a quarter of the
+ * machine's memory, or of this process's cgroup limit if that is smaller.
+ */
+static uint64_t default_budget(const char **whose)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t total = pages > 0 && page > 0
+				 ? (uint64_t)pages * (uint64_t)page
+				 : 1ull << 30;
+	uint64_t cgroup = cgroup_memory_max();
+
+	*whose = "this machine's memory";
+	if (cgroup && cgroup < total) {
+		total = cgroup;
+		*whose = "this cgroup's memory.max";
+	}
+	return total / 4;
+}
+
 int agent_open(const struct options *o, FILE *log, struct agent **out,
 	       char **cause)
 {
+	const char *whose = NULL;
+	char budget[32];
 	struct agent *a = calloc(1, sizeof(*a));
 	struct host_info host;
 	int r;
@@ -132,9 +203,24 @@ int agent_open(const struct options *o, FILE *log, struct agent **out,
 		       o->counters_enabled ? &a->options.counters : NULL);
 	a->host = export_host(&host);
 	a->capabilities = export_capabilities(&host);
+	a->budget = o->max_memory ? o->max_memory : default_budget(&whose);
+	format_bytes(a->budget, budget, sizeof(budget));
 	agent_log(a, "listening on %s:%u (protocol version %d%s)",
 		  o->listen ? o->listen : "0.0.0.0", o->port, PROTO_VERSION,
 		  a->has_secret ? ", secret required" : "");
+	agent_log(a,
+		  "a run may use %s of buffers (%s%s), %u flows, %u slots, "
+		  "%.0f s",
+		  budget, whose ? "a quarter of " : "--max-memory",
+		  whose ? whose : "", o->max_threads, o->max_slots,
+		  (double)o->max_duration_ms / 1000);
+	if (!o->listen && !a->has_secret)
+		agent_log(a,
+			  "warning: listening on every address with no "
+			  "secret: anyone who reaches port %u can run "
+			  "traffic through this host (--listen, "
+			  "--auth-file)",
+			  o->port);
 	*out = a;
 	return 0;
 }
@@ -371,6 +457,77 @@ static void agent_refuse(struct agent *a, unsigned int id, const char *why)
 	agent_log(a, "run %u refused: %s", id, why);
 }
 
+static int agent_refusal(char **cause, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int agent_refusal(char **cause, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(cause, fmt, ap) < 0)
+		*cause = NULL;
+	va_end(ap);
+	return -EINVAL;
+}
+
+/*
+ * What the owner allows one run: flows, slots, time and the memory its
+ * buffers take here, checked before anything is allocated.
+ */
+static int agent_check_limits(struct agent *a, const cJSON *config,
+			      enum run_role role, char **cause)
+{
+	const struct options *o = &a->run_options;
+	struct run_config need = {
+		.strategy = o->strategies[0],
+		.role = role,
+		.mode = o->mode,
+		.msg_size = o->msg_sizes[0],
+		.threads = o->threads[0],
+		.slots = o->slots,
+		.uring_depth = o->uring_depth,
+		.uring_fixed = o->uring_fixed,
+	};
+	uint64_t time_ms = o->warmup_ms;
+	char size[24], wanted[32], allowed[32];
+	size_t bytes;
+
+	if (need.threads > a->options.max_threads)
+		return agent_refusal(
+			cause,
+			"run.config: threads: %u flows; this agent "
+			"allows %u (--max-threads)",
+			need.threads, a->options.max_threads);
+	if (need.strategy->zerocopy && need.slots > a->options.max_slots)
+		return agent_refusal(cause,
+				     "run.config: slots: %u; this agent allows "
+				     "%u (--max-slots)",
+				     need.slots, a->options.max_slots);
+	if (cJSON_GetObjectItemCaseSensitive(config, "duration_s"))
+		time_ms += o->duration_ms;
+	if (time_ms > a->options.max_duration_ms)
+		return agent_refusal(cause,
+				     "run.config: duration_s: the run would "
+				     "last %.3g s with its warm-up; this agent "
+				     "allows %.3g s (--max-duration)",
+				     (double)time_ms / 1000,
+				     (double)a->options.max_duration_ms / 1000);
+	bytes = run_memory(&need);
+	if (bytes > a->budget) {
+		cli_format_size(need.msg_size, size, sizeof(size));
+		format_bytes(bytes, wanted, sizeof(wanted));
+		format_bytes(a->budget, allowed, sizeof(allowed));
+		return agent_refusal(cause,
+				     "run.config: %u flows of %s %s need %s of "
+				     "buffers here; this agent allows %s a run "
+				     "(--max-memory)",
+				     need.threads, need.strategy->name, size,
+				     wanted, allowed);
+	}
+	return 0;
+}
+
 /* The run's options: the agent's own, with the client's preset applied. */
 static int agent_config(struct agent *a, const cJSON *msg, char **cause)
 {
@@ -405,6 +562,11 @@ static int agent_config(struct agent *a, const cJSON *msg, char **cause)
 			*cause = NULL;
 		return -EINVAL;
 	}
+	r = agent_check_limits(a,
+			       cJSON_GetObjectItemCaseSensitive(msg, "config"),
+			       role, cause);
+	if (r < 0)
+		return r;
 	a->config = (struct run_config){
 		.strategy = o->strategies[0],
 		.role = role,
@@ -560,7 +722,9 @@ static void agent_flows(struct agent *a, const cJSON *msg, unsigned int id)
 		return;
 	}
 	a->runs++;
-	a->next_tick_ns = clock_now_ns() + TICK_NS;
+	a->run_started_ns = clock_now_ns();
+	a->overtime = false;
+	a->next_tick_ns = a->run_started_ns + TICK_NS;
 	agent_send(a, proto_message("started", id));
 	cli_format_size(a->config.msg_size, size, sizeof(size));
 	agent_log(a, "run %u: %s %s x%u %s, this host runs the %s", id,
@@ -748,6 +912,17 @@ void agent_step(struct agent *a, const struct pollfd *pfd, unsigned int n,
 	if (a->fd >= 0 && !a->greeted &&
 	    now_ns >= a->connected_ns + HELLO_TIMEOUT_MS * NS_PER_MS)
 		agent_drop(a, "no hello within 10 s");
+	if (a->run && !a->overtime &&
+	    now_ns > a->run_started_ns +
+			     a->options.max_duration_ms * NS_PER_MS) {
+		char why[96];
+
+		snprintf(why, sizeof(why),
+			 "the run passed this agent's --max-duration of %.3g s",
+			 (double)a->options.max_duration_ms / 1000);
+		run_abort(a->run, why);
+		a->overtime = true;
+	}
 	if (a->run && run_tick(a->run, now_ns)) {
 		agent_finish_run(a);
 	} else if (a->run && now_ns >= a->next_tick_ns) {

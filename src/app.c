@@ -26,6 +26,7 @@
 #include "analysis.h"
 #include "export.h"
 #include "hostinfo.h"
+#include "outfile.h"
 #include "report.h"
 #include "run.h"
 #include "session.h"
@@ -242,6 +243,9 @@ static void app_checkpoint(struct app *app, const struct session *s)
 
 	if (!s->options.output ||
 	    start - app->checkpoint_end_ns < 10 * app->checkpoint_cost_ns)
+		return;
+	/* A device or a FIFO gets the export once, at the end. */
+	if (!outfile_replaceable(s->options.output))
 		return;
 	export_write(s->options.output, s, &cause);
 	free(cause);

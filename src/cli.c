@@ -45,6 +45,10 @@ enum {
 	OPT_CONNECT,
 	OPT_AUTH_FILE,
 	OPT_REVERSE,
+	OPT_MAX_MEMORY,
+	OPT_MAX_THREADS,
+	OPT_MAX_SLOTS,
+	OPT_MAX_DURATION,
 };
 
 struct cli_option {
@@ -113,6 +117,17 @@ static const struct cli_option cli_options[] = {
 	{"auth-file", OPT_AUTH_FILE, "FILE",
 	 "the shared secret (the file's first line) an agent requires and a "
 	 "client gives"},
+	{"max-memory", OPT_MAX_MEMORY, "SIZE",
+	 "--serve: the message buffers one run may allocate here, K, M or G "
+	 "(default a quarter of this machine's memory)"},
+	{"max-threads", OPT_MAX_THREADS, "N",
+	 "--serve: the most flows a run may have, 1 .. 64 (default 64)"},
+	{"max-slots", OPT_MAX_SLOTS, "N",
+	 "--serve: the most zero-copy slots per flow, 1 .. 4096 (default "
+	 "4096)"},
+	{"max-duration", OPT_MAX_DURATION, "SEC",
+	 "--serve: the longest a run may last, warm-up included (default "
+	 "86400)"},
 	{"slots", OPT_SLOTS, "N",
 	 "message slots per zero-copy sender, 1 .. 4096 (default 16)"},
 	{"uring-depth", OPT_URING_DEPTH, "N",
@@ -213,6 +228,36 @@ void cli_format_size(size_t bytes, char *out, size_t size)
 		snprintf(out, size, "%zuK", bytes / 1024);
 	else
 		snprintf(out, size, "%zu", bytes);
+}
+
+int cli_parse_bytes(const char *text, uint64_t *bytes)
+{
+	unsigned long long value, scale = 1;
+	char *end;
+
+	/* strto*() would skip white space and take a sign. */
+	if (!isdigit((unsigned char)text[0]))
+		return -EINVAL;
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (end == text || errno)
+		return -EINVAL;
+	if (*end == 'K' || *end == 'k')
+		scale = 1ull << 10;
+	else if (*end == 'M' || *end == 'm')
+		scale = 1ull << 20;
+	else if (*end == 'G' || *end == 'g')
+		scale = 1ull << 30;
+	else if (*end == 'T' || *end == 't')
+		scale = 1ull << 40;
+	if (scale != 1)
+		end++;
+	if (*end)
+		return -EINVAL;
+	if (value == 0 || value > UINT64_MAX / scale)
+		return -ERANGE;
+	*bytes = value * scale;
+	return 0;
 }
 
 static int parse_uint(const char *text, unsigned long min, unsigned long max,
@@ -584,6 +629,38 @@ static int cli_apply(int key, const char *arg, struct options *opts,
 		opts->auth_file = arg;
 		opts->topo.auth_file = arg;
 		return 0;
+	case OPT_MAX_MEMORY:
+		if (cli_parse_bytes(arg, &opts->max_memory) < 0)
+			return cli_error(cause,
+					 "--max-memory: '%s' is not a size "
+					 "(bytes, or a number with K, M, G or "
+					 "T; more than 0)",
+					 arg);
+		return 0;
+	case OPT_MAX_THREADS:
+		if (parse_uint(arg, 1, CLI_THREADS_MAX, &n) < 0)
+			return cli_error(cause,
+					 "--max-threads: '%s' is not a thread "
+					 "count (1 .. %d)",
+					 arg, CLI_THREADS_MAX);
+		opts->max_threads = (unsigned int)n;
+		return 0;
+	case OPT_MAX_SLOTS:
+		if (parse_uint(arg, 1, STRATEGY_SLOTS_MAX, &n) < 0)
+			return cli_error(cause,
+					 "--max-slots: '%s' is not a slot "
+					 "count (1 .. %d)",
+					 arg, STRATEGY_SLOTS_MAX);
+		opts->max_slots = (unsigned int)n;
+		return 0;
+	case OPT_MAX_DURATION:
+		if (parse_seconds(arg, 0.001, 86400, false,
+				  &opts->max_duration_ms) < 0)
+			return cli_error(cause,
+					 "--max-duration: '%s' is not a "
+					 "duration (seconds, 0.001 .. 86400)",
+					 arg);
+		return 0;
 	case OPT_KEEP_NETNS:
 		if (!name_valid(arg, TOPO_KEEP_PREFIX_MAX))
 			return cli_error(
@@ -666,6 +743,9 @@ static void cli_defaults(struct options *opts)
 		.theme = "default",
 		.repeat = 1,
 		.port = PROTO_PORT,
+		.max_threads = CLI_THREADS_MAX,
+		.max_slots = STRATEGY_SLOTS_MAX,
+		.max_duration_ms = 86400000,
 	};
 	topo_options_default(&opts->topo);
 	/* Without libpfm4 there is nothing to count; --check says why. */
@@ -722,9 +802,17 @@ static int cli_check_hosts(int argc, char **argv, const struct options *o,
 	if (o->serve && o->connect)
 		return cli_error(cause, "--serve and --connect exclude each "
 					"other");
-	if (!o->serve && (o->listen || cli_given(argc, argv, "port")))
-		return cli_error(cause, "--%s needs --serve",
-				 o->listen ? "listen" : "port");
+	static const char *const serve_only[] = {"port", "max-memory",
+						 "max-threads", "max-slots",
+						 "max-duration"};
+
+	if (!o->serve && o->listen)
+		return cli_error(cause, "--listen needs --serve");
+	for (size_t i = 0;
+	     !o->serve && i < sizeof(serve_only) / sizeof(*serve_only); i++)
+		if (cli_given(argc, argv, serve_only[i]))
+			return cli_error(cause, "--%s needs --serve",
+					 serve_only[i]);
 	if (o->reverse && !o->connect)
 		return cli_error(cause, "--reverse needs --connect");
 	if (o->auth_file && !o->serve && !o->connect)

@@ -15,6 +15,7 @@
 
 #include "explorer.h"
 #include "export.h"
+#include "outfile.h"
 #include "preset.h"
 
 const struct gauge_info gauge_info[GAUGE_COUNT] = {
@@ -490,7 +491,7 @@ int explorer_save_preset(struct explorer *e, const char *path)
 		explorer_say(e, "save: out of memory");
 		return -ENOMEM;
 	}
-	r = export_write_atomically(path, text, &cause);
+	r = outfile_write_text(path, text, &cause);
 	cJSON_free(text);
 	if (r < 0)
 		explorer_say(e, "save: %s", cause ? cause : strerror(-r));

@@ -6,21 +6,18 @@
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "export.h"
 #include "analysis.h"
 #include "hostinfo.h"
 #include "remote.h"
 #include "jsonfile.h"
+#include "outfile.h"
 #include "preset.h"
 
 cJSON *export_host(const struct host_info *host)
@@ -374,126 +371,8 @@ static cJSON *export_analysis(const struct session *s)
 	return obj;
 }
 
-/*
- * A file replaced atomically: written to a temporary file in the same folder,
- * synced, renamed over the path, and the folder synced.  Writes record the
- * first error; commit reports it.
- */
-struct atomic_file {
-	const char *path;
-	char *dir_copy, *base_copy, *tmp;
-	const char *dir;
-	const char *step;
-	int fd;
-	int error;
-};
-
-static int write_all(int fd, const char *text, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, text, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		text += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static void atomic_open(struct atomic_file *f, const char *path)
-{
-	*f = (struct atomic_file){.path = path,
-				  .fd = -1,
-				  .step = "create a temporary file",
-				  .dir_copy = strdup(path),
-				  .base_copy = strdup(path)};
-	if (f->dir_copy)
-		f->dir = dirname(f->dir_copy);
-	if (!f->dir || !f->base_copy ||
-	    asprintf(&f->tmp, "%s/.%s.XXXXXX", f->dir, basename(f->base_copy)) <
-		    0) {
-		f->tmp = NULL;
-		f->error = -ENOMEM;
-		return;
-	}
-	f->fd = mkostemp(f->tmp, O_CLOEXEC);
-	if (f->fd < 0) {
-		f->error = -errno;
-		free(f->tmp);
-		f->tmp = NULL;
-		return;
-	}
-	f->step = "write";
-}
-
-static void atomic_write(struct atomic_file *f, const char *text, size_t len)
-{
-	if (!f->error)
-		f->error = write_all(f->fd, text, len);
-}
-
-static void atomic_puts(struct atomic_file *f, const char *text)
-{
-	atomic_write(f, text, strlen(text));
-}
-
-static int atomic_commit(struct atomic_file *f, char **cause)
-{
-	int r = f->error, dir_fd;
-
-	if (f->fd >= 0) {
-		if (r == 0 && fchmod(f->fd, 0644) < 0)
-			r = -errno;
-		if (r == 0) {
-			f->step = "fsync";
-			if (fsync(f->fd) < 0)
-				r = -errno;
-		}
-		if (close(f->fd) < 0 && r == 0)
-			r = -errno;
-		if (r == 0) {
-			f->step = "rename into place";
-			if (rename(f->tmp, f->path) < 0)
-				r = -errno;
-		}
-		if (r < 0) {
-			unlink(f->tmp);
-		} else {
-			/* The rename is durable once the folder is synced. */
-			dir_fd = open(f->dir,
-				      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (dir_fd >= 0) {
-				fsync(dir_fd);
-				close(dir_fd);
-			}
-		}
-	}
-	if (r < 0 && asprintf(cause, "%s: cannot %s: %s", f->path, f->step,
-			      strerror(-r)) < 0)
-		*cause = NULL;
-	free(f->tmp);
-	free(f->dir_copy);
-	free(f->base_copy);
-	return r;
-}
-
-int export_write_atomically(const char *path, const char *text, char **cause)
-{
-	struct atomic_file f;
-
-	*cause = NULL;
-	atomic_open(&f, path);
-	atomic_puts(&f, text);
-	atomic_puts(&f, "\n");
-	return atomic_commit(&f, cause);
-}
-
 /* Writes item, printed, as a member at depth levels of indentation. */
-static int write_item(struct atomic_file *f, const cJSON *item, int depth)
+static int write_item(struct outfile *f, const cJSON *item, int depth)
 {
 	char *text = item ? cJSON_Print(item) : NULL;
 	const char *line = text;
@@ -503,11 +382,11 @@ static int write_item(struct atomic_file *f, const cJSON *item, int depth)
 	while (line) {
 		const char *end = strchr(line, '\n');
 
-		atomic_write(f, line,
-			     end ? (size_t)(end - line + 1) : strlen(line));
+		outfile_write(f, line,
+			      end ? (size_t)(end - line + 1) : strlen(line));
 		if (end)
 			for (int i = 0; i < depth; i++)
-				atomic_write(f, "\t", 1);
+				outfile_write(f, "\t", 1);
 		line = end ? end + 1 : NULL;
 	}
 	cJSON_free(text);
@@ -521,7 +400,7 @@ static int write_item(struct atomic_file *f, const cJSON *item, int depth)
 int export_write(const char *path, const struct session *s, char **cause)
 {
 	struct host_info host;
-	struct atomic_file f;
+	struct outfile f;
 	cJSON *head = cJSON_CreateObject(), *item;
 	cJSON *tool;
 	char *text;
@@ -554,27 +433,27 @@ int export_write(const char *path, const struct session *s, char **cause)
 	if (!text)
 		return -ENOMEM;
 
-	atomic_open(&f, path);
+	outfile_open(&f, path);
 	/* The head without its closing "\n}"; runs and analysis follow. */
-	atomic_write(&f, text, strlen(text) - 2);
+	outfile_write(&f, text, strlen(text) - 2);
 	cJSON_free(text);
-	atomic_puts(&f, ",\n\t\"runs\":\t[");
+	outfile_puts(&f, ",\n\t\"runs\":\t[");
 	for (size_t i = 0; i < s->result_count && r == 0; i++) {
-		atomic_puts(&f, i ? ",\n\t\t" : "\n\t\t");
+		outfile_puts(&f, i ? ",\n\t\t" : "\n\t\t");
 		item = export_run(&s->results[i], &s->topo);
 		r = write_item(&f, item, 2);
 		cJSON_Delete(item);
 	}
-	atomic_puts(&f, s->result_count ? "\n\t],\n\t\"analysis\":\t"
-					: "],\n\t\"analysis\":\t");
+	outfile_puts(&f, s->result_count ? "\n\t],\n\t\"analysis\":\t"
+					 : "],\n\t\"analysis\":\t");
 	item = export_analysis(s);
 	if (r == 0)
 		r = write_item(&f, item, 1);
 	cJSON_Delete(item);
-	atomic_puts(&f, "\n}\n");
+	outfile_puts(&f, "\n}\n");
 	if (r < 0 && !f.error)
 		f.error = r;
-	return atomic_commit(&f, cause);
+	return outfile_commit(&f, cause);
 }
 
 /* Reading an export back: every field checked, errors name run and key. */

@@ -14,6 +14,7 @@
 #include "analysis.h"
 #include "cli.h"
 #include "export.h"
+#include "outfile.h"
 #include "report.h"
 
 /* A growing text buffer. */
@@ -72,7 +73,7 @@ static int text_write(struct text *t, const char *path, char **cause)
 		free(t->data);
 		return -ENOMEM;
 	}
-	r = export_write_atomically(path, t->data ? t->data : "", cause);
+	r = outfile_write_text(path, t->data ? t->data : "", cause);
 	free(t->data);
 	return r;
 }
@@ -214,7 +215,7 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 		}
 		put(&t, "\n");
 	}
-	/* export_write_atomically() ends the file with a newline of its own. */
+	/* outfile_write_text() ends the file with a newline of its own. */
 	if (!t.failed && t.len)
 		t.data[--t.len] = '\0';
 	return text_write(&t, path, cause);

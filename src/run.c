@@ -334,6 +334,25 @@ static int run_alloc_latency(struct run *run)
 	return run->rtt && run->rtt_from && run->rtt_to ? 0 : -ENOMEM;
 }
 
+size_t run_memory(const struct run_config *c)
+{
+	struct strategy_params params = {
+		.msg_size = c->msg_size,
+		.slots = c->slots,
+		.uring_depth = c->mode == RUN_RR ? 1 : c->uring_depth,
+		.uring_fixed = c->uring_fixed,
+	};
+	size_t per_flow = sizeof(struct worker_flow);
+
+	if (c->role != RUN_RECEIVERS)
+		per_flow += strategy_memory(c->strategy, &params, true);
+	if (c->role != RUN_SENDERS)
+		per_flow += strategy_memory(c->strategy, &params, false);
+	if (c->mode == RUN_RR)
+		per_flow += sizeof(struct latency_recorder);
+	return per_flow * c->threads;
+}
+
 /* A run with its flows set up but not yet connected. */
 static int run_alloc(const struct run_config *config, struct run **out)
 {

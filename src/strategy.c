@@ -36,3 +36,13 @@ int strategy_probe(const struct strategy_ops *ops, char **cause)
 	*cause = NULL;
 	return ops->probe ? ops->probe(cause) : 0;
 }
+
+size_t strategy_memory(const struct strategy_ops *ops,
+		       const struct strategy_params *params, bool sender)
+{
+	size_t (*memory)(
+		const struct strategy_params *) = sender ? ops->tx_memory
+							 : ops->rx_memory;
+
+	return memory ? memory(params) : params->msg_size;
+}

@@ -43,6 +43,12 @@ err_free:
 	return r;
 }
 
+/* The fields and the wire buffer. */
+static size_t two_copy_memory(const struct strategy_params *params)
+{
+	return 2 * params->msg_size;
+}
+
 static void two_copy_close(void *state)
 {
 	struct two_copy *t = state;
@@ -94,6 +100,8 @@ const struct strategy_ops strategy_two_copy = {
 	.name = "two-copy",
 	.summary = "serialize the fields into one buffer, send(); "
 		   "recv() and copy the fields out",
+	.tx_memory = two_copy_memory,
+	.rx_memory = two_copy_memory,
 	.tx_open = two_copy_open,
 	.tx_slot = two_copy_slot,
 	.tx_send = two_copy_send,

@@ -11,6 +11,11 @@ static int uring_copy_probe(char **cause)
 	return uring_probe(false, cause);
 }
 
+static size_t uring_copy_tx_memory(const struct strategy_params *params)
+{
+	return uring_tx_memory(params, false);
+}
+
 static int uring_copy_tx_open(const struct strategy_params *params, void **tx)
 {
 	return uring_tx_open(params, false, tx);
@@ -21,6 +26,8 @@ const struct strategy_ops strategy_uring = {
 	.summary = "io_uring SENDMSG and RECVMSG over the 8-entry iovec, "
 		   "batched submissions",
 	.probe = uring_copy_probe,
+	.tx_memory = uring_copy_tx_memory,
+	.rx_memory = uring_rx_memory,
 	.tx_open = uring_copy_tx_open,
 	.tx_slot = uring_tx_slot,
 	.tx_send = uring_tx_send,

@@ -13,6 +13,11 @@ static int uring_zc_probe(char **cause)
 	return uring_probe(true, cause);
 }
 
+static size_t uring_zc_tx_memory(const struct strategy_params *params)
+{
+	return uring_tx_memory(params, true);
+}
+
 static int uring_zc_tx_open(const struct strategy_params *params, void **tx)
 {
 	return uring_tx_open(params, true, tx);
@@ -24,6 +29,8 @@ const struct strategy_ops strategy_uring_zc = {
 		   "notification CQEs with the copy report; receives as uring",
 	.zerocopy = true,
 	.probe = uring_zc_probe,
+	.tx_memory = uring_zc_tx_memory,
+	.rx_memory = uring_rx_memory,
 	.tx_open = uring_zc_tx_open,
 	.tx_slot = uring_tx_slot,
 	.tx_send = uring_tx_send,

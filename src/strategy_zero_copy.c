@@ -154,6 +154,13 @@ static int zero_copy_probe(char **cause)
 	return r;
 }
 
+static size_t zero_copy_tx_memory(const struct strategy_params *params)
+{
+	return (size_t)(params->slots ? params->slots
+				      : STRATEGY_SLOTS_DEFAULT) *
+	       params->msg_size;
+}
+
 static void zero_copy_tx_close(void *tx)
 {
 	struct zero_copy_tx *t = tx;
@@ -285,6 +292,7 @@ const struct strategy_ops strategy_zero_copy = {
 		   "error queue; receives as one-copy",
 	.zerocopy = true,
 	.probe = zero_copy_probe,
+	.tx_memory = zero_copy_tx_memory,
 	.tx_open = zero_copy_tx_open,
 	.tx_slot = zero_copy_tx_slot,
 	.tx_send = zero_copy_tx_send,

@@ -422,11 +422,50 @@ static int tx_register(struct uring_tx *t)
 	return r;
 }
 
-int uring_tx_open(const struct strategy_params *params, bool zerocopy,
-		  void **tx)
+/* The sender's slots, and how many of them one chain may take. */
+static void tx_sizes(const struct strategy_params *params, bool zerocopy,
+		     unsigned int *slot_count, unsigned int *chain_max)
 {
 	unsigned int depth = params->uring_depth ? params->uring_depth
 						 : STRATEGY_URING_DEPTH_DEFAULT;
+
+	if (zerocopy) {
+		/* The pool is the user's; a chain takes half for overlap. */
+		*slot_count = params->slots ? params->slots
+					    : STRATEGY_SLOTS_DEFAULT;
+		*chain_max = *slot_count > 1 ? *slot_count / 2 : 1;
+		if (*chain_max > depth)
+			*chain_max = depth;
+	} else {
+		*chain_max = batch_for(depth, params->msg_size, 2);
+		*slot_count = 2 * *chain_max;
+	}
+}
+
+size_t uring_tx_memory(const struct strategy_params *params, bool zerocopy)
+{
+	unsigned int slot_count, chain_max;
+
+	tx_sizes(params, zerocopy, &slot_count, &chain_max);
+	return (size_t)slot_count * params->msg_size;
+}
+
+static unsigned int rx_batch(const struct strategy_params *params)
+{
+	unsigned int depth = params->uring_depth ? params->uring_depth
+						 : STRATEGY_URING_DEPTH_DEFAULT;
+
+	return batch_for(depth, params->msg_size, 1);
+}
+
+size_t uring_rx_memory(const struct strategy_params *params)
+{
+	return (size_t)rx_batch(params) * params->msg_size;
+}
+
+int uring_tx_open(const struct strategy_params *params, bool zerocopy,
+		  void **tx)
+{
 	unsigned int requests_per_message;
 	struct uring_tx *t = calloc(1, sizeof(*t));
 	int r;
@@ -437,17 +476,7 @@ int uring_tx_open(const struct strategy_params *params, bool zerocopy,
 	t->stats = params->stats;
 	t->zerocopy = zerocopy;
 	t->fixed = zerocopy && params->uring_fixed;
-	if (zerocopy) {
-		/* The pool is the user's; a chain takes half for overlap. */
-		t->slot_count = params->slots ? params->slots
-					      : STRATEGY_SLOTS_DEFAULT;
-		t->chain_max = t->slot_count > 1 ? t->slot_count / 2 : 1;
-		if (t->chain_max > depth)
-			t->chain_max = depth;
-	} else {
-		t->chain_max = batch_for(depth, params->msg_size, 2);
-		t->slot_count = 2 * t->chain_max;
-	}
+	tx_sizes(params, zerocopy, &t->slot_count, &t->chain_max);
 	requests_per_message = t->fixed ? MESSAGE_FIELDS : 1;
 
 	t->slot = calloc(t->slot_count, sizeof(*t->slot));
@@ -537,15 +566,13 @@ void uring_rx_close(void *rx)
 
 int uring_rx_open(const struct strategy_params *params, void **rx)
 {
-	unsigned int depth = params->uring_depth ? params->uring_depth
-						 : STRATEGY_URING_DEPTH_DEFAULT;
 	struct uring_rx *u = calloc(1, sizeof(*u));
 	int r;
 
 	if (!u)
 		return -ENOMEM;
 	u->fd = params->fd;
-	u->batch = batch_for(depth, params->msg_size, 1);
+	u->batch = rx_batch(params);
 	u->slot = calloc(u->batch, sizeof(*u->slot));
 	if (!u->slot) {
 		r = -ENOMEM;

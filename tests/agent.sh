@@ -33,6 +33,10 @@ good_run() {
 log=$tmp/agent.log
 start_agent "$log"
 ok $? "the agent listens"
+grep -q 'a run may use [0-9.]* GiB of buffers (a quarter of' "$log"
+ok $? "the agent names its default memory budget"
+! grep -q 'warning:' "$log"
+ok $? "an agent on one address does not warn"
 
 hello='{"type":"hello","version":1}'
 say 'this is not json' | grep -q '"type":"error".*not valid JSON'
@@ -125,6 +129,48 @@ ok $? "the right secret: the run is clean"
 
 kill -TERM "$agent"
 wait "$agent"
+
+# What one client's run may ask of an agent, checked before anything is
+# allocated: one message must not make the agent allocate without bound.
+# run_msg ID SIDE STRATEGY SIZE THREADS SLOTS [DURATION]
+run_msg() {
+	printf '{"type":"run","run":%s,"agent_side":"%s","config":{"format":"nio-top-preset","version":1,"strategies":["%s"],"msg_sizes":["%s"],"threads":[%s],"slots":%s%s}}' \
+		"$1" "$2" "$3" "$4" "$5" "$6" "${7:+,\"duration_s\":$7}"
+}
+start_agent "$log"
+say "$hello" "$(run_msg 1 senders zero-copy 4M 64 4096)" >"$tmp/huge"
+grep -q '"type":"refused","run":1,"error":"run.config: 64 flows of zero-copy 4M need 1.0 TiB of buffers here; this agent allows [0-9.]* GiB a run (--max-memory)"' "$tmp/huge"
+ok $? "64 flows x 4096 slots x 4 MiB: refused by the default budget, named"
+kill -TERM "$agent"
+wait "$agent"
+
+start_agent "$log" --max-memory 1G --max-threads 8 --max-duration 2
+grep -q 'a run may use 1.0 GiB of buffers (--max-memory), 8 flows, 4096 slots, 2 s' "$log"
+ok $? "the agent logs the limits its owner set"
+say "$hello" "$(run_msg 1 senders zero-copy 4M 8 64)" \
+	"$(run_msg 2 senders one-copy 4K 9 16)" \
+	"$(run_msg 3 receivers one-copy 4K 1 16 5)" >"$tmp/limits"
+grep -q '"type":"refused","run":1,"error":"run.config: 8 flows of zero-copy 4M need 2.0 GiB of buffers here; this agent allows 1.0 GiB a run (--max-memory)"' "$tmp/limits"
+ok $? "zero-copy 4M x 8 flows x 64 slots: refused, the budget named"
+rss=$(awk '/^VmRSS/ { print $2 }' /proc/"$agent"/status)
+[ "$rss" -lt 65536 ]
+ok $? "and the agent's memory stays small (VmRSS $rss KiB)"
+grep -q '"type":"refused","run":2,"error":"run.config: threads: 9 flows; this agent allows 8 (--max-threads)"' "$tmp/limits"
+ok $? "more flows than --max-threads: refused"
+grep -q '"type":"refused","run":3,"error":"run.config: duration_s: the run would last 5.5 s with its warm-up; this agent allows 2 s (--max-duration)"' "$tmp/limits"
+ok $? "a run longer than --max-duration: refused"
+good_run
+ok $? "a run within the limits is clean"
+kill -TERM "$agent"
+wait "$agent"
+
+ip netns exec "$host_a" "$NIO_TOP" --serve --port 5311 2>"$tmp/open.log" &
+open_agent=$!
+wait_for_line 'listening on' 50 "$tmp/open.log"
+grep -q 'warning: listening on every address with no secret' "$tmp/open.log"
+ok $? "every address and no secret: the agent warns"
+kill -TERM "$open_agent"
+wait "$open_agent"
 
 [ -z "$(ip netns pids "$host_a")$(ip netns pids "$host_b")" ]
 ok $? "no process is left in either namespace"

@@ -34,13 +34,12 @@ ok $? "an unwritable path exits 1 naming it (got $rc: ${err##*$'\n'})"
 [ ! -e "$tmp/missing" ]
 ok $? "and creates nothing"
 
-# The rename cannot replace a folder: the write fails after the temporary
-# file was made, and that file must go too.
+# A folder is never replaced: refused, and nothing is left beside it.
 mkdir "$tmp/out/taken"
 err=$(run -o "$tmp/out/taken" 2>&1)
 rc=$?
-[ $rc = 1 ] && [[ "$err" == *"cannot rename into place"* ]]
-ok $? "a failed rename exits 1 and says so (got $rc: ${err##*$'\n'})"
+[ $rc = 1 ] && [[ "$err" == *"taken: a folder"* ]]
+ok $? "a folder exits 1 and says so (got $rc: ${err##*$'\n'})"
 [ "$(ls -A "$tmp/out" | sort | tr '\n' ' ')" = "r.json taken " ] &&
 	[ -z "$(ls -A "$tmp/out/taken")" ]
 ok $? "and leaves no temporary file behind"

@@ -1,0 +1,55 @@
+/*
+ * A file nio-top writes because a user named it (-o, --csv, --svg, a saved
+ * preset).  What the path is decides how: a regular file (or a new one) is
+ * replaced atomically -- written to an unnamed temporary file in the same
+ * folder, synced, and renamed over it, keeping the old file's owner and mode
+ * -- so a reader sees the old file or the new one, never half of either, and
+ * a kill leaves no temporary file.  A character device or a FIFO is written
+ * through, never replaced.  A symbolic link leads to its target, which is
+ * treated the same way; the link stays.  Anything else (a folder, a block
+ * device, a socket, a link to nothing) is refused with the reason.
+ */
+#ifndef NIO_TOP_OUTFILE_H
+#define NIO_TOP_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct outfile {
+	const char *name; /* as the user gave it, for messages */
+	char *path;	  /* what is written: a link's target, resolved */
+	char *dir;	  /* its folder, where the temporary file lives */
+	bool replace;	  /* a regular file: replaced by rename */
+	bool existed;
+	unsigned int uid, gid, mode; /* of the file it replaces */
+	bool unnamed;		     /* the temporary file is O_TMPFILE */
+	char *tmp;		     /* a named temporary file, if any */
+	int fd;
+	const char *step; /* what failed, for the message */
+	int error;	  /* the first error, -errno */
+	char *why;	  /* a reason that is not an errno */
+};
+
+/*
+ * Starts writing path.  Errors are kept: outfile_write() then does nothing
+ * and outfile_commit() reports the first one.
+ */
+void outfile_open(struct outfile *f, const char *path);
+void outfile_write(struct outfile *f, const void *data, size_t len);
+void outfile_puts(struct outfile *f, const char *text);
+/*
+ * Puts the file in place (or finishes writing through): 0, or -errno with
+ * *cause naming the file and what failed.  A failed file leaves nothing.
+ */
+int outfile_commit(struct outfile *f, char **cause);
+
+/* The whole file at once: text and a final newline. */
+int outfile_write_text(const char *path, const char *text, char **cause);
+
+/*
+ * Whether path is (or would be) a regular file that can be replaced again
+ * and again: a device or a FIFO is written once, at the end.
+ */
+bool outfile_replaceable(const char *path);
+
+#endif
