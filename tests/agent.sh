@@ -38,7 +38,13 @@ ok $? "the agent names its default memory budget"
 ! grep -q 'warning:' "$log"
 ok $? "an agent on one address does not warn"
 
-hello='{"type":"hello","version":1}'
+hello='{"type":"hello","version":2}'
+# cfg STRATEGY SIZE THREADS SLOTS [DURATION]: a run's settings, as a client
+# sends them (a continuous run, paced by the client, unless DURATION).
+cfg() {
+	printf '{"strategy":"%s","msg_size":%s,"threads":%s,"mode":"stream","duration_s":%s,"warmup_s":0.5,"verify":false,"slots":%s,"uring_depth":8,"uring_fixed":false,"pin":[],"round":1,"events":[]}' \
+		"$1" "$2" "$3" "${5:-0}" "$4"
+}
 say 'this is not json' | grep -q '"type":"error".*not valid JSON'
 ok $? "garbage: the agent answers with an error"
 good_run
@@ -54,10 +60,10 @@ ok $? "a 10 MiB line: the agent drops the client, naming the limit"
 kill -0 "$agent" && good_run
 ok $? "a 10 MiB line: the agent lives on and serves the next client"
 
-say '{"type":"hello","version":2}' | grep -q \
-	'protocol version 2 is not supported: this nio-top speaks version 1'
+say '{"type":"hello","version":3}' | grep -q \
+	'protocol version 3 is not supported: this nio-top speaks version 2'
 ok $? "wrong version: refused, naming both versions"
-say '{"type":"hello","version":1,"colour":"red"}' |
+say '{"type":"hello","version":2,"colour":"red"}' |
 	grep -q 'hello.colour: not a key of hello'
 ok $? "an unknown key: the error names it"
 say '{"type":"hello"}' | grep -q 'hello.version: missing'
@@ -67,7 +73,7 @@ ok $? "a value of the wrong kind: the error names the key and the rule"
 say '{"type":"run","run":1,"agent_side":"receivers","config":{}}' |
 	grep -q 'the first message must be a hello'
 ok $? "a run before the hello: refused"
-say '{"type":"hello","version":1,"version":1}' | grep -q 'version: the key appears twice'
+say '{"type":"hello","version":2,"version":2}' | grep -q 'version: the key appears twice'
 ok $? "a duplicate key: refused"
 say "$hello" '{"type":"tick","run":1,"totals":{},"counting":true,"pmu":false,"counters":[],"open":[],"latency":null,"error":null}' |
 	grep -q 'tick: not a message a client sends'
@@ -75,14 +81,14 @@ ok $? "a message only an agent sends: refused"
 
 # A bad run config is refused; the connection stays for a good one.
 say "$hello" \
-	'{"type":"run","run":1,"agent_side":"receivers","config":{"format":"nio-top-preset","version":1,"strategies":["teleport"]}}' \
+	"{\"type\":\"run\",\"run\":1,\"agent_side\":\"receivers\",\"config\":$(cfg teleport 4096 1 16)}" \
 	'{"type":"run","run":2,"agent_side":"sideways","config":{}}' >"$tmp/refused"
 grep -q '"type":"welcome"' "$tmp/refused" &&
-	grep -q '"type":"refused","run":1,"error":"run.config: strategies: --strategy: .teleport. is not a strategy' "$tmp/refused" &&
+	grep -q '"type":"refused","run":1,"error":"run.config.strategy: .teleport. is not a strategy' "$tmp/refused" &&
 	grep -q '"type":"refused","run":2,"error":"run.agent_side: must be senders or receivers"' "$tmp/refused"
 ok $? "bad run settings: refused by key, the connection stays"
 say "$hello" \
-	'{"type":"run","run":1,"agent_side":"receivers","config":{"format":"nio-top-preset","version":1,"strategies":["one-copy"],"msg_sizes":[4096],"threads":[1]}}' \
+	"{\"type\":\"run\",\"run\":1,\"agent_side\":\"receivers\",\"config\":$(cfg one-copy 4096 1 16)}" \
 	'{"type":"flows","run":1,"ports":["x"]}' >"$tmp/ports"
 grep -q '"type":"ready","run":1,"port":[0-9]*' "$tmp/ports" &&
 	grep -q 'flows.ports\[0\]: must be a port 1 .. 65535' "$tmp/ports"
@@ -134,11 +140,11 @@ wait "$agent"
 # allocated: one message must not make the agent allocate without bound.
 # run_msg ID SIDE STRATEGY SIZE THREADS SLOTS [DURATION]
 run_msg() {
-	printf '{"type":"run","run":%s,"agent_side":"%s","config":{"format":"nio-top-preset","version":1,"strategies":["%s"],"msg_sizes":["%s"],"threads":[%s],"slots":%s%s}}' \
-		"$1" "$2" "$3" "$4" "$5" "$6" "${7:+,\"duration_s\":$7}"
+	printf '{"type":"run","run":%s,"agent_side":"%s","config":%s}' \
+		"$1" "$2" "$(cfg "$3" "$4" "$5" "$6" "${7:-}")"
 }
 start_agent "$log"
-say "$hello" "$(run_msg 1 senders zero-copy 4M 64 4096)" >"$tmp/huge"
+say "$hello" "$(run_msg 1 senders zero-copy 4194304 64 4096)" >"$tmp/huge"
 grep -q '"type":"refused","run":1,"error":"run.config: 64 flows of zero-copy 4M need 1.0 TiB of buffers here; this agent allows [0-9.]* GiB a run (--max-memory)"' "$tmp/huge"
 ok $? "64 flows x 4096 slots x 4 MiB: refused by the default budget, named"
 kill -TERM "$agent"
@@ -147,17 +153,17 @@ wait "$agent"
 start_agent "$log" --max-memory 1G --max-threads 8 --max-duration 2
 grep -q 'a run may use 1.0 GiB of buffers (--max-memory), 8 flows, 4096 slots, 2 s' "$log"
 ok $? "the agent logs the limits its owner set"
-say "$hello" "$(run_msg 1 senders zero-copy 4M 8 64)" \
-	"$(run_msg 2 senders one-copy 4K 9 16)" \
-	"$(run_msg 3 receivers one-copy 4K 1 16 5)" >"$tmp/limits"
+say "$hello" "$(run_msg 1 senders zero-copy 4194304 8 64)" \
+	"$(run_msg 2 senders one-copy 4096 9 16)" \
+	"$(run_msg 3 receivers one-copy 4096 1 16 5)" >"$tmp/limits"
 grep -q '"type":"refused","run":1,"error":"run.config: 8 flows of zero-copy 4M need 2.0 GiB of buffers here; this agent allows 1.0 GiB a run (--max-memory)"' "$tmp/limits"
 ok $? "zero-copy 4M x 8 flows x 64 slots: refused, the budget named"
 rss=$(awk '/^VmRSS/ { print $2 }' /proc/"$agent"/status)
 [ "$rss" -lt 65536 ]
 ok $? "and the agent's memory stays small (VmRSS $rss KiB)"
-grep -q '"type":"refused","run":2,"error":"run.config: threads: 9 flows; this agent allows 8 (--max-threads)"' "$tmp/limits"
+grep -q '"type":"refused","run":2,"error":"run.config.threads: 9 flows; this agent allows 8 (--max-threads)"' "$tmp/limits"
 ok $? "more flows than --max-threads: refused"
-grep -q '"type":"refused","run":3,"error":"run.config: duration_s: the run would last 5.5 s with its warm-up; this agent allows 2 s (--max-duration)"' "$tmp/limits"
+grep -q '"type":"refused","run":3,"error":"run.config.duration_s: the run would last 5.5 s with its warm-up; this agent allows 2 s (--max-duration)"' "$tmp/limits"
 ok $? "a run longer than --max-duration: refused"
 good_run
 ok $? "a run within the limits is clean"

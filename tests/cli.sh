@@ -82,7 +82,7 @@ ok $? "--help exits 0"
 for opt in batch strategy msg-size threads duration warmup verify output \
 	topology subnet mtu rate delay loss keep-netns slots uring-depth \
 	uring-fixed events no-counters refresh theme list-strategies \
-	check help version serve listen port connect reverse auth-file; do
+	check help version serve listen port connect reverse auth-file pin; do
 	[[ "$help" == *"--$opt"* ]]
 	ok $? "--help lists --$opt"
 done

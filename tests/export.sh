@@ -44,4 +44,13 @@ ok $? "a folder exits 1 and says so (got $rc: ${err##*$'\n'})"
 	[ -z "$(ls -A "$tmp/out/taken")" ]
 ok $? "and leaves no temporary file behind"
 
+# An export written before the layers were split (nio-top 0.1.0, protocol
+# version 1) still loads, its 64-bit counts exact.
+old=${NIO_TOP_SOURCE:?}/tests/fuzz/corpus/export/stream.json
+"$NIO_TOP" --batch --load "$old" -o "$tmp/again.json" >/dev/null 2>&1 &&
+	[ "$(jq '.runs[0].bytes_sent' "$old")" = "$(jq '.runs[0].bytes_sent' "$tmp/again.json")" ] &&
+	[ "$(jq '.runs[0].sender.counters["task-clock"].value' "$old")" = \
+		"$(jq '.runs[0].sender.counters["task-clock"].value' "$tmp/again.json")" ]
+ok $? "an export from before the layers loads; counts come back as saved"
+
 done_testing

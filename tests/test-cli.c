@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "options.h"
 #include "tap.h"
+#include "units.h"
 
 /* The text with control characters as \ooo: a TAP line stays one line. */
 static void visible(const char *text, char *out, size_t size)
@@ -47,7 +48,7 @@ static void test_sizes(void)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		size_t bytes = 0;
-		int r = cli_parse_size(cases[i].text, &bytes);
+		int r = units_parse_size(cases[i].text, &bytes);
 		char shown[32];
 
 		visible(cases[i].text, shown, sizeof(shown));
@@ -62,17 +63,29 @@ static void test_rates_and_subnets(void)
 	unsigned int prefix = 0;
 	uint64_t bps = 0;
 
-	ok(cli_parse_rate("1G", &bps) == 0 && bps == 1000000000ull,
+	ok(units_parse_rate("1G", TOPO_RATE_MIN_BPS, TOPO_RATE_MAX_BPS, &bps) ==
+			   0 &&
+		   bps == 1000000000ull,
 	   "rate 1G is 10^9 bit/s");
-	ok(cli_parse_rate("500M", &bps) == 0 && bps == 500000000ull,
+	ok(units_parse_rate("500M", TOPO_RATE_MIN_BPS, TOPO_RATE_MAX_BPS,
+			    &bps) == 0 &&
+		   bps == 500000000ull,
 	   "rate 500M is 5 * 10^8 bit/s");
-	ok(cli_parse_rate("2.5G", &bps) == 0 && bps == 2500000000ull,
+	ok(units_parse_rate("2.5G", TOPO_RATE_MIN_BPS, TOPO_RATE_MAX_BPS,
+			    &bps) == 0 &&
+		   bps == 2500000000ull,
 	   "rate 2.5G");
-	ok(cli_parse_rate("7K", &bps) == -ERANGE, "rate 7K is below the range");
-	ok(cli_parse_rate("18G", &bps) == -ERANGE,
+	ok(units_parse_rate("7K", TOPO_RATE_MIN_BPS, TOPO_RATE_MAX_BPS, &bps) ==
+		   -ERANGE,
+	   "rate 7K is below the range");
+	ok(units_parse_rate("18G", TOPO_RATE_MIN_BPS, TOPO_RATE_MAX_BPS,
+			    &bps) == -ERANGE,
 	   "rate 18G is beyond tbf's int");
-	ok(cli_parse_rate("1Gbit", &bps) == -EINVAL, "rate 1Gbit is no rate");
-	ok(cli_parse_rate("\t1G", &bps) == -EINVAL,
+	ok(units_parse_rate("1Gbit", TOPO_RATE_MIN_BPS, TOPO_RATE_MAX_BPS,
+			    &bps) == -EINVAL,
+	   "rate 1Gbit is no rate");
+	ok(units_parse_rate("\t1G", TOPO_RATE_MIN_BPS, TOPO_RATE_MAX_BPS,
+			    &bps) == -EINVAL,
 	   "rate with leading white space is no rate");
 	ok(topo_subnet_parse("198.18.4.0/30", &net, &prefix) == 0 &&
 		   prefix == 30 && ntohl(net.s_addr) == 0xc6120400,
@@ -94,7 +107,7 @@ static int parse(struct options *o, char **cause, int argc, ...)
 	for (int i = 1; i < argc; i++)
 		argv[i] = va_arg(ap, char *);
 	va_end(ap);
-	return cli_parse(argc, argv, o, cause);
+	return options_parse(argc, argv, o, cause);
 }
 
 static void test_good(void)
@@ -106,16 +119,16 @@ static void test_good(void)
 	r = parse(&o, &cause, 11, "--batch", "-s", "one-copy,zero-copy", "-m",
 		  "256,4K,64K", "-t", "1,2", "-d", "0.25", "--verify");
 	ok(r == 0, "a full command line parses");
-	ok(o.batch && o.verify, "--batch and --verify set");
+	ok(o.batch && o.run.verify, "--batch and --verify set");
 	ok(o.strategy_count == 2 && o.strategies[1] == &strategy_zero_copy,
 	   "two strategies, in order");
 	ok(o.msg_size_count == 3 && o.msg_sizes[2] == 65536, "three sizes");
 	ok(o.thread_count == 2 && o.threads[1] == 2, "two thread counts");
-	ok(o.duration_ms == 250, "0.25 s is 250 ms");
+	ok(o.run.duration_ms == 250, "0.25 s is 250 ms");
 
 	r = parse(&o, &cause, 1);
 	ok(r == 0 && o.strategy_count == strategy_count() &&
-		   o.duration_ms == 5000 && o.warmup_ms == 500 &&
+		   o.run.duration_ms == 5000 && o.run.warmup_ms == 500 &&
 		   o.msg_sizes[0] == 16384,
 	   "defaults: every strategy, 16K, 5 s, 0.5 s warm-up");
 }

@@ -99,7 +99,7 @@ static struct counter_value measure(struct thread_counters *tc, unsigned int i)
 
 	memset(sum, 0, sizeof(sum));
 	thread_counters_read(tc, sum);
-	counter_evaluate(tc, i, &sum[i], &v);
+	counter_evaluate(tc->set, i, &tc->open[i], &sum[i], &v);
 	return v;
 }
 
@@ -156,7 +156,7 @@ static void test_scaled_and_not_counted(void)
 	   counter_status_name(v.status), v.value, v.running_pct);
 	fake.running[3] = 0;
 	v = measure(&tc, 0);
-	ok(v.status == COUNTER_NOT_COUNTED && !v.has_value,
+	ok(v.status == COUNTER_NOT_COUNTED && !counter_known(&v),
 	   "ran 0 ns: not-counted and no value (%s)",
 	   counter_status_name(v.status));
 	thread_counters_close(&tc);
@@ -176,11 +176,11 @@ static void test_no_pmu(void)
 	fake.fd[3].raw = 42; /* context-switches got fd 3 */
 	fake.enabled[3] = fake.running[3] = 10;
 	v = measure(&tc, 0);
-	ok(v.status == COUNTER_NOT_SUPPORTED && !v.has_value &&
+	ok(v.status == COUNTER_NOT_SUPPORTED && !counter_known(&v) &&
 		   strstr(v.reason, "no hardware PMU"),
 	   "no PMU: cycles not-supported, no value, says why (%s)", v.reason);
 	v = measure(&tc, 1);
-	ok(v.status == COUNTER_NOT_SUPPORTED && !v.has_value,
+	ok(v.status == COUNTER_NOT_SUPPORTED && !counter_known(&v),
 	   "no PMU: instructions not-supported");
 	v = measure(&tc, 2);
 	ok(v.status == COUNTER_OK && v.value == 42,
@@ -224,7 +224,7 @@ static void test_permissions(void)
 	resolve(&set, one, 1, true);
 	thread_counters_open(&tc, &set, &fake_ops);
 	v = measure(&tc, 0);
-	ok(v.status == COUNTER_NO_PERMISSION && !v.has_value &&
+	ok(v.status == COUNTER_NO_PERMISSION && !counter_known(&v) &&
 		   strstr(v.reason, "perf_event_paranoid"),
 	   "EACCES even for user space: no-permission (%s)", v.reason);
 	thread_counters_close(&tc);
@@ -287,7 +287,7 @@ static void test_threads_sum(void)
 	memset(sum, 0, sizeof(sum));
 	thread_counters_read(&a, sum);
 	thread_counters_read(&b, sum);
-	counter_evaluate(&a, 2, &sum[2], &v);
+	counter_evaluate(a.set, 2, &a.open[2], &sum[2], &v);
 	ok(v.status == COUNTER_OK && v.value == 42,
 	   "two threads' context switches add up (%.0f)", v.value);
 	thread_counters_close(&a);

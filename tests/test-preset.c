@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jsonfile.h"
+#include "options.h"
 #include "preset.h"
 #include "tap.h"
 #include "text.h"
@@ -17,7 +18,7 @@
 static void test_schema(const char *dir)
 {
 	char path[4096], *want;
-	cJSON *schema = preset_schema(), *file;
+	cJSON *schema = options_schema(), *file;
 	char *cause = NULL;
 
 	snprintf(path, sizeof(path), "%s/schema.json", dir);
@@ -44,9 +45,9 @@ static void test_shipped(const char *dir)
 		int r;
 
 		snprintf(path, sizeof(path), "%s/%s.json", dir, names[i]);
-		cli_parse(1, argv, &opts, &cause);
+		options_parse(1, argv, &opts, &cause);
 		free(cause);
-		r = preset_load(path, &opts, &cause);
+		r = options_load_preset(&opts, path, &cause);
 		ok(r == 0 && !opts.warnings &&
 			   strcmp(opts.preset_name, names[i]) == 0,
 		   "%s loads cleanly (%s)", names[i],
@@ -66,17 +67,17 @@ static void test_round_trip(const char *dir)
 	cJSON *pa, *pb;
 
 	snprintf(path, sizeof(path), "%s/pa02.json", dir);
-	cli_parse(1, argv, &a, &cause);
+	options_parse(1, argv, &a, &cause);
 	free(cause);
-	preset_load(path, &a, &cause);
+	options_load_preset(&a, path, &cause);
 	free(cause);
-	pa = preset_from_options(&a);
-	cli_parse(1, argv, &b, &cause);
+	pa = options_to_preset(&a);
+	options_parse(1, argv, &b, &cause);
 	free(cause);
-	ok(preset_apply(pa, "memory", &b, &cause) == 0 && !b.warnings,
+	ok(options_from_preset(pa, "memory", &b, &cause) == 0 && !b.warnings,
 	   "a preset made from options applies (%s)", cause ? cause : "ok");
 	free(cause);
-	pb = preset_from_options(&b);
+	pb = options_to_preset(&b);
 	ok(cJSON_Compare(pa, pb, true),
 	   "options -> preset -> options -> preset is unchanged");
 	ok(a.strategy_count == 3 && a.msg_size_count == 4 &&
@@ -91,13 +92,15 @@ static void test_man(const char *man)
 	char *text = read_text(man);
 	bool all = text != NULL;
 
-	for (size_t i = 0; text && i < preset_key_count; i++) {
+	for (size_t i = 0; text && i < option_row_count; i++) {
 		char want[160];
 
-		snprintf(want, sizeof(want), ".It Li %s", preset_keys[i].path);
+		if (!option_rows[i].key)
+			continue;
+		snprintf(want, sizeof(want), ".It Li %s", option_rows[i].key);
 		if (!strstr(text, want)) {
 			ok(false, "nio-top-preset(5) documents %s",
-			   preset_keys[i].path);
+			   option_rows[i].key);
 			all = false;
 		}
 	}
@@ -108,7 +111,7 @@ static void test_man(const char *man)
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "--print-schema") == 0) {
-		cJSON *schema = preset_schema();
+		cJSON *schema = options_schema();
 		char *text = cJSON_Print(schema);
 
 		printf("%s\n", text);

@@ -89,10 +89,12 @@ int main(void)
 		.strategy = &strategy_one_copy,
 		.msg_size = 16384,
 		.threads = 2,
-		.duration_ms = 60000,
+		.settings = {.duration_ms = 60000,
+			     .slots = 16,
+			     .uring_depth = 8},
 		.counters = &set,
 	};
-	if (run_start(&config, &topo, &run, &cause) < 0) {
+	if (run_start(&config, &topo, NULL, &run, &cause) < 0) {
 		ok(false, "run_start: %s", cause);
 		free(cause);
 		topo_destroy(&topo);

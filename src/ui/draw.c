@@ -11,26 +11,23 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "remote.h"
 #include "ui_private.h"
+#include "units.h"
 
-const struct ui_metric ui_metrics[] = {
-	{GAUGE_GBPS, SIDE_RECEIVER},
-	{GAUGE_CPU, SIDE_SENDER},
-	{GAUGE_CPU, SIDE_RECEIVER},
-	{GAUGE_CTX, SIDE_SENDER},
-	{GAUGE_CTX, SIDE_RECEIVER},
-	{GAUGE_MSGS, SIDE_RECEIVER},
-	{GAUGE_L1, SIDE_SENDER},
-	{GAUGE_L1, SIDE_RECEIVER},
-	{GAUGE_LLC, SIDE_SENDER},
-	{GAUGE_LLC, SIDE_RECEIVER},
-	{GAUGE_IPC, SIDE_SENDER},
-	{GAUGE_IPC, SIDE_RECEIVER},
-	{GAUGE_CYCLES_PER_BYTE, SIDE_SENDER},
-	{GAUGE_CYCLES_PER_BYTE, SIDE_RECEIVER},
-};
-const size_t ui_metric_count = sizeof(ui_metrics) / sizeof(ui_metrics[0]);
+void ui_metrics_init(struct ui *ui)
+{
+	ui->metric_count = 0;
+	for (size_t i = 0; i < metric_count; i++) {
+		if (!(metrics[i].show & METRIC_GAUGE))
+			continue;
+		/* Delivery happens at the receiver; the rest on both sides. */
+		if (!metrics[i].delivered)
+			ui->metric[ui->metric_count++] = (struct ui_metric){
+				i, SIDE_SENDER};
+		ui->metric[ui->metric_count++] = (struct ui_metric){
+			i, SIDE_RECEIVER};
+	}
+}
 
 static const char *const control_names[CONTROL_COUNT] = {
 	[CONTROL_STRATEGY] = "Strategy", [CONTROL_SIZE] = "Size",
@@ -140,7 +137,7 @@ void ui_format_duration(uint64_t ms, char *out, size_t size)
 
 void ui_metric_name(const struct ui_metric *m, char *out, size_t size)
 {
-	const struct gauge_info *g = &gauge_info[m->gauge];
+	const struct metric *g = &metrics[m->metric];
 
 	snprintf(out, size, "%s%s%s (%s)", g->label, *g->unit ? " " : "",
 		 g->unit, side_names[m->side]);
@@ -163,7 +160,7 @@ static void control_value(const struct explorer *e, enum explorer_control c,
 		snprintf(out, size, "%s", run_mode_name(e->config.mode));
 		break;
 	case CONTROL_DURATION:
-		ui_format_duration(e->config.duration_ms, out, size);
+		ui_format_duration(e->config.settings.duration_ms, out, size);
 		break;
 	case CONTROL_COUNT:
 		out[0] = '\0';
@@ -248,13 +245,13 @@ static void draw_bar(struct ui *ui, int y, int x, int width, double frac,
 }
 
 /* The bar's full scale: fixed, or the largest value of the last minute. */
-static double gauge_scale(const struct explorer *e, enum gauge g)
+static double gauge_scale(const struct explorer *e, size_t g)
 {
 	const struct explorer_point *p;
-	double max = gauge_info[g].full_scale;
+	double max = metrics[g].full_scale;
 
-	if (g == GAUGE_CPU)
-		return 100.0 * e->running.threads;
+	if (metrics[g].per_flow)
+		return max * e->running.threads;
 	if (max > 0)
 		return max;
 	for (size_t age = 0; (p = explorer_history_at(e, age)); age++)
@@ -264,7 +261,7 @@ static double gauge_scale(const struct explorer *e, enum gauge g)
 	return max;
 }
 
-static void draw_gauge(struct ui *ui, const struct explorer *e, enum gauge g,
+static void draw_gauge(struct ui *ui, const struct explorer *e, size_t g,
 		       enum gauge_side side, int y, int x, int width)
 {
 	const struct gauge_reading *reading = &e->live.gauge[side][g];
@@ -284,7 +281,7 @@ static void draw_gauge(struct ui *ui, const struct explorer *e, enum gauge g,
 	ui_format_value(reading->value, value, sizeof(value));
 	draw_bar(ui, y, x, bar, reading->value / gauge_scale(e, g), low);
 	ui_text(y, x + bar + 1, 14, ROLE_TEXT, "%7s %-6s", value,
-		gauge_info[g].unit);
+		metrics[g].unit);
 }
 
 static void draw_zerocopy(const struct explorer *e, int y, int x, int width)
@@ -315,7 +312,7 @@ static void draw_zerocopy(const struct explorer *e, int y, int x, int width)
 			sizeof(delivered));
 	ui_text(y, x, width, ROLE_MISC, "Moved: %sB sent, %sB delivered%s",
 		moved, delivered,
-		e->running.verify
+		e->running.settings.verify
 			? (t->corrupt ? ", CORRUPT messages" : ", 0 corrupt")
 			: "");
 }
@@ -343,17 +340,16 @@ static void draw_latency(const struct explorer *e, int y, int x, int width)
 static void side_title(const struct explorer *e, enum gauge_side side,
 		       char *out, size_t size)
 {
-	const struct topo *t = &e->session->topo;
+	const struct session *s = e->session;
 	const char *name = side == SIDE_SENDER ? "Sender" : "Receiver";
-	bool here = (side == SIDE_SENDER) == !e->session->options.reverse;
+	bool here = (side == SIDE_SENDER) == !s->options.reverse;
 
-	if (!t->remote)
+	if (!s->has_agent)
 		snprintf(out, size, "%s", name);
 	else if (here)
 		snprintf(out, size, "%s (here)", name);
 	else
-		snprintf(out, size, "%s (agent %s)", name,
-			 remote_name(t->remote));
+		snprintf(out, size, "%s (agent %s)", name, s->agent.address);
 }
 
 static void draw_gauges(struct ui *ui, const struct explorer *e,
@@ -363,7 +359,7 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 	int column = (r->w - 2 - label - 1) / 2;
 	int y = r->y + 1;
 	int x0 = r->x + 1 + label;
-	char title[64];
+	char title[128];
 
 	snprintf(title, sizeof(title), "Gauges, over the last %.1f s",
 		 (double)e->window_ms / 1000);
@@ -373,24 +369,26 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 	side_title(e, SIDE_RECEIVER, title, sizeof(title));
 	ui_text(y, x0 + column + 1, column, ROLE_RECEIVER_HIGH, "%s", title);
 	y++;
-	for (int g = 0; g < GAUGE_COUNT && y < r->y + r->h - 2; g++, y++) {
+	for (size_t g = 0; g < metric_count && y < r->y + r->h - 3; g++) {
 		const struct gauge_reading *tx = &e->live.gauge[SIDE_SENDER][g];
 		const struct gauge_reading *rx =
 			&e->live.gauge[SIDE_RECEIVER][g];
 
+		if (!(metrics[g].show & METRIC_GAUGE))
+			continue;
 		ui_text(y, r->x + 2, label - 1, ROLE_GRAPH_TEXT, "%s",
-			gauge_info[g].label);
+			metrics[g].label);
 		/* The same reason on both sides is said once. */
 		if (e->live.running && e->live.ready && !tx->known &&
 		    !rx->known && strcmp(tx->why, rx->why) == 0) {
-			ui_text(y, x0, r->w - 3 - label, ROLE_INACTIVE,
+			ui_text(y++, x0, r->w - 3 - label, ROLE_INACTIVE,
 				"n/a  %s", tx->why);
 			continue;
 		}
-		draw_gauge(ui, e, (enum gauge)g, SIDE_SENDER, y, x0,
+		draw_gauge(ui, e, g, SIDE_SENDER, y, x0, column - 1);
+		draw_gauge(ui, e, g, SIDE_RECEIVER, y, x0 + column + 1,
 			   column - 1);
-		draw_gauge(ui, e, (enum gauge)g, SIDE_RECEIVER, y,
-			   x0 + column + 1, column - 1);
+		y++;
 	}
 	draw_latency(e, r->y + r->h - 3, r->x + 2, r->w - 4);
 	draw_zerocopy(e, r->y + r->h - 2, r->x + 2, r->w - 4);
@@ -399,15 +397,15 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 static void draw_header(const struct ui *ui, const struct explorer *e)
 {
 	const struct session *s = e->session;
-	char size[24], where[96], state[64], sweep[64] = "";
+	char size[24], where[96], state[160], sweep[64] = "", pin[80] = "";
 
 	attrset(theme_attr(ROLE_SELECTED));
 	mvhline(0, 0, ' ', ui->cols);
 	if (s->topo.options.kind == TOPO_CURRENT)
 		snprintf(where, sizeof(where), "current namespace, loopback");
-	else if (s->topo.remote)
+	else if (s->has_agent && !e->viewing)
 		snprintf(where, sizeof(where), "remote: agent %s",
-			 remote_name(s->topo.remote));
+			 s->agent.address);
 	else if (s->topo.options.kind == TOPO_REMOTE)
 		snprintf(where, sizeof(where), "remote");
 	else
@@ -417,10 +415,16 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 			 : ui->utf8			   ? "nio0 \u2192 nio1"
 							   : "nio0 -> nio1");
 	ui_format_size(e->running.msg_size, size, sizeof(size));
+	if (e->running.settings.pin.count) {
+		char cpus[64];
+
+		units_format_cpus(&e->running.settings.pin, cpus, sizeof(cpus));
+		snprintf(pin, sizeof(pin), " pin %s", cpus);
+	}
 	if (e->state == EXPLORER_RUNNING)
-		snprintf(state, sizeof(state), "run %u: %s %s x%u, %.1f s%s",
+		snprintf(state, sizeof(state), "run %u: %s %s x%u%s, %.1f s%s",
 			 e->run_number, e->running.strategy->name, size,
-			 e->running.threads, e->live.elapsed_s,
+			 e->running.threads, pin, e->live.elapsed_s,
 			 e->live.warmup ? " (warm-up)" : "");
 	else if (e->state == EXPLORER_STOPPING)
 		snprintf(state, sizeof(state), "run %u: stopping",
@@ -483,15 +487,37 @@ static void result_label(const struct run_result *r, char *out, size_t size)
 		 r->config.threads);
 }
 
-static void result_cell(const struct run_result *r, enum gauge g,
+static void result_cell(const struct run_result *r, size_t metric,
 			enum gauge_side side, char *out, size_t size)
 {
 	double v;
 
-	if (explorer_result_gauge(r, side, g, &v))
+	if (run_result_metric(r, side == SIDE_SENDER, metric, &v))
 		ui_format_value(v, out, size);
 	else
 		snprintf(out, size, "n/a");
+}
+
+/* The runs table's figures, by the metric table: a column each, or two. */
+static size_t table_columns(struct ui_metric *col, char (*head)[16])
+{
+	size_t n = 0;
+
+	for (size_t m = 0; m < metric_count && n + 2 <= 8; m++) {
+		if (!(metrics[m].show & METRIC_TABLE))
+			continue;
+		if (metrics[m].delivered) {
+			col[n] = (struct ui_metric){m, SIDE_RECEIVER};
+			snprintf(head[n++], 16, "%s", metrics[m].abbrev);
+			continue;
+		}
+		for (int s = 0; s < SIDE_COUNT; s++) {
+			col[n] = (struct ui_metric){m, (enum gauge_side)s};
+			snprintf(head[n++], 16, "%s %s", metrics[m].abbrev,
+				 s == SIDE_SENDER ? "tx" : "rx");
+		}
+	}
+	return n;
 }
 
 /* A failed run's note leads with the cause: "Connection reset by peer". */
@@ -510,15 +536,22 @@ static void draw_history(struct ui *ui, const struct explorer *e,
 {
 	size_t runs = e->session->result_count;
 	int rows = r->h - 3;
-	size_t first;
+	struct ui_metric col[8];
+	char head[8][16], line[256];
+	size_t first, columns, n;
 
 	ui->history = *r;
 	ui_box(ui, r, ROLE_BOX_HISTORY,
 	       "Runs (PgUp/PgDn select, c mark, v compare/chart)");
-	ui_text(r->y + 1, r->x + 2, r->w - 4, ROLE_GRAPH_TEXT,
-		"  %3s %-24s %7s %9s %9s %8s %8s %9s %9s  %s", "#", "run",
-		"secs", "Gbit/s", "msg/s", "CPU tx", "CPU rx", "ctx/s tx",
-		"ctx/s rx", "note");
+	columns = table_columns(col, head);
+	n = (size_t)snprintf(line, sizeof(line), "  %3s %-24s %7s", "#", "run",
+			     "secs");
+	for (size_t c = 0; c < columns && n < sizeof(line); c++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
+				      head[c]);
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "  note");
+	ui_text(r->y + 1, r->x + 2, r->w - 4, ROLE_GRAPH_TEXT, "%s", line);
 	if (rows <= 0)
 		return;
 	/* A cursor on the latest run follows the runs that finish. */
@@ -536,22 +569,25 @@ static void draw_history(struct ui *ui, const struct explorer *e,
 	for (int i = 0; i < rows && first + (size_t)i < runs; i++) {
 		size_t k = first + (size_t)i;
 		const struct run_result *res = &e->session->results[k];
-		char label[64], cells[6][16];
 		bool marked = k < ui->marked_capacity && ui->marked[k];
+		char label[64], cell[16];
 
 		result_label(res, label, sizeof(label));
-		result_cell(res, GAUGE_GBPS, SIDE_RECEIVER, cells[0], 16);
-		result_cell(res, GAUGE_MSGS, SIDE_RECEIVER, cells[1], 16);
-		result_cell(res, GAUGE_CPU, SIDE_SENDER, cells[2], 16);
-		result_cell(res, GAUGE_CPU, SIDE_RECEIVER, cells[3], 16);
-		result_cell(res, GAUGE_CTX, SIDE_SENDER, cells[4], 16);
-		result_cell(res, GAUGE_CTX, SIDE_RECEIVER, cells[5], 16);
+		n = (size_t)snprintf(line, sizeof(line), "%s %3zu %-24s %7.2f",
+				     marked ? "*" : " ", k + 1, label,
+				     res->measured_s);
+		for (size_t c = 0; c < columns && n < sizeof(line); c++) {
+			result_cell(res, col[c].metric, col[c].side, cell,
+				    sizeof(cell));
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      " %9s", cell);
+		}
+		if (n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, "  %s",
+				 result_note(res));
 		ui_text(r->y + 2 + i, r->x + 2, r->w - 4,
-			k == ui->cursor ? ROLE_SELECTED : ROLE_TEXT,
-			"%s %3zu %-24s %7.2f %9s %9s %8s %8s %9s %9s  %s",
-			marked ? "*" : " ", k + 1, label, res->measured_s,
-			cells[0], cells[1], cells[2], cells[3], cells[4],
-			cells[5], result_note(res));
+			k == ui->cursor ? ROLE_SELECTED : ROLE_TEXT, "%s",
+			line);
 	}
 	if (!runs)
 		ui_text(r->y + 2, r->x + 4, r->w - 6, ROLE_INACTIVE,
@@ -596,19 +632,19 @@ static void draw_compare(struct ui *ui, const struct explorer *e,
 		ui_text(r->y + 2, x, column - 1, ROLE_HIGHLIGHT, "%10s x%u",
 			size, res->config.threads);
 	}
-	for (size_t m = 0; m < ui_metric_count; m++) {
+	for (size_t m = 0; m < ui->metric_count; m++) {
 		int y = r->y + 3 + (int)m;
 		char name[64];
 
 		if (y >= r->y + r->h - 1)
 			break;
-		ui_metric_name(&ui_metrics[m], name, sizeof(name));
+		ui_metric_name(&ui->metric[m], name, sizeof(name));
 		ui_text(y, r->x + 2, label - 1, ROLE_GRAPH_TEXT, "%s", name);
 		for (size_t i = 0; i < n; i++) {
 			char cell[16];
 
 			result_cell(&e->session->results[pick[i]],
-				    ui_metrics[m].gauge, ui_metrics[m].side,
+				    ui->metric[m].metric, ui->metric[m].side,
 				    cell, sizeof(cell));
 			ui_text(y, r->x + 2 + label + (int)i * column,
 				column - 1, ROLE_TEXT, "%10s", cell);
@@ -675,33 +711,29 @@ static void draw_explain(struct ui *ui, const struct explorer *e)
 static void draw_analysis(struct ui *ui, const struct explorer *e,
 			  const struct rect *r)
 {
-	struct analysis a;
+	const struct analysis *a = &e->session->analysis;
 	int y = r->y + 1;
 	char line[256];
 
 	ui_box(ui, r, ROLE_BOX_HISTORY,
 	       "Analysis: a win must clear the run-to-run spread");
-	if (analysis_build(e->session->results, e->session->result_count, &a) <
-	    0)
-		return;
-	if (!a.crossover_count)
+	if (!a->crossover_count)
 		ui_text(y++, r->x + 2, r->w - 4, ROLE_INACTIVE,
 			"No comparison yet: it needs two of two-copy, "
 			"one-copy, "
 			"zero-copy (or uring and uring-zc) at the same sizes "
 			"(w sweeps them).");
-	for (size_t i = 0; i < a.crossover_count && y < r->y + r->h - 2; i++) {
-		const struct analysis_crossover *c = &a.crossovers[i];
+	for (size_t i = 0; i < a->crossover_count && y < r->y + r->h - 2; i++) {
+		const struct analysis_crossover *c = &a->crossovers[i];
 
 		analysis_crossover_text(c, line, sizeof(line));
 		ui_text(y++, r->x + 2, r->w - 4,
 			c->verdict == VERDICT_FROM ? ROLE_HIGHLIGHT : ROLE_TEXT,
 			"%s", line);
 	}
-	if (a.zerocopy_why[0] && y < r->y + r->h - 1)
+	if (a->zerocopy_why[0] && y < r->y + r->h - 1)
 		ui_text(y, r->x + 2, r->w - 4, ROLE_MISC, "zero-copy: %s",
-			a.zerocopy_why);
-	analysis_fini(&a);
+			a->zerocopy_why);
 }
 
 /* The preset list (p): a name per line, the chosen one highlighted. */
@@ -735,7 +767,7 @@ static void draw_too_small(const struct ui *ui)
 void ui_draw_screen(struct ui *ui, const struct explorer *e)
 {
 	int body = ui->rows - 2;
-	int top = body >= 40 ? 14 : 13;
+	int top = body >= 40 ? 15 : 14;
 	int controls_w = 36;
 	int lower, graph_h;
 	struct rect controls, gauges, panel, history;
@@ -765,13 +797,13 @@ void ui_draw_screen(struct ui *ui, const struct explorer *e)
 		left.w = ui->cols / 2;
 		right.x = left.w;
 		right.w = ui->cols - left.w;
-		ui_graph(ui, e, &left, &ui_metrics[0], ROLE_RECEIVER_LOW,
+		ui_graph(ui, e, &left, &ui->metric[0], ROLE_RECEIVER_LOW,
 			 ROLE_RECEIVER_HIGH);
-		ui_graph(ui, e, &right, &ui_metrics[ui->graph_metric],
-			 ui_metrics[ui->graph_metric].side == SIDE_SENDER
+		ui_graph(ui, e, &right, &ui->metric[ui->graph_metric],
+			 ui->metric[ui->graph_metric].side == SIDE_SENDER
 				 ? ROLE_SENDER_LOW
 				 : ROLE_RECEIVER_LOW,
-			 ui_metrics[ui->graph_metric].side == SIDE_SENDER
+			 ui->metric[ui->graph_metric].side == SIDE_SENDER
 				 ? ROLE_SENDER_HIGH
 				 : ROLE_RECEIVER_HIGH);
 	} else if (ui->view == VIEW_COMPARE) {
@@ -779,7 +811,7 @@ void ui_draw_screen(struct ui *ui, const struct explorer *e)
 	} else if (ui->view == VIEW_ANALYSIS) {
 		draw_analysis(ui, e, &panel);
 	} else {
-		ui_chart(ui, e, &panel, &ui_metrics[ui->chart_metric]);
+		ui_chart(ui, e, &panel, &ui->metric[ui->chart_metric]);
 	}
 	draw_history(ui, e, &history);
 	draw_status(ui, e);

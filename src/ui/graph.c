@@ -52,7 +52,7 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 		column[i] = NAN;
 	for (size_t age = 0; newest && (p = explorer_history_at(e, age));
 	     age++) {
-		double v = p->value[metric->side][metric->gauge];
+		double v = p->value[metric->side][metric->metric];
 		int c = columns - 1 -
 			(int)((double)(newest->t_ns - p->t_ns) / span_ns *
 			      columns);
@@ -66,9 +66,9 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 		if (v > max)
 			max = v;
 	}
-	if (newest && !isnan(newest->value[metric->side][metric->gauge]))
-		ui_format_value(newest->value[metric->side][metric->gauge], now,
-				sizeof(now));
+	if (newest && !isnan(newest->value[metric->side][metric->metric]))
+		ui_format_value(newest->value[metric->side][metric->metric],
+				now, sizeof(now));
 	ui_format_value(max, top, sizeof(top));
 	snprintf(title, sizeof(title), "%s: %s, top %s", name, now, top);
 	ui_box(ui, r, ROLE_BOX_GRAPH, title);
@@ -137,7 +137,8 @@ static double chart_value(const struct explorer *e, size_t strategy,
 		if (r->config.strategy == strategy_at(strategy) &&
 		    r->config.msg_size == size &&
 		    r->config.threads == threads && !r->error &&
-		    explorer_result_gauge(r, metric->side, metric->gauge, &v))
+		    run_result_metric(r, metric->side == SIDE_SENDER,
+				      metric->metric, &v))
 			return v;
 	}
 	return NAN;

@@ -19,6 +19,7 @@
 #include <term.h>
 #include <unistd.h>
 
+#include "cause.h"
 #include "ui_private.h"
 
 enum ui_action {
@@ -113,20 +114,6 @@ static void crash_handlers(bool install)
 		sigaction(crash_signals[i], &sa, NULL);
 }
 
-static int ui_fail(char **cause, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int ui_fail(char **cause, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(cause, fmt, ap) < 0)
-		*cause = NULL;
-	va_end(ap);
-	return err;
-}
-
 /* TERM must name a terminal that can at least move the cursor. */
 static int terminal_usable(char **cause)
 {
@@ -134,21 +121,21 @@ static int terminal_usable(char **cause)
 	int err = 0;
 
 	if (!term || !*term)
-		return ui_fail(cause, -ENOTTY,
-			       "TERM is not set: set it to your terminal "
-			       "(e.g. TERM=xterm-256color), or run with "
-			       "--batch");
+		return cause_set(cause, -ENOTTY,
+				 "TERM is not set: set it to your terminal "
+				 "(e.g. TERM=xterm-256color), or run with "
+				 "--batch");
 	if (setupterm(term, STDOUT_FILENO, &err) != OK)
-		return ui_fail(cause, -ENOTTY,
-			       "unknown terminal type '%s': install its "
-			       "terminfo (ncurses-term) or run with --batch",
-			       term);
+		return cause_set(cause, -ENOTTY,
+				 "unknown terminal type '%s': install its "
+				 "terminfo (ncurses-term) or run with --batch",
+				 term);
 	if (!tigetstr("cup") || tigetstr("cup") == (char *)-1) {
 		del_curterm(cur_term);
-		return ui_fail(cause, -ENOTTY,
-			       "terminal type '%s' cannot move the cursor: "
-			       "run with --batch",
-			       term);
+		return cause_set(cause, -ENOTTY,
+				 "terminal type '%s' cannot move the cursor: "
+				 "run with --batch",
+				 term);
 	}
 	del_curterm(cur_term);
 	return 0;
@@ -161,10 +148,10 @@ static int ui_set_theme(struct ui *ui, const char *name, char **cause)
 
 	if (!ui->theme_dir) {
 		if (strcmp(name, "default") != 0)
-			return ui_fail(cause, -ENOENT,
-				       "theme '%s': no themes folder found "
-				       "(set NIO_TOP_THEMES)",
-				       name);
+			return cause_set(cause, -ENOENT,
+					 "theme '%s': no themes folder found "
+					 "(set NIO_TOP_THEMES)",
+					 name);
 		theme_default(&ui->theme);
 		return 0;
 	}
@@ -182,8 +169,8 @@ int ui_open(struct ui **out, const char *theme, char **cause)
 
 	*cause = NULL;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return ui_fail(cause, -ENOTTY,
-			       "not a terminal: run with --batch");
+		return cause_set(cause, -ENOTTY,
+				 "not a terminal: run with --batch");
 	r = terminal_usable(cause);
 	if (r < 0)
 		return r;
@@ -197,7 +184,12 @@ int ui_open(struct ui **out, const char *theme, char **cause)
 	if (r < 0)
 		goto err;
 	ui->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	ui->graph_metric = 1;
+	ui_metrics_init(ui);
+	/* Beside the delivered throughput: what it cost the sender. */
+	for (size_t i = 0; i < ui->metric_count; i++)
+		if (ui->metric[i].metric == (size_t)metric_find("cpu_pct") &&
+		    ui->metric[i].side == SIDE_SENDER)
+			ui->graph_metric = i;
 
 	if (tcgetattr(STDIN_FILENO, &ui->saved) == 0) {
 		crash_termios = ui->saved;
@@ -205,7 +197,8 @@ int ui_open(struct ui **out, const char *theme, char **cause)
 	}
 	ui->screen = newterm(NULL, stdout, stdin);
 	if (!ui->screen) {
-		r = ui_fail(cause, -ENOTTY, "curses cannot use this terminal");
+		r = cause_set(cause, -ENOTTY,
+			      "curses cannot use this terminal");
 		goto err;
 	}
 	/*
@@ -390,10 +383,10 @@ static size_t ui_action(struct ui *ui, const struct explorer *e,
 	case ACT_METRIC:
 		if (ui->view == VIEW_CHART)
 			ui->chart_metric = (ui->chart_metric + 1) %
-					   ui_metric_count;
+					   ui->metric_count;
 		else
 			ui->graph_metric = (ui->graph_metric + 1) %
-					   ui_metric_count;
+					   ui->metric_count;
 		break;
 	case ACT_EXPLAIN:
 		ui->explain = !ui->explain;

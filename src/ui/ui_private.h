@@ -22,11 +22,13 @@ struct rect {
 	int y, x, h, w;
 };
 
-/* A metric a graph or chart can show: a gauge on one side. */
+/* A figure a graph, compare or chart can show: a metric on one side. */
 struct ui_metric {
-	enum gauge gauge;
+	size_t metric; /* the metric table's row */
 	enum gauge_side side;
 };
+
+#define UI_METRICS_MAX (2 * METRICS_MAX)
 
 struct ui {
 	SCREEN *screen;
@@ -51,6 +53,9 @@ struct ui {
 	size_t seen_runs; /* runs in the history at the last draw */
 	bool *marked;	  /* per run: compared side by side */
 	size_t marked_capacity;
+	/* The figures to choose from, by the metric table. */
+	struct ui_metric metric[UI_METRICS_MAX];
+	size_t metric_count;
 	size_t graph_metric;
 	size_t chart_metric;
 
@@ -65,9 +70,6 @@ struct ui {
 	size_t history_first; /* the run on the history's first row */
 };
 
-extern const struct ui_metric ui_metrics[];
-extern const size_t ui_metric_count;
-
 /* draw.c */
 void ui_draw_screen(struct ui *ui, const struct explorer *e);
 void ui_box(const struct ui *ui, const struct rect *r, enum theme_role role,
@@ -79,6 +81,8 @@ void ui_format_size(size_t bytes, char *out, size_t size);
 void ui_format_value(double value, char *out, size_t size);
 void ui_format_duration(uint64_t ms, char *out, size_t size);
 void ui_metric_name(const struct ui_metric *m, char *out, size_t size);
+/* The figures of the metric table a screen can show, in order. */
+void ui_metrics_init(struct ui *ui);
 
 /* graph.c */
 void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,

@@ -7,8 +7,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "codec.h"
 #include "fuzz.h"
+#include "proto.h"
+#include "sampler.h"
 
 #define LINE_MAX_TEST 4096
 
@@ -17,36 +19,46 @@ static void decode(const cJSON *msg, const char *type)
 {
 	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(msg,
 								 "counters");
-	unsigned int n = (unsigned int)cJSON_GetArraySize(counters);
+	size_t n = (size_t)cJSON_GetArraySize(counters);
 	struct counter_reading readings[COUNTERS_MAX];
 	struct counter_value values[COUNTERS_MAX];
-	int open_error[COUNTERS_MAX];
-	bool user_only[COUNTERS_MAX];
-	struct counter_derived derived;
+	struct counter_open open[COUNTERS_MAX];
+	struct metric_values derived;
 	static struct latency_hist hist;
 	struct run_totals totals;
 	const cJSON *item;
-	char *cause = NULL;
+	char *cause = NULL, path[64];
 	size_t len = strlen(type);
-	int r = proto_read_totals(
-		cJSON_GetObjectItemCaseSensitive(msg, "totals"), type, &totals,
-		&cause);
+	int r;
 
+	if (n > COUNTERS_MAX)
+		n = COUNTERS_MAX;
+	snprintf(path, sizeof(path), "%s.totals", type);
+	r = codec_read(&run_totals_record,
+		       cJSON_GetObjectItemCaseSensitive(msg, "totals"), &totals,
+		       path, CODEC_STRICT, &cause);
 	if (r == 0 && strcmp(type, "tick") == 0) {
-		r = proto_read_readings(counters, type, readings, n, &cause);
+		r = codec_read_list(&counter_reading_record, counters, readings,
+				    sizeof(readings[0]), n, type, CODEC_STRICT,
+				    &cause);
 		if (r == 0)
-			r = proto_read_open_errors(
+			r = codec_read_list(
+				&counter_open_record,
 				cJSON_GetObjectItemCaseSensitive(msg, "open"),
-				type, open_error, user_only, n, &cause);
+				open, sizeof(open[0]), n, type, CODEC_STRICT,
+				&cause);
 	} else if (r == 0) {
-		r = proto_read_values(counters, type, values, n, &cause);
+		r = codec_read_list(&counter_value_record, counters, values,
+				    sizeof(values[0]), n, type, CODEC_STRICT,
+				    &cause);
 		item = cJSON_GetObjectItemCaseSensitive(msg, "derived");
-		if (r == 0 && cJSON_IsObject(item))
-			r = proto_read_derived(item, type, &derived, &cause);
+		if (r == 0)
+			r = codec_read_metrics(item, &derived, false, type,
+					       CODEC_STRICT, &cause);
 	}
 	item = cJSON_GetObjectItemCaseSensitive(msg, "latency");
 	if (r == 0 && cJSON_IsObject(item))
-		r = proto_read_hist(item, type, &hist, &cause);
+		r = codec_read_hist(item, &hist, type, &cause);
 	if (r < 0 && (!cause || strncmp(cause, type, len) != 0))
 		fuzz_fail("a %s part's error without its path: \"%s\"", type,
 			  cause ? cause : "(none)");

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int r;
 
 	if (!made) {
-		if (cli_parse(1, argv, &defaults, &cause) < 0)
+		if (options_parse(1, argv, &defaults, &cause) < 0)
 			fuzz_fail("the defaults do not parse: %s", cause);
 		defaults.viewing_only = 1;
 		made = 1;

@@ -5,7 +5,7 @@
  */
 #include "fuzz.h"
 #include "jsonfile.h"
-#include "preset.h"
+#include "options.h"
 
 /* The options a bare `nio-top` starts from, made once. */
 static const struct options *defaults(void)
@@ -15,7 +15,7 @@ static const struct options *defaults(void)
 	char *argv[] = {"nio-top", NULL}, *cause = NULL;
 
 	if (!made) {
-		if (cli_parse(1, argv, &opts, &cause) < 0)
+		if (options_parse(1, argv, &opts, &cause) < 0)
 			fuzz_fail("the defaults do not parse: %s", cause);
 		made = 1;
 	}
@@ -26,7 +26,7 @@ static const struct options *defaults(void)
 static void check_round_trip(const struct options *opts)
 {
 	struct options again = *defaults();
-	cJSON *first = preset_from_options(opts), *parsed = NULL, *second;
+	cJSON *first = options_to_preset(opts), *parsed = NULL, *second;
 	char *text = cJSON_PrintUnformatted(first), *cause = NULL;
 	int r;
 
@@ -39,11 +39,11 @@ static void check_round_trip(const struct options *opts)
 	again.viewing_only = true;
 	r = jsonfile_parse("again.json", text, strlen(text), &parsed, &cause);
 	if (r == 0)
-		r = preset_apply(parsed, "again.json", &again, &cause);
+		r = options_from_preset(parsed, "again.json", &again, &cause);
 	if (r < 0)
 		fuzz_fail("a preset nio-top wrote does not load: %s\n%s",
 			  cause ? cause : "?", text);
-	second = preset_from_options(&again);
+	second = options_to_preset(&again);
 	if (!cJSON_Compare(first, second, 1))
 		fuzz_fail("the preset changed on a round trip:\n%s", text);
 	free(again.warnings);
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	r = jsonfile_parse("fuzz.json", text, size, &root, &cause);
 	if (r == 0)
-		r = preset_apply(root, "fuzz.json", &opts, &cause);
+		r = options_from_preset(root, "fuzz.json", &opts, &cause);
 	if (r < 0 && (!cause || strncmp(cause, "fuzz.json", 9) != 0))
 		fuzz_fail("an error that does not name the file: \"%s\"",
 			  cause ? cause : "(none)");

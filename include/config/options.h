@@ -1,0 +1,203 @@
+/*
+ * The options: one table describes every parameter a user can set -- its
+ * long and short name, its preset key, its type and unit, where it is
+ * stored, its range, its default and its help -- and everything that reads
+ * or writes a parameter goes through that table: the command line (getopt
+ * and --help), presets (loading, saving and their JSON Schema), the lists of
+ * the manual pages (tested against it), and a run's settings on the wire
+ * and in exports.  A value is parsed once, from text or from JSON, straight
+ * into struct options; nothing is printed back to text to be applied.
+ *
+ * Bad values are errors naming the option (or preset key) and the value,
+ * for the caller to print; the command line exits 2 on them.
+ */
+#ifndef NIO_TOP_OPTIONS_H
+#define NIO_TOP_OPTIONS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "codec.h"
+#include "counters.h"
+#include "run.h"
+#include "settings.h"
+#include "strategy.h"
+#include "topo.h"
+
+#define OPTIONS_LIST_MAX    64
+#define OPTIONS_THREADS_MAX 64
+#define OPTIONS_MAX	    64
+
+#define PRESET_FORMAT  "nio-top-preset"
+#define PRESET_VERSION 1
+
+struct options {
+	/* What to do. */
+	bool batch;
+	bool check;
+	bool list_strategies;
+	bool help;
+	bool version;
+	bool serve;
+
+	/* The grid of runs, and what every run does. */
+	const struct strategy_ops *strategies[OPTIONS_LIST_MAX];
+	size_t strategy_count;
+	size_t msg_sizes[OPTIONS_LIST_MAX];
+	size_t msg_size_count;
+	unsigned int threads[OPTIONS_LIST_MAX];
+	size_t thread_count;
+	enum run_mode mode;
+	unsigned int repeat; /* runs of each point, interleaved */
+	struct run_settings run;
+
+	/* Counters: the events' names, resolved by options_resolve_events(). */
+	char events[COUNTERS_MAX][48];
+	size_t event_count;
+	bool no_counters;
+	bool counters_enabled;
+	struct counter_set counters;
+
+	struct topo_options topo;
+
+	/* Files. */
+	const char *output;
+	const char *csv;
+	const char *svg;
+	const char *load; /* a saved export to open instead of running */
+
+	/* The screen. */
+	unsigned int refresh_ms;
+	char theme[65];
+
+	/* Two hosts: an agent (--serve), or its client (--connect). */
+	const char *listen; /* NULL: every address */
+	unsigned int port;
+	const char *connect; /* HOST[:PORT]; the topology is remote */
+	bool reverse;	     /* the agent runs the senders */
+	const char *auth_file;
+	uint64_t max_memory; /* bytes of buffers a run may take; 0: default */
+	unsigned int max_threads;
+	unsigned int max_slots;
+	uint64_t max_duration_ms;
+
+	/* The preset the options started from, if any. */
+	char preset_name[65];
+	char preset_description[1025];
+	char *warnings; /* lines for the user: unknown preset keys */
+	/* Nothing will run (--load): a strategy this machine lacks is fine. */
+	bool viewing_only;
+
+	/* Which rows of the table were given (on the command line or in a
+	 * preset), by their index. */
+	bool given[OPTIONS_MAX];
+};
+
+enum option_type {
+	OPTION_FLAG,	   /* bool; no argument; not in presets */
+	OPTION_BOOL,	   /* bool; a flag on the command line */
+	OPTION_UINT,	   /* unsigned int */
+	OPTION_SECONDS,	   /* uint64_t milliseconds, given in seconds */
+	OPTION_NUMBER,	   /* double */
+	OPTION_RATE,	   /* uint64_t bit/s: "1G" */
+	OPTION_BYTES,	   /* uint64_t bytes: "2G" */
+	OPTION_SIZES,	   /* message sizes: size_t[] and its count */
+	OPTION_COUNTS,	   /* unsigned int[] and its count */
+	OPTION_STRATEGIES, /* strategy pointers and their count */
+	OPTION_CHOICE,	   /* an enum, one of names */
+	OPTION_NAME,	   /* char[size], safe as a file name */
+	OPTION_TEXT,	   /* char[size], any text */
+	OPTION_PATH,	   /* const char *, kept from argv */
+	OPTION_SUBNET,	   /* struct in_addr and a prefix */
+	OPTION_EVENTS,	   /* perf event names */
+	OPTION_CPUS,	   /* struct cpu_list */
+	OPTION_PRESET,	   /* -p: another preset's options, first */
+};
+
+/* What a row is besides its type. */
+enum option_flag {
+	OPTION_SERVE = 1 << 0, /* belongs to --serve */
+	OPTION_RUN = 1 << 1,   /* a run's own setting: on the wire, per run */
+	OPTION_HIDDEN_DEFAULT = 1 << 2, /* --help says no default */
+};
+
+struct option_row {
+	const char *name;    /* --name, or NULL: a preset key only */
+	char letter;	     /* -x, or 0 */
+	const char *arg;     /* the argument's name in --help; NULL: none */
+	const char *key;     /* the preset key ("topology.mtu"), or NULL */
+	const char *run_key; /* OPTION_RUN: the key in a run ("msg_size") */
+	enum option_type type;
+	size_t offset;		  /* in struct options */
+	size_t count_offset;	  /* lists: their count */
+	size_t run_offset;	  /* OPTION_RUN: in struct run_config */
+	size_t size;		  /* char buffers */
+	double min, max;	  /* values; items of lists; lengths of text */
+	const char *const *names; /* OPTION_CHOICE, NULL-terminated */
+	const char *def; /* the default, as the command line spells it */
+	unsigned int flags;
+	const char *help;
+};
+
+extern const struct option_row option_rows[];
+extern const size_t option_row_count;
+
+/* The row of --name, or of preset key (NULL if none). */
+const struct option_row *options_by_name(const char *name);
+const struct option_row *options_by_key(const char *key);
+/* Whether --name was given. */
+bool options_given(const struct options *o, const char *name);
+
+/* Every option at its default. */
+void options_defaults(struct options *o);
+
+/*
+ * Parses argv into *o from the defaults, the preset (-p) first so every other
+ * option overrides it, then the checks between options: 0, or -EINVAL with
+ * *cause (caller frees) naming the option and the value.
+ */
+int options_parse(int argc, char **argv, struct options *o, char **cause);
+
+/* Encodes the events named in o with libpfm4 (o->counters). */
+int options_resolve_events(struct options *o, char **cause);
+
+void options_usage(FILE *out);
+
+/*
+ * A preset (root, read from file) onto o: every key checked for its type
+ * and range, errors naming file and key path; unknown keys add a line to
+ * o->warnings.  0, or -EINVAL with *cause.
+ */
+int options_from_preset(const cJSON *root, const char *file, struct options *o,
+			char **cause);
+/*
+ * -p: finds a preset by name (preset.h) or takes name as a file, and applies
+ * it as options_from_preset() does; an export replays through the preset it
+ * embeds.
+ */
+int options_load_preset(struct options *o, const char *name, char **cause);
+/* The options as a preset that reproduces them. */
+cJSON *options_to_preset(const struct options *o);
+/* The JSON Schema of a preset. */
+cJSON *options_schema(void);
+
+/*
+ * A run's configuration as one object: its point (strategy, mode, message
+ * size, flows, round) and every OPTION_RUN setting, with the events counted;
+ * written into a run of an export and into the protocol's "run".
+ */
+void options_run_to_json(const struct run_config *c, cJSON *into);
+/*
+ * Reads one back into *c (its point and settings), the events' names into
+ * events[] (*event_count of them).  Strategies must be available here unless
+ * viewing.  0, or -EINVAL with *cause naming path and key.
+ */
+int options_run_from_json(const cJSON *from, const char *path,
+			  enum codec_mode mode, bool viewing,
+			  struct run_config *c, char events[][48],
+			  unsigned int *event_count, char **cause);
+
+#endif

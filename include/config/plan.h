@@ -1,0 +1,34 @@
+/*
+ * The plan: the runs a grid of options asks for -- every combination of
+ * their strategies, message sizes and thread counts, in that order, with
+ * their mode and settings, the whole grid repeated --repeat times (repeats
+ * interleaved, so a slow minute of a shared machine spreads over every
+ * point).  The one grid expansion: batch runs it, the explorer sweeps it.
+ */
+#ifndef NIO_TOP_PLAN_H
+#define NIO_TOP_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "options.h"
+#include "run.h"
+
+/*
+ * A run at one point with o's mode and settings; base gives what options do
+ * not: which ends run here (role) and the counters.
+ */
+struct run_config plan_point(const struct options *o,
+			     const struct run_config *base,
+			     const struct strategy_ops *strategy,
+			     size_t msg_size, unsigned int threads);
+
+/*
+ * Every run of the grid, in order: 0 with *plan (caller frees) and *count,
+ * or -ENOMEM.  given_only: a list not given (on the command line or in a
+ * preset) contributes base's value alone, not its default.
+ */
+int plan_build(const struct options *o, const struct run_config *base,
+	       bool given_only, struct run_config **plan, size_t *count);
+
+#endif

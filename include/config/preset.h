@@ -1,0 +1,30 @@
+/*
+ * Preset files: where they are looked up ($NIO_TOP_PRESETS, the installed
+ * folder, the source tree) and how one is read.  What a preset means is the
+ * option table's business (options.h); a saved export is a preset too, by
+ * the one it embeds.
+ */
+#ifndef NIO_TOP_PRESET_H
+#define NIO_TOP_PRESET_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#define PRESET_SIZE_MAX (1024 * 1024)
+/* An export holds every interval of every run: it may be large. */
+#define PRESET_EXPORT_MAX    (256 * 1024 * 1024)
+#define PRESET_EXPORT_FORMAT "nio-top-run"
+
+/* The folders presets are looked up in, in order; NULL-terminated. */
+void preset_dirs(const char *dirs[4]);
+
+/*
+ * Reads the preset called name (a bare name is looked up in the folders,
+ * anything else is a path): 0 with *root (cJSON_Delete it) and *preset, the
+ * preset in it (an export's embedded one), and where it is named for
+ * messages; or -EINVAL with *cause.
+ */
+int preset_read(const char *name, cJSON **root, const cJSON **preset,
+		char *where, size_t size, char **cause);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * Round-trip latency as a log-linear histogram: exact below 128 ns, then 128
+ * buckets per power of two, so a bucket's midpoint is within 0.4% of every
+ * value in it (and its width within 0.8%).  A recorder has one writer (the
+ * client thread of a flow) and one reader (the main loop); a latency_hist is
+ * a plain copy that readings are merged into, subtracted and summarized.
+ */
+#ifndef NIO_TOP_LATENCY_H
+#define NIO_TOP_LATENCY_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "record.h"
+
+#define LATENCY_SUB_BITS 7
+#define LATENCY_SUB	 (1u << LATENCY_SUB_BITS)
+/* Values from 2^40 ns (18 minutes) up share the last bucket. */
+#define LATENCY_MSB_MAX 39
+#define LATENCY_BUCKETS (LATENCY_SUB * (LATENCY_MSB_MAX - LATENCY_SUB_BITS + 2))
+
+struct latency_recorder {
+	_Atomic uint64_t bucket[LATENCY_BUCKETS];
+	_Atomic uint64_t count;
+	_Atomic uint64_t sum_ns;
+	_Atomic uint64_t max_ns;
+};
+
+struct latency_hist {
+	uint64_t bucket[LATENCY_BUCKETS];
+	uint64_t count;
+	uint64_t sum_ns;
+	uint64_t max_ns; /* an upper bound after latency_hist_subtract() */
+};
+
+/* The percentiles nio-top reports, in microseconds. */
+struct latency_summary {
+	uint64_t count;
+	double p50_us;
+	double p90_us;
+	double p99_us;
+	double p99_9_us;
+	double max_us;
+	double mean_us;
+};
+
+/* As an export writes it: "round_trips", "p50" ... "mean". */
+extern const struct record latency_summary_record;
+
+unsigned int latency_bucket(uint64_t ns);
+/* The smallest value in bucket i and how many values it holds. */
+uint64_t latency_bucket_low(unsigned int i);
+uint64_t latency_bucket_width(unsigned int i);
+
+/* By the recorder's only writer. */
+void latency_record(struct latency_recorder *rec, uint64_t ns);
+
+/* Adds a recorder's current counts to hist. */
+void latency_hist_add(struct latency_hist *hist,
+		      const struct latency_recorder *rec);
+/* hist -= earlier (an earlier reading of the same recorders). */
+void latency_hist_subtract(struct latency_hist *hist,
+			   const struct latency_hist *earlier);
+
+/* The value at quantile q (0 < q <= 1), in ns; 0 for an empty histogram. */
+double latency_hist_quantile(const struct latency_hist *hist, double q);
+void latency_hist_summarize(const struct latency_hist *hist,
+			    struct latency_summary *out);
+
+#endif

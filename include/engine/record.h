@@ -1,0 +1,63 @@
+/*
+ * Records: a struct described field by field -- a key, a kind and where the
+ * field lives -- next to the struct itself.  The layers above read and write
+ * every record through these descriptions alone (json/codec.h), so the
+ * export, --load and the control protocol share one shape for each struct
+ * and a field added to a record is added everywhere.
+ */
+#ifndef NIO_TOP_RECORD_H
+#define NIO_TOP_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum record_kind {
+	RECORD_U64,    /* uint64_t, exact */
+	RECORD_UINT,   /* unsigned int */
+	RECORD_SIZE,   /* size_t */
+	RECORD_INT,    /* int */
+	RECORD_NUMBER, /* double; NaN is unknown (null) */
+	RECORD_COUNT,  /* double that counts: a whole number; NaN is null */
+	RECORD_BOOL,
+	RECORD_TEXT, /* char[size]; "" is null */
+	RECORD_ENUM, /* int: the index of its name in names */
+};
+
+struct record_field {
+	const char *key; /* a path: "zerocopy.sends" is in "zerocopy" */
+	enum record_kind kind;
+	size_t offset;
+	size_t size;		  /* RECORD_TEXT: the buffer's */
+	const char *const *names; /* RECORD_ENUM: NULL-terminated */
+	bool optional;		  /* newer than files that may lack it */
+};
+
+struct record {
+	const char *name;
+	const struct record_field *field;
+	size_t count;
+};
+
+#define RECORD_FIELD(name, record_kind, type, member)                          \
+	{                                                                      \
+		.key = name, .kind = record_kind,                              \
+		.offset = offsetof(type, member)                               \
+	}
+#define RECORD_TEXT_FIELD(name, type, member)                                  \
+	{                                                                      \
+		.key = name, .kind = RECORD_TEXT,                              \
+		.offset = offsetof(type, member),                              \
+		.size = sizeof(((type *)0)->member)                            \
+	}
+#define RECORD_ENUM_FIELD(name, type, member, list)                            \
+	{                                                                      \
+		.key = name, .kind = RECORD_ENUM,                              \
+		.offset = offsetof(type, member), .names = list                \
+	}
+
+#define RECORD_OF(fields)                                                      \
+	{                                                                      \
+#fields, fields, sizeof(fields) / sizeof(fields[0])            \
+	}
+
+#endif

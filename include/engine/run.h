@@ -1,0 +1,222 @@
+/*
+ * One run: a configuration (strategy, mode, message size, flows, settings)
+ * carried out over a topology, from connecting the flows to the joined
+ * threads and the summary.  The caller's main loop drives it: it waits on
+ * run_event_fd() and until run_deadline_ns(), then calls run_tick().
+ *
+ * Over two hosts this host runs one end of every flow and a far end (struct
+ * run_far_end, which the remote layer implements) runs the others: the run
+ * asks it to start them, tells it where the measured window begins and ends,
+ * and merges what it reports into its own samples and result.  The engine
+ * knows nothing more of the other host.
+ */
+#ifndef NIO_TOP_RUN_H
+#define NIO_TOP_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "latency.h"
+#include "metric.h"
+#include "sampler.h"
+#include "settings.h"
+#include "strategy.h"
+#include "topo.h"
+
+#define RUN_TICK_MS 100
+
+enum run_mode {
+	RUN_STREAM, /* messages back to back: throughput */
+	RUN_RR,	    /* one request, one answer: round-trip latency */
+};
+
+/* The modes' names, in enum order, NULL-terminated. */
+extern const char *const run_mode_names[];
+const char *run_mode_name(enum run_mode mode);
+
+/*
+ * Which ends of the flows run here.  Over two hosts (--serve, --connect) each
+ * runs one end of every flow; the other end's figures come from its host.
+ */
+enum run_role {
+	RUN_BOTH,
+	RUN_SENDERS,
+	RUN_RECEIVERS,
+};
+
+extern const char *const run_role_names[];
+const char *run_role_name(enum run_role role);
+/* The ends the other host runs. */
+enum run_role run_role_peer(enum run_role role);
+
+struct run_config {
+	const struct strategy_ops *strategy;
+	enum run_mode mode;
+	size_t msg_size;
+	unsigned int threads; /* flows */
+	struct run_settings settings;
+	enum run_role role;
+	unsigned int round; /* which of the --repeat runs of this point */
+	/*
+	 * The warm-up and the measured window end only when run_end_warmup()
+	 * and run_stop() say so: an agent follows its client's clock.
+	 */
+	bool paced;
+	const struct counter_set *counters; /* NULL: not counted */
+};
+
+struct run_interval {
+	double t_s; /* end of the interval, from the start of the run */
+	bool warmup;
+	struct metric_values side[2]; /* sender, receiver */
+};
+
+/* One side's counters over the measured window, and what they mean. */
+struct run_side_counters {
+	struct counter_value value[COUNTERS_MAX];
+	struct metric_values derived;
+};
+
+struct run_result {
+	struct run_config config;
+	enum topo_kind topology;
+	struct run_totals
+		totals;	   /* the whole run, warm-up and drain included */
+	double measured_s; /* the summary window, warm-up left out */
+	double gbps;	   /* delivered, over the summary window */
+	double msgs_per_s;
+	struct run_interval *intervals;
+	size_t interval_count;
+	bool counted; /* config.counters was set: sender and receiver hold */
+	struct run_side_counters sender;
+	struct run_side_counters receiver;
+	struct latency_summary latency; /* RUN_RR: round trips measured */
+	bool has_link;			/* the topology's link could be read */
+	struct topo_link_stats link;	/* the senders' link, over the run */
+	char *error; /* NULL when the run completed cleanly */
+};
+
+/* What the far end has said of its ends of the current run. */
+struct run_far_view {
+	bool has_sample; /* totals and counters hold its latest tick */
+	struct run_totals totals;
+	struct counter_reading counters[COUNTERS_MAX];
+	bool counting; /* its threads opened their counters */
+	bool pmu;      /* its host has a hardware PMU */
+	struct counter_open open[COUNTERS_MAX];
+	bool has_latency; /* RUN_RR: the measured window's round trips */
+	struct latency_hist latency;
+
+	bool done; /* its report is in */
+	double measured_s;
+	double gbps;
+	double msgs_per_s;
+	bool counted;
+	struct run_side_counters side;
+	char *error; /* once its ends failed, or it is gone */
+	bool lost;   /* the far end is gone */
+};
+
+/* Where a run is, as the far end is told. */
+enum run_mark {
+	RUN_MARK_MEASURE, /* the warm-up ended */
+	RUN_MARK_STOP,	  /* the measured window ended */
+	RUN_MARK_ABORT,	  /* the run is cut short (why says why) */
+};
+
+/* The other host's ends of a run. */
+struct run_far_end {
+	void *data;
+	/*
+	 * Starts its ends of config (config->role is this host's) and
+	 * connects the flows: 0 with fds[i] this host's end of flow i, or
+	 * -errno with *cause (-EINVAL: it refused the run).
+	 */
+	int (*start)(void *data, const struct run_config *config, int *fds,
+		     char **cause);
+	/* Reads what it said since, without waiting. */
+	void (*poll)(void *data);
+	void (*mark)(void *data, enum run_mark mark, const char *why);
+	const struct run_far_view *(*view)(const void *data);
+};
+
+struct run;
+
+/*
+ * The bytes the ends this host runs (config->role) will allocate for their
+ * buffers: known before anything is allocated.
+ */
+size_t run_memory(const struct run_config *config);
+
+/*
+ * Starts a run over topo; far is NULL unless config->role leaves ends to
+ * another host.  0, or -errno with *cause.
+ */
+int run_start(const struct run_config *config, const struct topo *topo,
+	      const struct run_far_end *far, struct run **run, char **cause);
+/*
+ * One end of every flow (config->role is not RUN_BOTH) over connections made
+ * elsewhere: fds[i] is flow i's socket; the run owns them from the call on.
+ */
+int run_start_connected(const struct run_config *config, int *fds,
+			struct run **run, char **cause);
+int run_event_fd(const struct run *run);
+uint64_t run_deadline_ns(const struct run *run);
+
+/* Samples and moves the run on; true once every thread has ended. */
+bool run_tick(struct run *run, uint64_t now_ns);
+
+/* The counters of every flow right now (for live views). */
+void run_sample(const struct run *run, struct sample *out);
+
+/*
+ * Event i of one side over delta (two run_sample() readings apart): status,
+ * value and reason, as in a result.
+ */
+void run_counter_value(const struct run *run, bool sender, unsigned int i,
+		       const struct counter_reading *delta,
+		       struct counter_value *out);
+
+/*
+ * Whether every thread of one side here opened its counters, and how each
+ * event fared on all of them (open[i]: the first error any thread met).
+ */
+bool run_counters_open(const struct run *run, bool sender,
+		       struct counter_open *open);
+
+/* The first failure of the run so far, or NULL. */
+const char *run_error(const struct run *run);
+
+/*
+ * RUN_RR: the round trips of the measured window so far (all of them during
+ * the warm-up); false in stream mode.
+ */
+bool run_latency(const struct run *run, struct latency_hist *out);
+
+/* Seconds since the flows started; *warmup while still warming up. */
+double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup);
+
+/* A paced run: the warm-up ends now. */
+void run_end_warmup(struct run *run);
+
+/* Ends the measured window now; the flows drain and the run completes. */
+void run_stop(struct run *run);
+
+/* Stops the run early, e.g. on a signal; the reason goes into the result. */
+void run_abort(struct run *run, const char *why);
+
+/* Joins the threads, fills *result and frees the run. */
+void run_finish(struct run *run, struct run_result *result);
+
+/*
+ * A result's figure for one side, by the metric table's row: delivered
+ * figures from the summary window, the rest from the side's counters.
+ * False when it is not known (not counted, or nothing moved).
+ */
+bool run_result_metric(const struct run_result *result, bool sender,
+		       size_t metric, double *value);
+
+void run_result_fini(struct run_result *result);
+
+#endif

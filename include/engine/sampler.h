@@ -1,0 +1,56 @@
+/*
+ * The sampler turns the workers' monotonic counters into totals at an instant
+ * and figures between two instants.  It only reads: one pass over the flows.
+ */
+#ifndef NIO_TOP_SAMPLER_H
+#define NIO_TOP_SAMPLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "counters.h"
+#include "metric.h"
+#include "record.h"
+#include "worker.h"
+
+struct run_totals {
+	uint64_t messages_sent;
+	uint64_t bytes_sent;
+	uint64_t messages_received;
+	uint64_t bytes_received;
+	uint64_t checked;
+	uint64_t corrupt;
+	uint64_t zc_sends;
+	uint64_t zc_completions;
+	uint64_t zc_copied;
+	uint64_t zc_enobufs;
+};
+
+/* As an export's run holds them: integrity and zero-copy in their own parts. */
+extern const struct record run_totals_record;
+
+struct sample {
+	uint64_t t_ns; /* CLOCK_MONOTONIC */
+	struct run_totals totals;
+	struct counter_reading tx_counters[COUNTERS_MAX];
+	struct counter_reading rx_counters[COUNTERS_MAX];
+};
+
+void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
+		  uint64_t now_ns, struct sample *out);
+
+/* Delivered (receiver-side) rates between two samples. */
+double sampler_gbps(const struct sample *from, const struct sample *to);
+double sampler_msgs_per_s(const struct sample *from, const struct sample *to);
+
+/*
+ * One side's counter deltas (delta may be NULL) and figures between two
+ * samples, against that side's own traffic; set NULL: nothing counted.
+ */
+void sampler_side(const struct counter_set *set, const struct sample *from,
+		  const struct sample *to, bool sender,
+		  struct counter_reading *delta, struct metric_values *out);
+
+#endif

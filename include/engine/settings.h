@@ -1,0 +1,31 @@
+/*
+ * What a user sets for the flows of every run: timing, checking, and the
+ * knobs of the strategies that have them.  The option table (config/options)
+ * describes each field once -- its names, range and default -- and every
+ * layer passes the struct whole: a run, its flows, their strategies.
+ */
+#ifndef NIO_TOP_SETTINGS_H
+#define NIO_TOP_SETTINGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SETTINGS_CPUS_MAX 64
+
+/* CPUs, in the order their threads take them (--pin). */
+struct cpu_list {
+	unsigned int count; /* 0: no pinning */
+	uint16_t cpu[SETTINGS_CPUS_MAX];
+};
+
+struct run_settings {
+	uint64_t duration_ms; /* 0: until stopped */
+	uint64_t warmup_ms;
+	bool verify;
+	unsigned int slots;	  /* message slots of a zero-copy sender */
+	unsigned int uring_depth; /* messages per io_uring submission */
+	bool uring_fixed;	  /* uring-zc sends from registered buffers */
+	struct cpu_list pin;
+};
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * A strategy is one way of moving a message through a TCP connection: how the
+ * sender hands the message's fields to the kernel and how the receiver gets
+ * them back.  Each strategy is a file in src/engine/strategies/ that exports
+ * one const struct strategy_ops; the registry lists them, and the worker
+ * drives them.
+ */
+#ifndef NIO_TOP_STRATEGY_H
+#define NIO_TOP_STRATEGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "flow_stats.h"
+#include "message.h"
+#include "settings.h"
+
+#define STRATEGY_SLOTS_DEFAULT	     16
+#define STRATEGY_SLOTS_MAX	     4096
+#define STRATEGY_URING_DEPTH_DEFAULT 8
+#define STRATEGY_URING_DEPTH_MAX     256
+#define STRATEGIES_MAX		     16
+
+/* What one end of a flow is given. */
+struct strategy_params {
+	int fd;
+	size_t msg_size;
+	/* One request, one answer: nothing may wait for a batch to fill. */
+	bool request_response;
+	const struct run_settings *settings;
+	struct flow_stats *stats;
+};
+
+/* One stage of a message's path, and how it gets to the next stage. */
+struct strategy_step {
+	const char *stage;
+	const char *move; /* NULL on the last stage */
+	bool copies;	  /* the move copies the payload */
+};
+
+#define STRATEGY_STEPS_MAX 8
+
+struct strategy_ops {
+	const char *name;
+	const char *summary;
+	bool zerocopy; /* keeps the zero-copy accounting block */
+	/* The data path from the sender's fields to the receiver's. */
+	struct strategy_step path[STRATEGY_STEPS_MAX];
+
+	/* 0 if the machine can run it, else -errno and a cause; may be NULL. */
+	int (*probe)(char **cause);
+	/*
+	 * The bytes of buffers one end allocates for params, known before it
+	 * opens (an agent checks a client's run against its budget); NULL:
+	 * one message.
+	 */
+	size_t (*tx_memory)(const struct strategy_params *params);
+	size_t (*rx_memory)(const struct strategy_params *params);
+
+	int (*tx_open)(const struct strategy_params *params, void **tx);
+	/* The slot to fill with the next message; waits for one to be free. */
+	int (*tx_slot)(void *tx, struct message **msg);
+	/* Sends msg; returns how many messages are now wholly with the kernel. */
+	int (*tx_send)(void *tx, struct message *msg);
+	/* Finishes every message sent; returns how many it finished. */
+	int (*tx_drain)(void *tx);
+	void (*tx_close)(void *tx);
+
+	int (*rx_open)(const struct strategy_params *params, void **rx);
+	/* 1 with *msg filled, 0 at a clean end of stream, or -errno. */
+	int (*rx_recv)(void *rx, struct message **msg);
+	void (*rx_close)(void *rx);
+};
+
+extern const struct strategy_ops strategy_two_copy;
+extern const struct strategy_ops strategy_one_copy;
+extern const struct strategy_ops strategy_zero_copy;
+extern const struct strategy_ops strategy_uring;
+extern const struct strategy_ops strategy_uring_zc;
+
+size_t strategy_count(void);
+const struct strategy_ops *strategy_at(size_t index);
+const struct strategy_ops *strategy_find(const char *name);
+/* Its place in the registry (the order every list shows them in). */
+size_t strategy_index(const struct strategy_ops *ops);
+
+/* What one end of a flow allocates for its buffers (sender or receiver). */
+size_t strategy_memory(const struct strategy_ops *ops,
+		       const struct strategy_params *params, bool sender);
+
+/* 0 if available; else -errno and *cause (caller frees). */
+int strategy_probe(const struct strategy_ops *ops, char **cause);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * A flow: one TCP connection with a sender thread on one end and a receiver
+ * thread on the other, each driving the run's strategy and writing only its
+ * own stats block.  Workers never print: a failure is stored in the block as
+ * -errno and a step name, and the main loop reads it.
+ */
+#ifndef NIO_TOP_WORKER_H
+#define NIO_TOP_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "counters.h"
+#include "flow_stats.h"
+#include "latency.h"
+#include "strategy.h"
+
+struct worker_flow {
+	struct flow_stats tx;
+	struct flow_stats rx;
+
+	const struct strategy_ops *ops;
+	size_t msg_size;
+	const struct run_settings *settings;
+	/* The CPU each thread runs on (--pin), or -1: any. */
+	int tx_cpu;
+	int rx_cpu;
+	/*
+	 * Request/response: the receiving end asks for each message with a
+	 * small request and times the round trip into rtt.
+	 */
+	bool request_response;
+	struct latency_recorder *rtt;
+	const atomic_bool *stop; /* senders finish their message and drain */
+	int tx_fd;		 /* the sending end (server namespace), or -1 */
+	int rx_fd;   /* the receiving end (client namespace), or -1 */
+	int done_fd; /* eventfd: +1 as each thread ends */
+
+	/* NULL: not counted.  Each thread opens its own, then says so. */
+	const struct counter_set *counters;
+	struct thread_counters tx_counters;
+	struct thread_counters rx_counters;
+	atomic_bool tx_counting;
+	atomic_bool rx_counting;
+
+	pthread_t tx_thread;
+	pthread_t rx_thread;
+	bool tx_started;
+	bool rx_started;
+} __attribute__((aligned(64)));
+
+/*
+ * Starts a thread for each end that has a socket (both, or the one this host
+ * runs): 0 or -errno (a thread that started must be joined).
+ */
+int worker_start(struct worker_flow *flow);
+void worker_join(struct worker_flow *flow);
+
+#endif

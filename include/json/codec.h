@@ -1,0 +1,74 @@
+/*
+ * JSON for records (engine/record.h): one writer and one reader for every
+ * described struct, so the export, --load and the control protocol cannot
+ * disagree on a shape.  A field's key may be a path ("zerocopy.sends"); its
+ * group is an object of its own, and a group that is null reads as zeros.
+ * Errors name the path of the value and the rule it broke
+ * ("tick.totals.bytes_sent: must be an integer 0 .. 2^64-1").
+ */
+#ifndef NIO_TOP_CODEC_H
+#define NIO_TOP_CODEC_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hostinfo.h"
+#include "latency.h"
+#include "metric.h"
+#include "record.h"
+
+/*
+ * How strictly to read: the protocol wants every field and no other key;
+ * a file may lack fields marked optional (it is older) and may hold keys
+ * this nio-top does not know (it is newer).
+ */
+enum codec_mode {
+	CODEC_FILE,
+	CODEC_STRICT,
+};
+
+/* Adds rec's fields of obj to the object into. */
+void codec_write(const struct record *rec, const void *obj, cJSON *into);
+/* The same as a new object. */
+cJSON *codec_object(const struct record *rec, const void *obj);
+
+/* Reads rec's fields from the object from into obj: 0, or -EINVAL. */
+int codec_read(const struct record *rec, const cJSON *from, void *obj,
+	       const char *path, enum codec_mode mode, char **cause);
+
+/* count records stride bytes apart, as a list. */
+cJSON *codec_list(const struct record *rec, const void *objs, size_t stride,
+		  size_t count);
+/* Exactly count of them. */
+int codec_read_list(const struct record *rec, const cJSON *from, void *objs,
+		    size_t stride, size_t count, const char *path,
+		    enum codec_mode mode, char **cause);
+
+/*
+ * A side's figures, by the metric table: the counted ones (an export's and
+ * the protocol's "derived"), or every one.
+ */
+cJSON *codec_metrics(const struct metric_values *v, bool counted_only);
+int codec_read_metrics(const cJSON *from, struct metric_values *v,
+		       bool counted_only, const char *path,
+		       enum codec_mode mode, char **cause);
+
+/* A histogram, sparse: {"count", "sum_ns", "max_ns", "buckets": [[i, n]]}. */
+cJSON *codec_hist(const struct latency_hist *h);
+int codec_read_hist(const cJSON *from, struct latency_hist *h, const char *path,
+		    char **cause);
+
+/*
+ * A host as an export and a welcome describe it: "host" (kernel, CPU model,
+ * CPUs) and "capabilities" (each tried: namespaces, veth, qdiscs, the PMU and
+ * its events, every strategy).
+ */
+cJSON *codec_host(const struct host_info *host);
+cJSON *codec_capabilities(const struct host_info *host);
+int codec_read_host(const cJSON *host_json, const cJSON *capabilities,
+		    struct host_info *host, const char *host_path,
+		    const char *capabilities_path, enum codec_mode mode,
+		    char **cause);
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * The explorer: the interactive session behind the terminal UI.  It holds the
+ * controls a user moves, the run they describe, that run's live gauges on
+ * both sides, the last minute of gauge history and any sweep in progress;
+ * finished runs go to the session's results.  It knows nothing of screens:
+ * the UI reads it and the main loop applies the UI's commands to it.
+ */
+#ifndef NIO_TOP_EXPLORER_H
+#define NIO_TOP_EXPLORER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metric.h"
+#include "run.h"
+#include "session.h"
+
+enum explorer_control {
+	CONTROL_STRATEGY,
+	CONTROL_SIZE,
+	CONTROL_THREADS,
+	CONTROL_MODE,
+	CONTROL_DURATION,
+	CONTROL_COUNT,
+};
+
+enum gauge_side { SIDE_SENDER, SIDE_RECEIVER, SIDE_COUNT };
+
+struct gauge_reading {
+	bool known;
+	double value;
+	char why[160]; /* when not known: why not */
+};
+
+struct explorer_live {
+	bool running;
+	bool ready; /* the gauges hold a window's rates */
+	bool warmup;
+	double elapsed_s;
+	/* By the metric table's rows. */
+	struct gauge_reading gauge[SIDE_COUNT][METRICS_MAX];
+	struct run_totals totals; /* of the current run so far */
+	/* RUN_RR: the round trips of the measured window so far. */
+	struct latency_summary latency;
+};
+
+/* One refresh's gauges; NaN where not known. */
+struct explorer_point {
+	uint64_t t_ns;
+	float value[SIDE_COUNT][METRICS_MAX];
+};
+
+#define EXPLORER_HISTORY_S	60
+#define EXPLORER_WINDOW_MS	500 /* the gauges average over this much */
+#define EXPLORER_SAMPLES	64
+#define EXPLORER_STRATEGIES_MAX 16
+
+enum explorer_state {
+	EXPLORER_IDLE,	   /* nothing runs: a fixed run ended, or a failure */
+	EXPLORER_RUNNING,  /* config is running */
+	EXPLORER_STOPPING, /* the run drains; then the next one starts */
+};
+
+struct explorer {
+	struct session *session;
+	/* The controls; changing one restarts the run with them. */
+	struct run_config config;
+	bool strategy_available[EXPLORER_STRATEGIES_MAX];
+	char strategy_why[EXPLORER_STRATEGIES_MAX][192];
+
+	enum explorer_state state;
+	struct run *run;
+	struct run_config running; /* what run is running */
+	unsigned int run_number;
+	bool restart; /* start config once the stopping run is done */
+	bool quitting;
+	bool aborted; /* by a signal: the run is not kept */
+	bool viewing; /* a loaded export (no plan): nothing runs */
+
+	struct run_config *sweep; /* the plan being run one by one */
+	size_t sweep_count;
+	size_t sweep_next;
+	uint64_t sweep_started_ns;
+	char sweep_name
+		[80]; /* "sweep", or "preset NAME": for the status line */
+	size_t sweep_failed;	 /* runs of the sweep that ended in an error */
+	char sweep_failure[200]; /* the latest: "run 3: flow 1 sender: ..." */
+
+	/* Presets to load: their names, from the preset folders. */
+	char (*presets)[64];
+	size_t preset_count;
+	struct latency_hist *rtt; /* room to merge the flows' round trips */
+
+	struct sample samples[EXPLORER_SAMPLES]; /* ring, one per refresh */
+	size_t sample_count;
+	unsigned int window; /* samples the gauges span */
+	unsigned int window_ms;
+	struct explorer_live live;
+
+	struct explorer_point *history; /* ring, last EXPLORER_HISTORY_S */
+	size_t history_capacity;
+	size_t history_count;
+	size_t history_head; /* where the next point goes */
+
+	char message[256]; /* the latest news for the status line */
+};
+
+/* The values a control steps through. */
+extern const size_t explorer_sizes[];
+extern const size_t explorer_size_count;
+extern const uint64_t explorer_durations_ms[]; /* 0: continuous */
+extern const size_t explorer_duration_count;
+
+/*
+ * Starts with the first run of the session's plan; with a plan of several
+ * runs given on the command line, runs them all as a sweep.  A session with
+ * no plan (a loaded export) is only viewed: its runs, charts and analysis.
+ */
+int explorer_open(struct explorer *e, struct session *session,
+		  unsigned int refresh_ms);
+void explorer_close(struct explorer *e);
+
+/* Steps a control by delta values; unavailable strategies are skipped. */
+void explorer_step(struct explorer *e, enum explorer_control control,
+		   int delta);
+/* Sets a strategy by its registry index, if available. */
+void explorer_set_strategy(struct explorer *e, size_t index);
+/* Continuous runs become timed ones (5 s) and back. */
+void explorer_toggle_duration(struct explorer *e);
+/* Runs the controls again (after a fixed-length run ended). */
+void explorer_restart(struct explorer *e);
+/* Every available strategy over a range of sizes at the current threads. */
+void explorer_sweep(struct explorer *e);
+bool explorer_sweeping(const struct explorer *e);
+/* Runs done and to do in the sweep, and the seconds left (NaN: unknown). */
+void explorer_sweep_progress(const struct explorer *e, size_t *done,
+			     size_t *total, double *left_s);
+/* Loads preset index (of e->presets) and runs its grid as a sweep. */
+void explorer_load_preset(struct explorer *e, size_t index);
+/* Writes the current controls as a preset file; the outcome to message. */
+int explorer_save_preset(struct explorer *e, const char *path);
+/* Says on the status line what the front end did (an export, say). */
+void explorer_say(struct explorer *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Stops the run; explorer_done() says when it has ended. */
+void explorer_quit(struct explorer *e);
+bool explorer_done(const struct explorer *e);
+/* Aborts on a signal: the current run is not kept. */
+void explorer_abort(struct explorer *e, const char *why);
+
+/* For the main loop: the run's eventfd (or -1) and next deadline (or 0). */
+int explorer_event_fd(const struct explorer *e);
+uint64_t explorer_deadline_ns(const struct explorer *e);
+/* Moves the run on; starts the next one when due. */
+void explorer_tick(struct explorer *e, uint64_t now_ns);
+/* Once per refresh: samples the run and updates live and history. */
+void explorer_sample(struct explorer *e, uint64_t now_ns);
+
+/* The history point age points back (0: the latest), or NULL. */
+const struct explorer_point *explorer_history_at(const struct explorer *e,
+						 size_t age);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * A session: the options, the network nio-top built (and, with --connect, the
+ * agent that runs the flows' other ends), what this host can do, the plan
+ * of runs, the results so far and what they say (the analysis, kept up to
+ * date as results arrive).  A loaded export is a session too, with no
+ * network and no plan.
+ */
+#ifndef NIO_TOP_SESSION_H
+#define NIO_TOP_SESSION_H
+
+#include "analysis.h"
+#include "hostinfo.h"
+#include "options.h"
+#include "remote.h"
+#include "run.h"
+#include "topo.h"
+
+/* The other host of a --connect session, as it described itself. */
+struct session_agent {
+	char address[64]; /* "198.18.0.1:5310" */
+	char tool[65];	  /* "nio-top 0.1.0" */
+	struct host_info host;
+};
+
+struct session {
+	struct options options;
+	struct topo topo;
+	struct remote *remote; /* --connect: the agent */
+	struct run_far_end far;
+	bool has_agent;
+	struct session_agent agent;
+	char *notice; /* why the topology differs from the one asked for */
+	struct run_config *plan;
+	size_t plan_count;
+	struct run_result *results;
+	size_t result_count;
+	/* What this machine can do, probed once (read from a loaded file). */
+	struct host_info host;
+	struct analysis analysis; /* of the results, rebuilt as they change */
+	/* A loaded export's events: their names as saved, nothing encoded. */
+	struct counter_set loaded_counters;
+};
+
+/* Builds the network (or reaches the agent) and the plan: 0 or -errno. */
+int session_open(struct session *session, const struct options *options,
+		 char **cause);
+/* An empty session to load an export into (export_load). */
+void session_init(struct session *session);
+
+/* What every run of the session shares: which ends run here, the counters. */
+struct run_config session_base(const struct session *session);
+/* Starts a run over the session's network and agent. */
+int session_start_run(struct session *session, const struct run_config *config,
+		      struct run **run, char **cause);
+
+/* Takes ownership of *result; the analysis follows. */
+int session_add_result(struct session *session, struct run_result *result);
+/* The analysis again, after results were added some other way. */
+void session_analyse(struct session *session);
+
+void session_close(struct session *session);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * The control protocol between `nio-top --connect` (the client) and
+ * `nio-top --serve` (the agent): one JSON object per line over its own TCP
+ * connection.  Every message names its type and is checked in full before it
+ * is acted on: unknown types and keys, missing keys, wrong kinds and values
+ * out of range are errors naming the key path, as in a preset.  A line longer
+ * than the reader's limit is an error, never buffered whole.  Numbers of
+ * 64 bits travel exactly.  nio-top(1) documents the messages.
+ */
+#ifndef NIO_TOP_PROTO_H
+#define NIO_TOP_PROTO_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters.h"
+
+#define PROTO_VERSION 2
+#define PROTO_PORT    5310
+/* The longest line an agent reads: its client's messages are small. */
+#define PROTO_AGENT_LINE_MAX (64 * 1024)
+/* The longest line a client reads: results carry latency histograms. */
+#define PROTO_CLIENT_LINE_MAX (1024 * 1024)
+/* The longest shared secret (--auth-file). */
+#define PROTO_SECRET_MAX 256
+
+/*
+ * The shared secret in path (--auth-file): its first line, 1 ..
+ * PROTO_SECRET_MAX bytes.  0, or -errno with *cause naming the file.
+ */
+int proto_read_secret(const char *path, char *secret, size_t size,
+		      char **cause);
+/* Whether two secrets are equal, in a time that does not tell where not. */
+bool proto_secret_equal(const char *a, const char *b);
+
+/* Lines from a socket: at most max bytes each, newline included. */
+struct proto_reader {
+	char *buf;
+	size_t len;
+	size_t max;
+	size_t scanned; /* bytes of buf known to hold no newline */
+	size_t taken;	/* the line handed out last, newline included */
+};
+
+int proto_reader_init(struct proto_reader *r, size_t max);
+void proto_reader_fini(struct proto_reader *r);
+void proto_reader_reset(struct proto_reader *r);
+/*
+ * One read(2) into the buffer: bytes read, 0 at the end of the stream, or
+ * -errno (-EAGAIN: nothing yet on a non-blocking socket).
+ */
+ssize_t proto_reader_fill(struct proto_reader *r, int fd);
+/*
+ * The next whole line (without its newline, NUL-terminated, valid until the
+ * next call): 1, or 0 if none is whole yet, or -EMSGSIZE if max bytes hold
+ * no newline.
+ */
+int proto_reader_next(struct proto_reader *r, char **line, size_t *len);
+
+/*
+ * Parses and checks one message: 0 with *msg (cJSON_Delete it) and *type, or
+ * -EINVAL with *cause ("tick.totals.bytes_sent: must be ...").
+ */
+int proto_parse(const char *line, size_t len, cJSON **msg, const char **type,
+		char **cause);
+
+/* A new message of a type, with "run": id if id is not 0. */
+cJSON *proto_message(const char *type, unsigned int id);
+/* Writes msg as one line, whole (the socket blocks, with a timeout). */
+int proto_send(int fd, const cJSON *msg);
+/* Sends {"type": "error", "error": text, "version": ...}. */
+int proto_send_error(int fd, const char *text);
+
+/* The run a message belongs to (0: none). */
+unsigned int proto_run_id(const cJSON *msg);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * The application: picks the front end the options ask for, opens the
+ * session it runs on, and writes the reports at the end.  Teardown happens
+ * in ordinary code, in the reverse order of setup.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "app_private.h"
+#include "clock.h"
+#include "export.h"
+#include "outfile.h"
+#include "report.h"
+
+/*
+ * With -o the export is rewritten, atomically, after every finished run, so
+ * that a crash or kill -9 keeps what finished.  A long session's export is
+ * big: a rewrite waits until ten times its last cost has passed, so that
+ * writing never takes more than a tenth of the time.  Quiet: the write at
+ * exit reports, and says why if writing fails.
+ */
+void app_checkpoint(struct app *app, const struct session *s)
+{
+	uint64_t start = clock_now_ns();
+	char *cause = NULL;
+
+	if (!s->options.output ||
+	    start - app->checkpoint_end_ns < 10 * app->checkpoint_cost_ns)
+		return;
+	/* A device or a FIFO gets the export once, at the end. */
+	if (!outfile_replaceable(s->options.output))
+		return;
+	export_write(s->options.output, s, &cause);
+	free(cause);
+	app->checkpoint_end_ns = clock_now_ns();
+	app->checkpoint_cost_ns = app->checkpoint_end_ns - start;
+}
+
+/* -o, --csv and --svg: each written atomically; 0 or 1 (a failure said). */
+static int app_write_reports(const struct options *o, const struct session *s)
+{
+	static const struct {
+		int (*write)(const char *path, const struct session *s,
+			     char **cause);
+		const char *what;
+	} writers[] = {
+		{export_write, "JSON"},
+		{report_write_csv, "CSV"},
+		{report_write_svg, "SVG charts"},
+	};
+	const char *paths[] = {o->output, o->csv, o->svg};
+	int status = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		char *cause = NULL;
+		int r;
+
+		if (!paths[i])
+			continue;
+		r = writers[i].write(paths[i], s, &cause);
+		if (r < 0) {
+			fprintf(stderr, "nio-top: %s\n",
+				cause ? cause : strerror(-r));
+			status = 1;
+		} else {
+			fprintf(stderr, "nio-top: wrote %zu run%s to %s (%s)\n",
+				s->result_count,
+				s->result_count == 1 ? "" : "s", paths[i],
+				writers[i].what);
+		}
+		free(cause);
+	}
+	return status;
+}
+
+/* The session: a saved export (read only: no network, no privilege), or a
+ * new one. */
+static int app_session(const struct options *options, struct session *s,
+		       struct options *loaded, char **cause)
+{
+	if (!options->load)
+		return session_open(s, options, cause);
+	*loaded = *options;
+	loaded->viewing_only = true;
+	return export_load(options->load, s, loaded, cause);
+}
+
+int app_run(const struct options *options)
+{
+	struct options loaded; /* --load: the export's own options */
+	struct session session;
+	struct app app = {0};
+	struct ui *ui = NULL;
+	char *cause = NULL;
+	int status, r;
+
+	if (options->list_strategies)
+		return check_list_strategies();
+	if (options->check)
+		return check_run(options);
+
+	r = loop_setup(&app);
+	if (r < 0) {
+		fprintf(stderr,
+			"nio-top: cannot set up signals and timers: %s\n",
+			strerror(-r));
+		return 1;
+	}
+	if (options->serve) {
+		status = serve_run(&app, options);
+		loop_teardown(&app);
+		return status;
+	}
+	/* Without a terminal nio-top runs headless, as with --batch. */
+	if (!options->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		r = ui_open(&ui, options->theme, &cause);
+		if (r < 0) {
+			fprintf(stderr, "nio-top: %s\n",
+				cause ? cause : strerror(-r));
+			free(cause);
+			loop_teardown(&app);
+			return 1;
+		}
+	}
+	r = app_session(options, &session, &loaded, &cause);
+	if (r < 0) {
+		ui_close(ui);
+		fprintf(stderr, "nio-top: %s\n", cause ? cause : strerror(-r));
+		free(cause);
+		loop_teardown(&app);
+		return 1;
+	}
+	if (ui) {
+		r = explore_run(&app, &session, ui);
+		ui_close(ui);
+		status = r < 0 ? 1 : 0;
+		if (r < 0)
+			fprintf(stderr, "nio-top: %s\n", strerror(-r));
+	} else if (options->load) {
+		status = batch_loaded(&session);
+	} else {
+		if (session.notice)
+			fprintf(stderr, "nio-top: %s\n", session.notice);
+		status = batch_run(&app, &session);
+	}
+
+	if (app_write_reports(options, &session))
+		status = 1;
+	session_close(&session);
+	loop_teardown(&app);
+	if (app.signal)
+		status = 128 + app.signal;
+	return status;
+}

@@ -1,0 +1,62 @@
+/*
+ * What the front ends share: the main loop, the checkpoints of -o, and the
+ * front ends themselves (batch, explore, serve, check), each in its own
+ * file and each driven by the one loop of loop.c.
+ */
+#ifndef NIO_TOP_APP_PRIVATE_H
+#define NIO_TOP_APP_PRIVATE_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "session.h"
+#include "ui.h"
+
+#define LOOP_FDS_MAX 8
+
+/* A front end, as the loop drives it. */
+struct frontend {
+	void *data;
+	/* The descriptors to poll (at most LOOP_FDS_MAX): their count. */
+	unsigned int (*fds)(void *data, struct pollfd *pfd);
+	/* When to be called with no event (CLOCK_MONOTONIC ns), 0: never. */
+	uint64_t (*deadline)(void *data);
+	/* What the poll found (pfd as fds() set it up), and the time. */
+	void (*step)(void *data, const struct pollfd *pfd, unsigned int n,
+		     uint64_t now_ns);
+	/* A terminating signal came: why ("interrupted by TERM"). */
+	void (*interrupt)(void *data, const char *why);
+	/* The terminal changed size; may be NULL. */
+	void (*resize)(void *data);
+	bool (*done)(const void *data);
+};
+
+struct app {
+	int signal_fd;
+	int timer_fd;
+	int signal; /* the terminating signal received, or 0 */
+	/* The last checkpoint of the -o export: when it ended, what it cost. */
+	uint64_t checkpoint_end_ns;
+	uint64_t checkpoint_cost_ns;
+};
+
+/* loop.c: signals, the timer, and the loop itself. */
+int loop_setup(struct app *app);
+void loop_teardown(struct app *app);
+/* Runs fe until it is done; a signal is handed to it once. */
+void loop_run(struct app *app, const struct frontend *fe);
+
+/* app.c: rewrites -o after a finished run, at most a tenth of the time. */
+void app_checkpoint(struct app *app, const struct session *s);
+
+/* The front ends: each returns the exit status. */
+int batch_run(struct app *app, struct session *s);
+int batch_loaded(const struct session *s);
+int explore_run(struct app *app, struct session *s, struct ui *ui);
+int serve_run(struct app *app, const struct options *o);
+int check_run(const struct options *o);
+int check_list_strategies(void);
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * The batch front end: runs the plan one run at a time, reports progress on
+ * stderr and one table row per run on stdout, then the analysis.  A run cut
+ * short by a signal is not a result.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_private.h"
+#include "clock.h"
+#include "units.h"
+
+struct batch {
+	struct app *app;
+	struct session *session;
+	size_t next; /* the plan's next run */
+	struct run *run;
+	uint64_t started_ns;
+	bool stopped; /* by a signal */
+	bool failed;
+};
+
+static void batch_header(void)
+{
+	printf("%-10s %6s %4s %9s %12s %14s %8s %10s %9s %9s\n", "strategy",
+	       "size", "thr", "Gbit/s", "msgs/s", "bytes", "corrupt",
+	       "zc-copied", "p50-us", "p99-us");
+	fflush(stdout);
+}
+
+static void batch_row(const struct run_result *r)
+{
+	const struct run_totals *t = &r->totals;
+	char size[24], copied[16] = "-", corrupt[24] = "-";
+	char p50[24] = "-", p99[24] = "-";
+
+	units_format_size(r->config.msg_size, size, sizeof(size));
+	if (r->config.strategy->zerocopy && t->zc_completions)
+		snprintf(copied, sizeof(copied), "%.0f%%",
+			 100.0 * (double)t->zc_copied /
+				 (double)t->zc_completions);
+	if (r->config.settings.verify)
+		snprintf(corrupt, sizeof(corrupt), "%llu",
+			 (unsigned long long)t->corrupt);
+	if (r->config.mode == RUN_RR && r->latency.count) {
+		snprintf(p50, sizeof(p50), "%.1f", r->latency.p50_us);
+		snprintf(p99, sizeof(p99), "%.1f", r->latency.p99_us);
+	}
+	printf("%-10s %6s %4u %9.3f %12.0f %14llu %8s %10s %9s %9s\n",
+	       r->config.strategy->name, size, r->config.threads, r->gbps,
+	       r->msgs_per_s, (unsigned long long)t->bytes_received, corrupt,
+	       copied, p50, p99);
+	if (r->error)
+		printf("    error: %s\n", r->error);
+	fflush(stdout);
+}
+
+/* The analysis after the table: crossovers, and why zero-copy fared so. */
+static void batch_analysis(const struct session *s)
+{
+	const struct analysis *a = &s->analysis;
+	char line[256];
+
+	if (a->crossover_count || a->zerocopy_why[0])
+		printf("\nanalysis (a win must clear the run-to-run "
+		       "spread):\n");
+	for (size_t i = 0; i < a->crossover_count; i++) {
+		analysis_crossover_text(&a->crossovers[i], line, sizeof(line));
+		printf("  %s\n", line);
+	}
+	if (a->zerocopy_why[0])
+		printf("  zero-copy: %s\n", a->zerocopy_why);
+	fflush(stdout);
+}
+
+/* The time left, from the runs so far: "1:05". */
+static void batch_eta(uint64_t started_ns, size_t done, size_t total, char *out,
+		      size_t size)
+{
+	double per_run, left_s;
+
+	if (!done) {
+		snprintf(out, size, "?");
+		return;
+	}
+	per_run = (double)(clock_now_ns() - started_ns) / 1e9 / (double)done;
+	left_s = per_run * (double)(total - done);
+	snprintf(out, size, "%d:%02d", (int)left_s / 60, (int)left_s % 60);
+}
+
+static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
+			   uint64_t started_ns)
+{
+	char size[24], eta[24], bar[21];
+	size_t filled = n ? 20 * i / n : 0;
+
+	for (size_t k = 0; k < 20; k++)
+		bar[k] = k < filled ? '#' : '.';
+	bar[20] = '\0';
+	units_format_size(cfg->msg_size, size, sizeof(size));
+	batch_eta(started_ns, i, n, eta, sizeof(eta));
+	fprintf(stderr,
+		"[%s] %zu/%zu ETA %s  %s %s x%u%s, %.3g s + %.3g s "
+		"warm-up\n",
+		bar, i + 1, n, eta, cfg->strategy->name, size, cfg->threads,
+		cfg->mode == RUN_RR ? " rr" : "",
+		(double)cfg->settings.duration_ms / 1000,
+		(double)cfg->settings.warmup_ms / 1000);
+}
+
+/* Starts the plan's next run; one that cannot start is said and skipped. */
+static void batch_start(struct batch *b)
+{
+	struct session *s = b->session;
+
+	while (!b->run && b->next < s->plan_count) {
+		const struct run_config *cfg = &s->plan[b->next];
+		char size[24], *cause = NULL;
+		int r;
+
+		batch_progress(cfg, b->next, s->plan_count, b->started_ns);
+		b->next++;
+		r = session_start_run(s, cfg, &b->run, &cause);
+		if (r == 0)
+			break;
+		units_format_size(cfg->msg_size, size, sizeof(size));
+		fprintf(stderr, "nio-top: %s %s x%u: %s\n", cfg->strategy->name,
+			size, cfg->threads, cause ? cause : strerror(-r));
+		free(cause);
+		b->failed = true;
+		b->run = NULL;
+	}
+}
+
+static void batch_finish(struct batch *b)
+{
+	struct run_result result;
+
+	run_finish(b->run, &result);
+	b->run = NULL;
+	if (b->stopped) {
+		run_result_fini(&result);
+		return;
+	}
+	batch_row(&result);
+	b->failed |= result.error != NULL;
+	if (session_add_result(b->session, &result) < 0)
+		b->failed = true;
+	app_checkpoint(b->app, b->session);
+}
+
+static unsigned int batch_fds(void *data, struct pollfd *pfd)
+{
+	struct batch *b = data;
+
+	if (!b->run)
+		return 0;
+	pfd[0] = (struct pollfd){.fd = run_event_fd(b->run), .events = POLLIN};
+	return 1;
+}
+
+static uint64_t batch_deadline(void *data)
+{
+	struct batch *b = data;
+
+	return b->run ? run_deadline_ns(b->run) : 1;
+}
+
+static void batch_step(void *data, const struct pollfd *pfd, unsigned int n,
+		       uint64_t now_ns)
+{
+	struct batch *b = data;
+
+	(void)pfd;
+	(void)n;
+	if (b->run && run_tick(b->run, now_ns))
+		batch_finish(b);
+	if (!b->stopped)
+		batch_start(b);
+}
+
+static void batch_interrupt(void *data, const char *why)
+{
+	struct batch *b = data;
+
+	b->stopped = true;
+	if (b->run)
+		run_abort(b->run, why);
+}
+
+static bool batch_done(const void *data)
+{
+	const struct batch *b = data;
+
+	return !b->run && (b->stopped || b->next == b->session->plan_count);
+}
+
+int batch_run(struct app *app, struct session *s)
+{
+	struct batch b = {
+		.app = app, .session = s, .started_ns = clock_now_ns()};
+	const struct frontend fe = {
+		.data = &b,
+		.fds = batch_fds,
+		.deadline = batch_deadline,
+		.step = batch_step,
+		.interrupt = batch_interrupt,
+		.done = batch_done,
+	};
+
+	batch_header();
+	batch_start(&b);
+	loop_run(app, &fe);
+	if (!b.stopped)
+		batch_analysis(s);
+	return b.failed ? 1 : 0;
+}
+
+/* A loaded export in batch: its table and analysis, as if just run. */
+int batch_loaded(const struct session *s)
+{
+	bool failed = false;
+
+	batch_header();
+	for (size_t i = 0; i < s->result_count; i++) {
+		batch_row(&s->results[i]);
+		failed |= s->results[i].error != NULL;
+	}
+	batch_analysis(s);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * Plans.  Points are numbered strategy-major: point p of a grid of ns x nm x
+ * nt is strategy p / (nm * nt), size p / nt % nm, threads p % nt.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "plan.h"
+
+struct run_config plan_point(const struct options *o,
+			     const struct run_config *base,
+			     const struct strategy_ops *strategy,
+			     size_t msg_size, unsigned int threads)
+{
+	struct run_config c = *base;
+
+	c.strategy = strategy;
+	c.mode = o->mode;
+	c.msg_size = msg_size;
+	c.threads = threads;
+	c.settings = o->run;
+	c.round = 1;
+	return c;
+}
+
+int plan_build(const struct options *o, const struct run_config *base,
+	       bool given_only, struct run_config **plan, size_t *count)
+{
+	bool all_s = !given_only || options_given(o, "strategy");
+	bool all_m = !given_only || options_given(o, "msg-size");
+	bool all_t = !given_only || options_given(o, "threads");
+	size_t ns = all_s ? o->strategy_count : 1;
+	size_t nm = all_m ? o->msg_size_count : 1;
+	size_t nt = all_t ? o->thread_count : 1;
+	size_t grid = ns * nm * nt;
+
+	*count = grid * o->repeat;
+	*plan = calloc(*count, sizeof(**plan));
+	if (!*plan)
+		return -ENOMEM;
+	for (size_t n = 0; n < *count; n++) {
+		size_t p = n % grid;
+
+		(*plan)[n] = plan_point(
+			o, base,
+			all_s ? o->strategies[p / (nm * nt)] : base->strategy,
+			all_m ? o->msg_sizes[p / nt % nm] : base->msg_size,
+			all_t ? o->threads[p % nt] : base->threads);
+		(*plan)[n].round = (unsigned int)(n / grid) + 1;
+	}
+	return 0;
+}

@@ -1,0 +1,120 @@
+/*
+ * Sampling: sums the per-thread counter blocks of every flow.  Rates are taken
+ * on the receiving side, i.e. what was delivered, not what was queued.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "sampler.h"
+
+static const struct record_field totals_fields[] = {
+	RECORD_FIELD("messages_sent", RECORD_U64, struct run_totals,
+		     messages_sent),
+	RECORD_FIELD("messages_received", RECORD_U64, struct run_totals,
+		     messages_received),
+	RECORD_FIELD("bytes_sent", RECORD_U64, struct run_totals, bytes_sent),
+	RECORD_FIELD("bytes_received", RECORD_U64, struct run_totals,
+		     bytes_received),
+	RECORD_FIELD("integrity.checked", RECORD_U64, struct run_totals,
+		     checked),
+	RECORD_FIELD("integrity.corrupt", RECORD_U64, struct run_totals,
+		     corrupt),
+	RECORD_FIELD("zerocopy.sends", RECORD_U64, struct run_totals, zc_sends),
+	RECORD_FIELD("zerocopy.completions", RECORD_U64, struct run_totals,
+		     zc_completions),
+	RECORD_FIELD("zerocopy.copied", RECORD_U64, struct run_totals,
+		     zc_copied),
+	RECORD_FIELD("zerocopy.enobufs", RECORD_U64, struct run_totals,
+		     zc_enobufs),
+};
+const struct record run_totals_record = RECORD_OF(totals_fields);
+
+void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
+		  uint64_t now_ns, struct sample *out)
+{
+	struct run_totals *t = &out->totals;
+
+	*out = (struct sample){.t_ns = now_ns};
+	for (unsigned int i = 0; i < flow_count; i++) {
+		const struct flow_stats *tx = &flows[i].tx;
+		const struct flow_stats *rx = &flows[i].rx;
+
+		t->messages_sent += flow_stat_read(&tx->messages);
+		t->bytes_sent += flow_stat_read(&tx->bytes);
+		t->zc_sends += flow_stat_read(&tx->zc_sends);
+		t->zc_completions += flow_stat_read(&tx->zc_completions);
+		t->zc_copied += flow_stat_read(&tx->zc_copied);
+		t->zc_enobufs += flow_stat_read(&tx->zc_enobufs);
+		t->messages_received += flow_stat_read(&rx->messages);
+		t->bytes_received += flow_stat_read(&rx->bytes);
+		t->checked += flow_stat_read(&rx->checked);
+		t->corrupt += flow_stat_read(&rx->corrupt);
+		if (atomic_load_explicit(&flows[i].tx_counting,
+					 memory_order_acquire))
+			thread_counters_read(&flows[i].tx_counters,
+					     out->tx_counters);
+		if (atomic_load_explicit(&flows[i].rx_counting,
+					 memory_order_acquire))
+			thread_counters_read(&flows[i].rx_counters,
+					     out->rx_counters);
+	}
+}
+
+static void counter_delta(const struct counter_reading *from,
+			  const struct counter_reading *to,
+			  struct counter_reading *delta)
+{
+	for (unsigned int i = 0; i < COUNTERS_MAX; i++) {
+		delta[i].value = to[i].value - from[i].value;
+		delta[i].enabled_ns = to[i].enabled_ns - from[i].enabled_ns;
+		delta[i].running_ns = to[i].running_ns - from[i].running_ns;
+	}
+}
+
+static double sampler_seconds(const struct sample *from,
+			      const struct sample *to)
+{
+	return (double)(to->t_ns - from->t_ns) / 1e9;
+}
+
+double sampler_gbps(const struct sample *from, const struct sample *to)
+{
+	double s = sampler_seconds(from, to);
+	uint64_t bytes = to->totals.bytes_received -
+			 from->totals.bytes_received;
+
+	return s > 0 ? (double)bytes * 8 / s / 1e9 : 0;
+}
+
+double sampler_msgs_per_s(const struct sample *from, const struct sample *to)
+{
+	double s = sampler_seconds(from, to);
+	uint64_t msgs = to->totals.messages_received -
+			from->totals.messages_received;
+
+	return s > 0 ? (double)msgs / s : 0;
+}
+
+void sampler_side(const struct counter_set *set, const struct sample *from,
+		  const struct sample *to, bool sender,
+		  struct counter_reading *delta, struct metric_values *out)
+{
+	const struct run_totals *a = &from->totals, *b = &to->totals;
+	struct counter_reading own[COUNTERS_MAX];
+	struct metric_input in = {
+		.bytes = sender ? b->bytes_sent - a->bytes_sent
+				: b->bytes_received - a->bytes_received,
+		.messages = sender ? b->messages_sent - a->messages_sent
+				   : b->messages_received -
+					     a->messages_received,
+		.seconds = sampler_seconds(from, to),
+		.set = set,
+		.delta = own,
+	};
+
+	counter_delta(sender ? from->tx_counters : from->rx_counters,
+		      sender ? to->tx_counters : to->rx_counters, own);
+	if (delta)
+		memcpy(delta, own, sizeof(own));
+	metric_derive(&in, out);
+}

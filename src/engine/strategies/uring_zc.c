@@ -1,0 +1,58 @@
+/*
+ * uring-zc: zero-copy sends through io_uring (SENDMSG_ZC, or one SEND_ZC per
+ * field from registered buffers with --uring-fixed).  Each request's
+ * notification CQE releases its message slot, with no error queue to read;
+ * IORING_SEND_ZC_REPORT_USAGE makes every notification say whether the
+ * kernel copied anyway.  Receives as uring.
+ */
+#include "strategy.h"
+#include "uring_path.h"
+
+static int uring_zc_probe(char **cause)
+{
+	return uring_probe(true, cause);
+}
+
+static size_t uring_zc_tx_memory(const struct strategy_params *params)
+{
+	return uring_tx_memory(params, true);
+}
+
+static int uring_zc_tx_open(const struct strategy_params *params, void **tx)
+{
+	return uring_tx_open(params, true, tx);
+}
+
+const struct strategy_ops strategy_uring_zc = {
+	.name = "uring-zc",
+	.summary = "io_uring SENDMSG_ZC (SEND_ZC with --uring-fixed), "
+		   "notification CQEs with the copy report; receives as uring",
+	.zerocopy = true,
+	.probe = uring_zc_probe,
+	.tx_memory = uring_zc_tx_memory,
+	.rx_memory = uring_rx_memory,
+	.tx_open = uring_zc_tx_open,
+	.tx_slot = uring_tx_slot,
+	.tx_send = uring_tx_send,
+	.tx_drain = uring_tx_drain,
+	.tx_close = uring_tx_close,
+	.rx_open = uring_rx_open,
+	.rx_recv = uring_rx_recv,
+	.rx_close = uring_rx_close,
+	.path =
+		{
+			{"sender: 8 message fields, pinned until notified",
+			 "IORING_OP_SENDMSG_ZC: the kernel pins the pages, no "
+			 "copy",
+			 false},
+			{"kernel: skbs that point at the sender's pages",
+			 "veth to a local socket: the kernel copies the pinned "
+			 "pages at delivery (reported in the notification)",
+			 true},
+			{"kernel: the receiver's TCP queue",
+			 "IORING_OP_RECVMSG: the kernel scatters into the "
+			 "fields",
+			 true},
+			{"receiver: 8 message fields on the heap", NULL, false},
+		},
+};

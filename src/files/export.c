@@ -1,0 +1,649 @@
+/*
+ * The export.  The document is written a run at a time, each run's tree made,
+ * printed and freed in turn: a long session's export never exists whole in
+ * memory.  Reading it back checks every field it reads, with errors that
+ * name the file, the run and the key.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "codec.h"
+#include "export.h"
+#include "jsonfile.h"
+#include "options.h"
+#include "outfile.h"
+#include "plan.h"
+
+static cJSON *number_or_null(bool known, double value)
+{
+	return known && isfinite(value) ? cJSON_CreateNumber(value)
+					: cJSON_CreateNull();
+}
+
+static cJSON *export_topology(const struct topo *topo, const struct session *s)
+{
+	const struct topo_options *o = &topo->options;
+	cJSON *obj = cJSON_CreateObject();
+	char subnet[INET_ADDRSTRLEN + 4];
+
+	cJSON_AddStringToObject(obj, "kind", topo_kind_name(o->kind));
+	cJSON_AddItemToObject(obj, "mtu", number_or_null(topo->mtu, topo->mtu));
+	if (o->kind == TOPO_VETH) {
+		inet_ntop(AF_INET, &o->subnet, subnet, INET_ADDRSTRLEN);
+		snprintf(subnet + strlen(subnet), 5, "/%u", o->prefix);
+		cJSON_AddStringToObject(obj, "subnet", subnet);
+	} else {
+		cJSON_AddNullToObject(obj, "subnet");
+	}
+	if (o->rate_bps)
+		jsonfile_add_u64(obj, "rate_bps", o->rate_bps);
+	else
+		cJSON_AddNullToObject(obj, "rate_bps");
+	cJSON_AddItemToObject(obj, "delay_ms",
+			      number_or_null(o->delay_ms > 0, o->delay_ms));
+	cJSON_AddItemToObject(obj, "loss_pct",
+			      number_or_null(o->loss_pct > 0, o->loss_pct));
+	if (o->keep_prefix[0])
+		cJSON_AddStringToObject(obj, "keep_netns", o->keep_prefix);
+	else
+		cJSON_AddNullToObject(obj, "keep_netns");
+	if (s->has_agent)
+		cJSON_AddStringToObject(obj, "agent", s->agent.address);
+	cJSON_AddNumberToObject(obj, "setup_ms", topo->setup_ms);
+	return obj;
+}
+
+/* The other host of a --connect session, as it described itself. */
+static cJSON *export_agent(const struct session_agent *agent)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "address", agent->address);
+	cJSON_AddStringToObject(obj, "tool", agent->tool);
+	cJSON_AddItemToObject(obj, "host", codec_host(&agent->host));
+	cJSON_AddItemToObject(obj, "capabilities",
+			      codec_capabilities(&agent->host));
+	return obj;
+}
+
+static cJSON *export_side(const struct counter_set *set,
+			  const struct run_side_counters *side)
+{
+	cJSON *obj = cJSON_CreateObject();
+	cJSON *counters = cJSON_AddObjectToObject(obj, "counters");
+
+	for (unsigned int i = 0; i < set->count; i++)
+		cJSON_AddItemToObject(
+			counters, set->event[i].name,
+			codec_object(&counter_value_record, &side->value[i]));
+	cJSON_AddItemToObject(obj, "derived",
+			      codec_metrics(&side->derived, true));
+	return obj;
+}
+
+/*
+ * The resolved options: the preset's keys that describe the runs, with the
+ * topology as it was built rather than as asked for.
+ */
+static cJSON *export_config(const struct session *s)
+{
+	static const char *const not_config[] = {
+		"format", "version", "name", "description",
+		"mode",	  "repeat",  "ui",   "topology",
+	};
+	cJSON *obj = options_to_preset(&s->options);
+
+	for (size_t i = 0; i < sizeof(not_config) / sizeof(*not_config); i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(obj, not_config[i]);
+	cJSON_AddItemToObject(obj, "topology", export_topology(&s->topo, s));
+	return obj;
+}
+
+/* The figures delivery happens at, by the metric table: "gbps" ... */
+static void add_delivered(cJSON *obj, const struct metric_values *receiver)
+{
+	for (size_t i = 0; i < metric_count; i++)
+		if (metrics[i].delivered)
+			cJSON_AddItemToObject(
+				obj, metrics[i].key,
+				number_or_null(true, receiver->value[i]));
+}
+
+static cJSON *export_intervals(const struct run_result *r)
+{
+	cJSON *list = cJSON_CreateArray();
+
+	for (size_t i = 0; i < r->interval_count; i++) {
+		const struct run_interval *iv = &r->intervals[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "t_s", iv->t_s);
+		add_delivered(item, &iv->side[1]);
+		cJSON_AddBoolToObject(item, "warmup", iv->warmup);
+		if (r->counted) {
+			cJSON_AddItemToObject(
+				item, "sender",
+				codec_metrics(&iv->side[0], true));
+			cJSON_AddItemToObject(
+				item, "receiver",
+				codec_metrics(&iv->side[1], true));
+		}
+		cJSON_AddItemToArray(list, item);
+	}
+	return list;
+}
+
+cJSON *export_run(const struct session *s, const struct run_result *r)
+{
+	cJSON *obj = cJSON_CreateObject(), *integrity;
+
+	options_run_to_json(&r->config, obj);
+	cJSON_AddItemToObject(obj, "topology", export_topology(&s->topo, s));
+	/* Over two hosts: which ends the agent ran (the others ran here). */
+	if (r->config.role != RUN_BOTH)
+		cJSON_AddStringToObject(
+			obj, "agent_side",
+			run_role_name(run_role_peer(r->config.role)));
+	cJSON_AddItemToObject(
+		obj, "link",
+		r->has_link ? codec_object(&topo_link_stats_record, &r->link)
+			    : cJSON_CreateNull());
+	cJSON_AddNumberToObject(obj, "measured_s", r->measured_s);
+	codec_write(&run_totals_record, &r->totals, obj);
+	integrity = cJSON_GetObjectItemCaseSensitive(obj, "integrity");
+	cJSON_AddBoolToObject(integrity, "verified", r->config.settings.verify);
+	if (!r->config.strategy->zerocopy)
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, "zerocopy",
+						       cJSON_CreateNull());
+	cJSON_AddNumberToObject(obj, "gbps", r->gbps);
+	cJSON_AddNumberToObject(obj, "msgs_per_s", r->msgs_per_s);
+	cJSON_AddItemToObject(
+		obj, "latency_us",
+		r->config.mode == RUN_RR
+			? codec_object(&latency_summary_record, &r->latency)
+			: cJSON_CreateNull());
+	cJSON_AddItemToObject(
+		obj, "sender",
+		r->counted ? export_side(r->config.counters, &r->sender)
+			   : cJSON_CreateNull());
+	cJSON_AddItemToObject(
+		obj, "receiver",
+		r->counted ? export_side(r->config.counters, &r->receiver)
+			   : cJSON_CreateNull());
+	cJSON_AddItemToObject(obj, "intervals", export_intervals(r));
+	if (r->error)
+		cJSON_AddStringToObject(obj, "error", r->error);
+	else
+		cJSON_AddNullToObject(obj, "error");
+	return obj;
+}
+
+static cJSON *export_analysis(const struct session *s)
+{
+	const struct analysis *a = &s->analysis;
+	cJSON *obj = cJSON_CreateObject(), *list;
+	char text[256];
+
+	cJSON_AddNumberToObject(obj, "margin", ANALYSIS_MARGIN);
+	list = cJSON_AddArrayToObject(obj, "points");
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(item, "strategy", p->strategy->name);
+		jsonfile_add_u64(item, "msg_size", p->msg_size);
+		cJSON_AddNumberToObject(item, "threads", p->threads);
+		cJSON_AddStringToObject(item, "mode", run_mode_name(p->mode));
+		cJSON_AddStringToObject(item, "metric",
+					p->mode == RUN_RR ? "p50_us" : "gbps");
+		cJSON_AddNumberToObject(item, "runs", (double)p->runs);
+		cJSON_AddItemToObject(item, "median",
+				      number_or_null(p->runs, p->median));
+		cJSON_AddItemToObject(item, "min",
+				      number_or_null(p->runs, p->min));
+		cJSON_AddItemToObject(item, "max",
+				      number_or_null(p->runs, p->max));
+		cJSON_AddItemToObject(
+			item, "p99_us_median",
+			number_or_null(p->runs && p->mode == RUN_RR,
+				       p->p99_median_us));
+		cJSON_AddItemToArray(list, item);
+	}
+	list = cJSON_AddArrayToObject(obj, "crossovers");
+	for (size_t i = 0; i < a->crossover_count; i++) {
+		const struct analysis_crossover *c = &a->crossovers[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "threads", c->threads);
+		cJSON_AddStringToObject(item, "strategy", c->strategy);
+		cJSON_AddStringToObject(item, "versus", c->versus);
+		cJSON_AddStringToObject(item, "verdict",
+					analysis_verdict_name(c->verdict));
+		if (c->verdict == VERDICT_FROM)
+			jsonfile_add_u64(item, "msg_size", c->msg_size);
+		else
+			cJSON_AddNullToObject(item, "msg_size");
+		analysis_crossover_text(c, text, sizeof(text));
+		cJSON_AddStringToObject(item, "text", text);
+		cJSON_AddItemToArray(list, item);
+	}
+	if (a->zerocopy_why[0])
+		cJSON_AddStringToObject(obj, "zerocopy", a->zerocopy_why);
+	else
+		cJSON_AddNullToObject(obj, "zerocopy");
+	return obj;
+}
+
+/* Writes item, printed, as a member at depth levels of indentation. */
+static int write_item(struct outfile *f, const cJSON *item, int depth)
+{
+	char *text = item ? cJSON_Print(item) : NULL;
+	const char *line = text;
+
+	if (!text)
+		return -ENOMEM;
+	while (line) {
+		const char *end = strchr(line, '\n');
+
+		outfile_write(f, line,
+			      end ? (size_t)(end - line + 1) : strlen(line));
+		if (end)
+			for (int i = 0; i < depth; i++)
+				outfile_write(f, "\t", 1);
+		line = end ? end + 1 : NULL;
+	}
+	cJSON_free(text);
+	return 0;
+}
+
+int export_write(const char *path, const struct session *s, char **cause)
+{
+	cJSON *head = cJSON_CreateObject(), *item, *tool;
+	struct outfile f;
+	char *text;
+	int r = 0;
+
+	*cause = NULL;
+	if (!head)
+		return -ENOMEM;
+	cJSON_AddStringToObject(head, "format", EXPORT_FORMAT);
+	cJSON_AddNumberToObject(head, "version", EXPORT_VERSION);
+	tool = cJSON_AddObjectToObject(head, "tool");
+	cJSON_AddStringToObject(tool, "name", "nio-top");
+	cJSON_AddStringToObject(tool, "version", NIO_TOP_VERSION);
+	cJSON_AddItemToObject(head, "host", codec_host(&s->host));
+	cJSON_AddItemToObject(head, "capabilities",
+			      codec_capabilities(&s->host));
+	if (s->has_agent)
+		cJSON_AddItemToObject(head, "agent", export_agent(&s->agent));
+	cJSON_AddItemToObject(head, "config", export_config(s));
+	/* Replays with -p: the options as a preset. */
+	cJSON_AddItemToObject(head, "preset", options_to_preset(&s->options));
+	text = cJSON_Print(head);
+	cJSON_Delete(head);
+	if (!text)
+		return -ENOMEM;
+
+	outfile_open(&f, path);
+	/* The head without its closing "\n}"; runs and analysis follow. */
+	outfile_write(&f, text, strlen(text) - 2);
+	cJSON_free(text);
+	outfile_puts(&f, ",\n\t\"runs\":\t[");
+	for (size_t i = 0; i < s->result_count && r == 0; i++) {
+		outfile_puts(&f, i ? ",\n\t\t" : "\n\t\t");
+		item = export_run(s, &s->results[i]);
+		r = write_item(&f, item, 2);
+		cJSON_Delete(item);
+	}
+	outfile_puts(&f, s->result_count ? "\n\t],\n\t\"analysis\":\t"
+					 : "],\n\t\"analysis\":\t");
+	item = export_analysis(s);
+	if (r == 0)
+		r = write_item(&f, item, 1);
+	cJSON_Delete(item);
+	outfile_puts(&f, "\n}\n");
+	if (r < 0 && !f.error)
+		f.error = r;
+	return outfile_commit(&f, cause);
+}
+
+/* Reading an export back. */
+
+/* A number at key: *value, or an error naming path.key. */
+static int load_number(const cJSON *obj, const char *key, const char *path,
+		       double *value, char **cause)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+		return cause_set(cause, -EINVAL, "%s.%s: must be a number",
+				 path, key);
+	*value = v->valuedouble;
+	return 0;
+}
+
+/* The figures delivery happens at, from where add_delivered() put them. */
+static int load_delivered(const cJSON *obj, const char *path,
+			  struct metric_values *receiver, char **cause)
+{
+	for (size_t i = 0; i < metric_count; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+			obj, metrics[i].key);
+
+		if (!metrics[i].delivered || cJSON_IsNull(v))
+			continue;
+		if (load_number(obj, metrics[i].key, path, &receiver->value[i],
+				cause) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* path + suffix, cut if it must be (it only names where, in a message). */
+static void join(char *out, size_t size, const char *path, const char *suffix)
+{
+	if (snprintf(out, size, "%s%s", path, suffix) >= (int)size)
+		out[size - 1] = '\0';
+}
+
+static int load_side(const cJSON *obj, const char *path,
+		     const struct counter_set *set,
+		     struct run_side_counters *side, char **cause)
+{
+	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(obj,
+								 "counters");
+	char at[8192];
+
+	join(at, sizeof(at), path, ".derived");
+	if (codec_read_metrics(cJSON_GetObjectItemCaseSensitive(obj, "derived"),
+			       &side->derived, true, at, CODEC_FILE, cause) < 0)
+		return -EINVAL;
+	for (unsigned int i = 0; i < set->count; i++) {
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(
+			counters, set->event[i].name);
+
+		side->value[i] = (struct counter_value){
+			.status = COUNTER_NOT_COUNTED,
+			.value = NAN,
+			.running_pct = NAN,
+		};
+		if (!c)
+			continue;
+		char key[64];
+
+		snprintf(key, sizeof(key), ".counters.%s", set->event[i].name);
+		join(at, sizeof(at), path, key);
+		if (codec_read(&counter_value_record, c, &side->value[i], at,
+			       CODEC_FILE, cause) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int load_intervals(const cJSON *list, const char *path,
+			  struct run_result *r, char **cause)
+{
+	const cJSON *item;
+	char at[8192];
+	size_t n = 0;
+
+	if (!cJSON_IsArray(list))
+		return cause_set(cause, -EINVAL, "%s.intervals: must be a list",
+				 path);
+	r->intervals = calloc((size_t)cJSON_GetArraySize(list) + 1,
+			      sizeof(*r->intervals));
+	if (!r->intervals)
+		return -ENOMEM;
+	cJSON_ArrayForEach(item, list)
+	{
+		struct run_interval *iv = &r->intervals[n];
+		const cJSON *side;
+
+		snprintf(at, sizeof(at), "%s.intervals[%zu]", path, n);
+		r->interval_count = ++n;
+		metric_values_unknown(&iv->side[0]);
+		metric_values_unknown(&iv->side[1]);
+		if (load_number(item, "t_s", at, &iv->t_s, cause) < 0 ||
+		    load_delivered(item, at, &iv->side[1], cause) < 0)
+			return -EINVAL;
+		iv->warmup = cJSON_IsTrue(
+			cJSON_GetObjectItemCaseSensitive(item, "warmup"));
+		for (int s = 0; s < 2 && r->counted; s++) {
+			double delivered[METRICS_MAX];
+
+			side = cJSON_GetObjectItemCaseSensitive(
+				item, s ? "receiver" : "sender");
+			if (!side)
+				continue;
+			memcpy(delivered, iv->side[s].value, sizeof(delivered));
+			if (codec_read_metrics(side, &iv->side[s], true, at,
+					       CODEC_FILE, cause) < 0)
+				return -EINVAL;
+			for (size_t m = 0; m < metric_count; m++)
+				if (metrics[m].delivered)
+					iv->side[s].value[m] = delivered[m];
+		}
+	}
+	return 0;
+}
+
+static int load_run(const cJSON *obj, const char *path, struct session *s,
+		    struct run_result *r, char **cause)
+{
+	const struct run_config base = session_base(s);
+	const cJSON *part;
+	char events[COUNTERS_MAX][48], at[8192];
+	unsigned int event_count;
+	const char *error;
+
+	*r = (struct run_result){.config = base};
+	r->config.counters = &s->loaded_counters;
+	metric_values_unknown(&r->sender.derived);
+	metric_values_unknown(&r->receiver.derived);
+	if (!cJSON_IsObject(obj))
+		return cause_set(cause, -EINVAL, "%s: must be an object", path);
+	if (options_run_from_json(obj, path, CODEC_FILE, true, &r->config,
+				  events, &event_count, cause) < 0)
+		return -EINVAL;
+	part = cJSON_GetObjectItemCaseSensitive(obj, "agent_side");
+	if (part) {
+		int side = RUN_SENDERS;
+
+		while (side <= RUN_RECEIVERS && cJSON_IsString(part) &&
+		       strcmp(part->valuestring, run_role_names[side]) != 0)
+			side++;
+		if (side > RUN_RECEIVERS || !cJSON_IsString(part))
+			return cause_set(cause, -EINVAL,
+					 "%s.agent_side: must be \"senders\" "
+					 "or \"receivers\"",
+					 path);
+		r->config.role = run_role_peer((enum run_role)side);
+	}
+	if (load_number(obj, "measured_s", path, &r->measured_s, cause) < 0 ||
+	    load_number(obj, "gbps", path, &r->gbps, cause) < 0 ||
+	    load_number(obj, "msgs_per_s", path, &r->msgs_per_s, cause) < 0 ||
+	    load_delivered(obj, path, &r->receiver.derived, cause) < 0 ||
+	    codec_read(&run_totals_record, obj, &r->totals, path, CODEC_FILE,
+		       cause) < 0)
+		return -EINVAL;
+	r->config.settings.verify = cJSON_IsTrue(
+		cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(obj, "integrity"),
+			"verified"));
+	part = cJSON_GetObjectItemCaseSensitive(obj, "latency_us");
+	snprintf(at, sizeof(at), "%s.latency_us", path);
+	if (r->config.mode == RUN_RR &&
+	    codec_read(&latency_summary_record, part, &r->latency, at,
+		       CODEC_FILE, cause) < 0)
+		return -EINVAL;
+	part = cJSON_GetObjectItemCaseSensitive(obj, "link");
+	snprintf(at, sizeof(at), "%s.link", path);
+	r->has_link = cJSON_IsObject(part);
+	if (r->has_link && codec_read(&topo_link_stats_record, part, &r->link,
+				      at, CODEC_FILE, cause) < 0)
+		return -EINVAL;
+	r->counted = cJSON_IsObject(
+			     cJSON_GetObjectItemCaseSensitive(obj, "sender")) &&
+		     cJSON_IsObject(
+			     cJSON_GetObjectItemCaseSensitive(obj, "receiver"));
+	for (int side = 0; side < 2 && r->counted; side++) {
+		struct run_side_counters *c = side ? &r->receiver : &r->sender;
+		double delivered[METRICS_MAX];
+
+		snprintf(at, sizeof(at), "%s.%s", path,
+			 side ? "receiver" : "sender");
+		memcpy(delivered, c->derived.value, sizeof(delivered));
+		if (load_side(cJSON_GetObjectItemCaseSensitive(
+				      obj, side ? "receiver" : "sender"),
+			      at, &s->loaded_counters, c, cause) < 0)
+			return -EINVAL;
+		for (size_t m = 0; m < metric_count; m++)
+			if (metrics[m].delivered && side)
+				c->derived.value[m] = delivered[m];
+	}
+	if (load_intervals(cJSON_GetObjectItemCaseSensitive(obj, "intervals"),
+			   path, r, cause) < 0)
+		return -EINVAL;
+	part = cJSON_GetObjectItemCaseSensitive(obj, "error");
+	error = cJSON_IsString(part) ? part->valuestring : NULL;
+	if (part && !cJSON_IsNull(part) && !error)
+		return cause_set(cause, -EINVAL,
+				 "%s.error: must be text or null", path);
+	if (error) {
+		r->error = strdup(error);
+		if (!r->error)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int export_load(const char *path, struct session *s, struct options *o,
+		char **cause)
+{
+	cJSON *root;
+	int r;
+
+	*cause = NULL;
+	session_init(s);
+	r = jsonfile_read(path, PRESET_EXPORT_MAX, &root, cause);
+	if (r < 0)
+		return -EINVAL;
+	r = export_from_json(root, path, s, o, cause);
+	cJSON_Delete(root);
+	return r;
+}
+
+/* The other host of a two-host export, as it described itself. */
+static int load_agent(const cJSON *agent, const char *path, struct session *s,
+		      char **cause)
+{
+	const cJSON *address = cJSON_GetObjectItemCaseSensitive(agent,
+								"address");
+	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(agent, "tool");
+	char host[4200], capabilities[4200];
+
+	if (!cJSON_IsString(address) || !cJSON_IsString(tool))
+		return cause_set(cause, -EINVAL,
+				 "%s: agent: must have an address and a tool",
+				 path);
+	snprintf(s->agent.address, sizeof(s->agent.address), "%s",
+		 address->valuestring);
+	snprintf(s->agent.tool, sizeof(s->agent.tool), "%s", tool->valuestring);
+	snprintf(host, sizeof(host), "%s: agent.host", path);
+	snprintf(capabilities, sizeof(capabilities), "%s: agent.capabilities",
+		 path);
+	s->has_agent = true;
+	return codec_read_host(
+		cJSON_GetObjectItemCaseSensitive(agent, "host"),
+		cJSON_GetObjectItemCaseSensitive(agent, "capabilities"),
+		&s->agent.host, host, capabilities, CODEC_FILE, cause);
+}
+
+int export_from_json(const cJSON *root, const char *path, struct session *s,
+		     struct options *o, char **cause)
+{
+	const cJSON *format, *version, *runs, *run, *agent;
+	const char *names[COUNTERS_MAX];
+	char where[4200], capabilities[4200];
+	size_t n = 0;
+	int r;
+
+	*cause = NULL;
+	session_init(s);
+	format = cJSON_GetObjectItemCaseSensitive(root, "format");
+	version = cJSON_GetObjectItemCaseSensitive(root, "version");
+	runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
+	if (!cJSON_IsString(format) ||
+	    strcmp(format->valuestring, EXPORT_FORMAT) != 0) {
+		r = cause_set(cause, -EINVAL,
+			      "%s: format: not an export (\"%s\")", path,
+			      EXPORT_FORMAT);
+		goto out;
+	}
+	if (!cJSON_IsNumber(version) ||
+	    version->valuedouble != EXPORT_VERSION) {
+		r = cause_set(cause, -EINVAL,
+			      "%s: version: not supported (this nio-top reads "
+			      "version %d)",
+			      path, EXPORT_VERSION);
+		goto out;
+	}
+	snprintf(where, sizeof(where), "%s: preset", path);
+	o->viewing_only = true;
+	r = options_from_preset(
+		cJSON_GetObjectItemCaseSensitive(root, "preset"), where, o,
+		cause);
+	if (r < 0)
+		goto out;
+	/* The counters as saved: names only, nothing asked of libpfm4. */
+	o->counters_enabled = !o->no_counters &&
+			      (o->event_count || !options_given(o, "events"));
+	for (size_t i = 0; i < o->event_count; i++)
+		names[i] = o->events[i];
+	counters_named(names, (unsigned int)o->event_count,
+		       &s->loaded_counters);
+	s->options = *o;
+	s->options.counters = s->loaded_counters;
+	s->topo.options = o->topo;
+	snprintf(where, sizeof(where), "%s: host", path);
+	snprintf(capabilities, sizeof(capabilities), "%s: capabilities", path);
+	r = codec_read_host(
+		cJSON_GetObjectItemCaseSensitive(root, "host"),
+		cJSON_GetObjectItemCaseSensitive(root, "capabilities"),
+		&s->host, where, capabilities, CODEC_FILE, cause);
+	agent = cJSON_GetObjectItemCaseSensitive(root, "agent");
+	if (r == 0 && agent)
+		r = load_agent(agent, path, s, cause);
+	if (r < 0)
+		goto out;
+	if (!cJSON_IsArray(runs)) {
+		r = cause_set(cause, -EINVAL, "%s: runs: must be a list", path);
+		goto out;
+	}
+	s->results = calloc((size_t)cJSON_GetArraySize(runs) + 1,
+			    sizeof(*s->results));
+	if (!s->results) {
+		r = -ENOMEM;
+		goto out;
+	}
+	cJSON_ArrayForEach(run, runs)
+	{
+		snprintf(where, sizeof(where), "%s: runs[%zu]", path, n++);
+		r = load_run(run, where, s, &s->results[s->result_count],
+			     cause);
+		s->result_count++;
+		if (r < 0)
+			goto out;
+	}
+	session_analyse(s);
+out:
+	if (r < 0)
+		session_close(s);
+	return r;
+}

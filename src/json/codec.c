@@ -1,0 +1,602 @@
+/*
+ * Records to JSON and back.  64-bit integers are written as raw decimal text
+ * (cJSON keeps numbers as doubles, exact only up to 2^53) and read back from
+ * the number's own text, which jsonfile keeps.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "codec.h"
+#include "strategy.h"
+#include "jsonfile.h"
+
+#define KEY_MAX 128
+/* Paths name a file, then keys: "run.json: runs[3].sender.derived". */
+#define WHERE_MAX 4400
+
+static void *field_at(const struct record_field *f, const void *obj)
+{
+	return (char *)obj + f->offset;
+}
+
+/* The object that holds key's last part, made as needed: "a.b.c" -> a.b. */
+static cJSON *group_for_write(cJSON *into, const char *key, const char **last)
+{
+	const char *dot;
+
+	while ((dot = strchr(key, '.'))) {
+		char part[KEY_MAX];
+		cJSON *next;
+
+		snprintf(part, sizeof(part), "%.*s", (int)(dot - key), key);
+		next = cJSON_GetObjectItemCaseSensitive(into, part);
+		if (!cJSON_IsObject(next)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(into, part);
+			next = cJSON_AddObjectToObject(into, part);
+		}
+		into = next;
+		key = dot + 1;
+	}
+	*last = key;
+	return into;
+}
+
+static cJSON *number_or_null(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static cJSON *field_json(const struct record_field *f, const void *obj)
+{
+	const void *p = field_at(f, obj);
+	double d;
+
+	switch (f->kind) {
+	case RECORD_U64:
+		return jsonfile_u64_item(*(const uint64_t *)p);
+	case RECORD_SIZE:
+		return jsonfile_u64_item(*(const size_t *)p);
+	case RECORD_UINT:
+		return cJSON_CreateNumber(*(const unsigned int *)p);
+	case RECORD_INT:
+		return cJSON_CreateNumber(*(const int *)p);
+	case RECORD_NUMBER:
+		return number_or_null(*(const double *)p);
+	case RECORD_COUNT:
+		d = *(const double *)p;
+		if (!isfinite(d))
+			return cJSON_CreateNull();
+		return jsonfile_u64_item(d <= 0 ? 0 : (uint64_t)llround(d));
+	case RECORD_BOOL:
+		return cJSON_CreateBool(*(const bool *)p);
+	case RECORD_TEXT:
+		return *(const char *)p ? cJSON_CreateString(p)
+					: cJSON_CreateNull();
+	case RECORD_ENUM:
+		return cJSON_CreateString(f->names[*(const int *)p]);
+	}
+	return cJSON_CreateNull();
+}
+
+void codec_write(const struct record *rec, const void *obj, cJSON *into)
+{
+	for (size_t i = 0; i < rec->count; i++) {
+		const struct record_field *f = &rec->field[i];
+		const char *last;
+		cJSON *group = group_for_write(into, f->key, &last);
+
+		cJSON_AddItemToObject(group, last, field_json(f, obj));
+	}
+}
+
+cJSON *codec_object(const struct record *rec, const void *obj)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	codec_write(rec, obj, o);
+	return o;
+}
+
+/*
+ * The item at key under from: NULL if missing; *null_group when a group on
+ * the way is null (its fields read as zeros).
+ */
+static const cJSON *item_at(const cJSON *from, const char *key,
+			    bool *null_group)
+{
+	const char *dot;
+
+	*null_group = false;
+	while ((dot = strchr(key, '.'))) {
+		char part[KEY_MAX];
+
+		snprintf(part, sizeof(part), "%.*s", (int)(dot - key), key);
+		from = cJSON_GetObjectItemCaseSensitive(from, part);
+		if (cJSON_IsNull(from)) {
+			*null_group = true;
+			return NULL;
+		}
+		key = dot + 1;
+	}
+	return cJSON_GetObjectItemCaseSensitive(from, key);
+}
+
+static int read_field(const struct record_field *f, const cJSON *item,
+		      void *obj, const char *path, char **cause)
+{
+	void *p = field_at(f, obj);
+	const char *where = path[0] ? "." : "";
+	uint64_t u;
+	double d;
+
+	switch (f->kind) {
+	case RECORD_U64:
+	case RECORD_SIZE:
+		if (jsonfile_u64(item, &u) < 0 ||
+		    (f->kind == RECORD_SIZE && u > SIZE_MAX))
+			return cause_set(cause, -EINVAL,
+					 "%s%s%s: must be an integer 0 .. "
+					 "2^64-1",
+					 path, where, f->key);
+		if (f->kind == RECORD_U64)
+			*(uint64_t *)p = u;
+		else
+			*(size_t *)p = (size_t)u;
+		return 0;
+	case RECORD_UINT:
+		if (jsonfile_u64(item, &u) < 0 || u > UINT_MAX)
+			return cause_set(cause, -EINVAL,
+					 "%s%s%s: must be an integer 0 .. %u",
+					 path, where, f->key, UINT_MAX);
+		*(unsigned int *)p = (unsigned int)u;
+		return 0;
+	case RECORD_INT:
+		if (!cJSON_IsNumber(item) || item->valuedouble < INT_MIN ||
+		    item->valuedouble > INT_MAX ||
+		    item->valuedouble != floor(item->valuedouble))
+			return cause_set(cause, -EINVAL,
+					 "%s%s%s: must be an integer", path,
+					 where, f->key);
+		*(int *)p = (int)item->valuedouble;
+		return 0;
+	case RECORD_NUMBER:
+	case RECORD_COUNT:
+		if (cJSON_IsNull(item)) {
+			*(double *)p = NAN;
+			return 0;
+		}
+		d = cJSON_IsNumber(item) ? item->valuedouble : NAN;
+		if (!isfinite(d) || (f->kind == RECORD_COUNT && d < 0))
+			return cause_set(cause, -EINVAL,
+					 "%s%s%s: must be a%s or null", path,
+					 where, f->key,
+					 f->kind == RECORD_COUNT ? " count >= 0"
+								 : " number");
+		*(double *)p = d;
+		return 0;
+	case RECORD_BOOL:
+		if (!cJSON_IsBool(item))
+			return cause_set(cause, -EINVAL,
+					 "%s%s%s: must be true or false", path,
+					 where, f->key);
+		*(bool *)p = cJSON_IsTrue(item);
+		return 0;
+	case RECORD_TEXT:
+		if (cJSON_IsNull(item)) {
+			*(char *)p = '\0';
+			return 0;
+		}
+		if (!cJSON_IsString(item) ||
+		    strlen(item->valuestring) >= f->size)
+			return cause_set(cause, -EINVAL,
+					 "%s%s%s: must be text of at most %zu "
+					 "bytes, or null",
+					 path, where, f->key, f->size - 1);
+		strcpy(p, item->valuestring);
+		return 0;
+	case RECORD_ENUM: {
+		char list[160] = "";
+
+		for (int i = 0; f->names[i]; i++) {
+			if (cJSON_IsString(item) &&
+			    strcmp(item->valuestring, f->names[i]) == 0) {
+				*(int *)p = i;
+				return 0;
+			}
+			snprintf(list + strlen(list),
+				 sizeof(list) - strlen(list), "%s\"%s\"",
+				 i ? ", " : "", f->names[i]);
+		}
+		return cause_set(cause, -EINVAL, "%s%s%s: must be one of %s",
+				 path, where, f->key, list);
+	}
+	}
+	return -EINVAL;
+}
+
+/* Whether name (under prefix) is a field of rec or a group of fields. */
+static bool known_key(const struct record *rec, const char *prefix,
+		      const char *name)
+{
+	size_t plen = strlen(prefix), nlen = strlen(name);
+
+	for (size_t i = 0; i < rec->count; i++) {
+		const char *key = rec->field[i].key;
+
+		if (strncmp(key, prefix, plen) != 0 ||
+		    strncmp(key + plen, name, nlen) != 0)
+			continue;
+		if (key[plen + nlen] == '\0' || key[plen + nlen] == '.')
+			return true;
+	}
+	return false;
+}
+
+/* Whether some field's key starts with prefix ("zerocopy."). */
+static bool is_group(const struct record *rec, const char *prefix)
+{
+	for (size_t i = 0; i < rec->count; i++)
+		if (strncmp(rec->field[i].key, prefix, strlen(prefix)) == 0)
+			return true;
+	return false;
+}
+
+/* Strict: every key of from (and of its groups) is one of rec's. */
+static int check_unknown(const struct record *rec, const cJSON *from,
+			 const char *prefix, const char *path, char **cause)
+{
+	const cJSON *item;
+
+	cJSON_ArrayForEach(item, from)
+	{
+		char deeper[KEY_MAX];
+
+		if (!known_key(rec, prefix, item->string))
+			return cause_set(
+				cause, -EINVAL, "%s%s%s%s: not a key here",
+				path, path[0] ? "." : "", prefix, item->string);
+		snprintf(deeper, sizeof(deeper), "%s%s.", prefix, item->string);
+		if (cJSON_IsObject(item) && is_group(rec, deeper) &&
+		    check_unknown(rec, item, deeper, path, cause) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int codec_read(const struct record *rec, const cJSON *from, void *obj,
+	       const char *path, enum codec_mode mode, char **cause)
+{
+	if (!cJSON_IsObject(from))
+		return cause_set(cause, -EINVAL, "%s: must be an object",
+				 path[0] ? path : "(top level)");
+	if (mode == CODEC_STRICT &&
+	    check_unknown(rec, from, "", path, cause) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < rec->count; i++) {
+		const struct record_field *f = &rec->field[i];
+		bool null_group;
+		const cJSON *item = item_at(from, f->key, &null_group);
+
+		if (null_group)
+			continue;
+		if (!item) {
+			if (mode == CODEC_FILE && f->optional)
+				continue;
+			return cause_set(cause, -EINVAL, "%s%s%s: missing",
+					 path, path[0] ? "." : "", f->key);
+		}
+		if (read_field(f, item, obj, path, cause) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+cJSON *codec_list(const struct record *rec, const void *objs, size_t stride,
+		  size_t count)
+{
+	cJSON *list = cJSON_CreateArray();
+
+	for (size_t i = 0; i < count; i++)
+		cJSON_AddItemToArray(
+			list,
+			codec_object(rec, (const char *)objs + i * stride));
+	return list;
+}
+
+int codec_read_list(const struct record *rec, const cJSON *from, void *objs,
+		    size_t stride, size_t count, const char *path,
+		    enum codec_mode mode, char **cause)
+{
+	char at[WHERE_MAX];
+
+	if (!cJSON_IsArray(from) || (size_t)cJSON_GetArraySize(from) != count)
+		return cause_set(cause, -EINVAL,
+				 "%s: must be a list of %zu items", path,
+				 count);
+	for (size_t i = 0; i < count; i++) {
+		snprintf(at, sizeof(at), "%s[%zu]", path, i);
+		if (codec_read(rec, cJSON_GetArrayItem(from, (int)i),
+			       (char *)objs + i * stride, at, mode, cause) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+cJSON *codec_metrics(const struct metric_values *v, bool counted_only)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	for (size_t i = 0; i < metric_count; i++)
+		if (!counted_only || metric_counted(&metrics[i]))
+			cJSON_AddItemToObject(obj, metrics[i].key,
+					      number_or_null(v->value[i]));
+	return obj;
+}
+
+int codec_read_metrics(const cJSON *from, struct metric_values *v,
+		       bool counted_only, const char *path,
+		       enum codec_mode mode, char **cause)
+{
+	const cJSON *item;
+
+	metric_values_unknown(v);
+	if (!cJSON_IsObject(from))
+		return cause_set(cause, -EINVAL, "%s: must be an object", path);
+	cJSON_ArrayForEach(item, from)
+	{
+		int i = metric_find(item->string);
+
+		if (i < 0 || (counted_only && !metric_counted(&metrics[i]))) {
+			if (mode == CODEC_STRICT)
+				return cause_set(cause, -EINVAL,
+						 "%s.%s: not a key here", path,
+						 item->string);
+			continue;
+		}
+		if (cJSON_IsNull(item))
+			continue;
+		if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+			return cause_set(cause, -EINVAL,
+					 "%s.%s: must be a number or null",
+					 path, item->string);
+		v->value[i] = item->valuedouble;
+	}
+	/* A figure a file lacks is unknown; the protocol sends them all. */
+	for (size_t i = 0; mode == CODEC_STRICT && i < metric_count; i++)
+		if ((!counted_only || metric_counted(&metrics[i])) &&
+		    !cJSON_GetObjectItemCaseSensitive(from, metrics[i].key))
+			return cause_set(cause, -EINVAL, "%s.%s: missing", path,
+					 metrics[i].key);
+	return 0;
+}
+
+cJSON *codec_hist(const struct latency_hist *h)
+{
+	cJSON *obj = cJSON_CreateObject();
+	cJSON *buckets = cJSON_CreateArray();
+	uint64_t count = 0;
+
+	for (unsigned int i = 0; i < LATENCY_BUCKETS; i++) {
+		cJSON *row;
+
+		if (!h->bucket[i])
+			continue;
+		row = cJSON_CreateArray();
+		cJSON_AddItemToArray(row, cJSON_CreateNumber(i));
+		cJSON_AddItemToArray(row, jsonfile_u64_item(h->bucket[i]));
+		cJSON_AddItemToArray(buckets, row);
+		count += h->bucket[i];
+	}
+	/*
+	 * Read while the recorders record, a count may be one ahead of its
+	 * buckets: the buckets are what is written, so they give the count.
+	 */
+	jsonfile_add_u64(obj, "count", count);
+	jsonfile_add_u64(obj, "sum_ns", h->sum_ns);
+	jsonfile_add_u64(obj, "max_ns", h->max_ns);
+	cJSON_AddItemToObject(obj, "buckets", buckets);
+	return obj;
+}
+
+int codec_read_hist(const cJSON *from, struct latency_hist *h, const char *path,
+		    char **cause)
+{
+	static const char *const keys[] = {"count", "sum_ns", "max_ns",
+					   "buckets"};
+	uint64_t *values[] = {&h->count, &h->sum_ns, &h->max_ns};
+	const cJSON *buckets, *row;
+	uint64_t total = 0, next = 0;
+
+	memset(h, 0, sizeof(*h));
+	if (!cJSON_IsObject(from))
+		return cause_set(cause, -EINVAL, "%s: must be an object", path);
+	cJSON_ArrayForEach(row, from)
+	{
+		size_t k = 0;
+
+		while (k < 4 && strcmp(keys[k], row->string) != 0)
+			k++;
+		if (k == 4)
+			return cause_set(cause, -EINVAL,
+					 "%s.%s: not a key here", path,
+					 row->string);
+	}
+	for (size_t k = 0; k < 3; k++)
+		if (jsonfile_u64(
+			    cJSON_GetObjectItemCaseSensitive(from, keys[k]),
+			    values[k]) < 0)
+			return cause_set(cause, -EINVAL,
+					 "%s.%s: must be an integer 0 .. "
+					 "2^64-1",
+					 path, keys[k]);
+	buckets = cJSON_GetObjectItemCaseSensitive(from, "buckets");
+	if (!cJSON_IsArray(buckets))
+		return cause_set(cause, -EINVAL, "%s.buckets: must be a list",
+				 path);
+	cJSON_ArrayForEach(row, buckets)
+	{
+		uint64_t i, n;
+
+		if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 2 ||
+		    jsonfile_u64(cJSON_GetArrayItem(row, 0), &i) < 0 ||
+		    jsonfile_u64(cJSON_GetArrayItem(row, 1), &n) < 0)
+			return cause_set(cause, -EINVAL,
+					 "%s.buckets: each must be [bucket, "
+					 "count]",
+					 path);
+		if (i < next || i >= LATENCY_BUCKETS)
+			return cause_set(cause, -EINVAL,
+					 "%s.buckets: bucket %" PRIu64
+					 " out of order or past %u",
+					 path, i, LATENCY_BUCKETS - 1);
+		if (n > UINT64_MAX - total)
+			return cause_set(cause, -EINVAL,
+					 "%s.buckets: counts overflow", path);
+		h->bucket[i] = n;
+		total += n;
+		next = i + 1;
+	}
+	if (total != h->count)
+		return cause_set(cause, -EINVAL,
+				 "%s.count: %" PRIu64
+				 " but the buckets hold %" PRIu64,
+				 path, h->count, total);
+	return 0;
+}
+
+cJSON *codec_host(const struct host_info *host)
+{
+	return codec_object(&host_info_record, host);
+}
+
+static cJSON *capability_json(const struct capability *cap)
+{
+	cJSON *obj = codec_object(&capability_record, cap);
+
+	/* Available: no reason, whatever the probe left there. */
+	if (cap->available)
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, "reason",
+						       cJSON_CreateNull());
+	return obj;
+}
+
+/* The capabilities that are one capability each, by key. */
+static const struct {
+	const char *key;
+	size_t offset;
+} plain_capabilities[] = {
+	{"netns", offsetof(struct host_info, netns)},
+	{"veth", offsetof(struct host_info, veth)},
+	{"tbf", offsetof(struct host_info, tbf)},
+	{"netem", offsetof(struct host_info, netem)},
+};
+
+cJSON *codec_capabilities(const struct host_info *host)
+{
+	cJSON *obj = cJSON_CreateObject(), *pmu, *events, *strategies;
+
+	for (size_t i = 0;
+	     i < sizeof(plain_capabilities) / sizeof(*plain_capabilities); i++)
+		cJSON_AddItemToObject(
+			obj, plain_capabilities[i].key,
+			capability_json((
+				const struct capability *)((const char *)host +
+							   plain_capabilities[i]
+								   .offset)));
+	pmu = capability_json(&host->pmu);
+	events = cJSON_AddObjectToObject(pmu, "events");
+	for (unsigned int i = 0; i < host->event_count; i++)
+		cJSON_AddStringToObject(
+			events, host->event_name[i],
+			counter_status_name(host->event[i].status));
+	cJSON_AddItemToObject(obj, "pmu", pmu);
+	strategies = cJSON_CreateObject();
+	for (size_t i = 0; i < strategy_count() && i < STRATEGIES_MAX; i++) {
+		if (strategy_at(i) == &strategy_zero_copy)
+			cJSON_AddItemToObject(
+				obj, "zerocopy",
+				capability_json(&host->strategy[i]));
+		cJSON_AddItemToObject(strategies, strategy_at(i)->name,
+				      capability_json(&host->strategy[i]));
+	}
+	cJSON_AddItemToObject(obj, "strategies", strategies);
+	return obj;
+}
+
+int codec_read_host(const cJSON *host_json, const cJSON *capabilities,
+		    struct host_info *host, const char *host_path,
+		    const char *at, enum codec_mode mode, char **cause)
+{
+	const cJSON *item, *events, *strategies;
+	char pmu[WHERE_MAX];
+
+	memset(host, 0, sizeof(*host));
+	if (codec_read(&host_info_record, host_json, host, host_path, mode,
+		       cause) < 0)
+		return -EINVAL;
+	if (!cJSON_IsObject(capabilities))
+		return cause_set(cause, -EINVAL, "%s: must be an object", at);
+	for (size_t i = 0;
+	     i < sizeof(plain_capabilities) / sizeof(*plain_capabilities);
+	     i++) {
+		char where[WHERE_MAX];
+
+		snprintf(where, sizeof(where), "%s.%s", at,
+			 plain_capabilities[i].key);
+		if (codec_read(&capability_record,
+			       cJSON_GetObjectItemCaseSensitive(
+				       capabilities, plain_capabilities[i].key),
+			       (char *)host + plain_capabilities[i].offset,
+			       where, CODEC_FILE, cause) < 0)
+			return -EINVAL;
+	}
+	item = cJSON_GetObjectItemCaseSensitive(capabilities, "pmu");
+	snprintf(pmu, sizeof(pmu), "%s.pmu", at);
+	if (codec_read(&capability_record, item, &host->pmu, pmu, CODEC_FILE,
+		       cause) < 0)
+		return -EINVAL;
+	events = cJSON_GetObjectItemCaseSensitive(item, "events");
+	cJSON_ArrayForEach(item, events)
+	{
+		unsigned int n = host->event_count;
+
+		if (n == COUNTERS_MAX || !cJSON_IsString(item))
+			return cause_set(cause, -EINVAL,
+					 "%s.events.%s: must be a status", pmu,
+					 item->string);
+		snprintf(host->event_name[n], sizeof(host->event_name[n]), "%s",
+			 item->string);
+		host->event[n].status = COUNTER_NOT_COUNTED;
+		for (int s = 0; counter_status_names[s]; s++)
+			if (strcmp(item->valuestring,
+				   counter_status_names[s]) == 0)
+				host->event[n].status = (enum counter_status)s;
+		host->event_count++;
+	}
+	strategies = cJSON_GetObjectItemCaseSensitive(capabilities,
+						      "strategies");
+	cJSON_ArrayForEach(item, strategies)
+	{
+		const struct strategy_ops *ops = strategy_find(item->string);
+		char where[WHERE_MAX];
+
+		/* Another nio-top's strategy this one lacks: not shown. */
+		if (!ops)
+			continue;
+		snprintf(where, sizeof(where), "%s.strategies.%s", at,
+			 item->string);
+		if (codec_read(&capability_record, item,
+			       &host->strategy[strategy_index(ops)], where,
+			       CODEC_FILE, cause) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}

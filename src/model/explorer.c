@@ -1,0 +1,670 @@
+/*
+ * The explorer.  One run at a time: a changed control stops the running one
+ * (which drains, and joins the results if it measured anything) and starts
+ * the new configuration as soon as the old one has ended.  The gauges are
+ * rates over the last EXPLORER_WINDOW_MS of samples taken at each refresh.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dirent.h>
+
+#include "explorer.h"
+#include "outfile.h"
+#include "plan.h"
+#include "preset.h"
+
+const size_t explorer_sizes[] = {
+	64,    128,   256,    512,    1024,   2048,    4096,	8192,	 16384,
+	32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304,
+};
+const size_t explorer_size_count = sizeof(explorer_sizes) /
+				   sizeof(explorer_sizes[0]);
+
+const uint64_t explorer_durations_ms[] = {0,	 1000,	2000, 5000,
+					  10000, 30000, 60000};
+const size_t explorer_duration_count = sizeof(explorer_durations_ms) /
+				       sizeof(explorer_durations_ms[0]);
+
+/* What explorer_sweep() runs each strategy over. */
+static const size_t sweep_sizes[] = {256,   1024,   4096,   16384,
+				     65536, 262144, 1048576};
+#define SWEEP_DEFAULT_MS 2000
+
+void explorer_say(struct explorer *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->message, sizeof(e->message), fmt, ap);
+	va_end(ap);
+}
+
+static void explorer_start(struct explorer *e, const struct run_config *cfg)
+{
+	char *cause = NULL;
+	int r;
+
+	e->restart = false;
+	r = session_start_run(e->session, cfg, &e->run, &cause);
+	if (r < 0) {
+		explorer_say(e, "%s: cannot start: %s", cfg->strategy->name,
+			     cause ? cause : strerror(-r));
+		free(cause);
+		e->run = NULL;
+		e->state = EXPLORER_IDLE;
+		return;
+	}
+	e->running = *cfg;
+	e->run_number++;
+	if (!e->sweep)
+		e->message[0] = '\0';
+	e->state = EXPLORER_RUNNING;
+	e->sample_count = 0;
+	memset(&e->live, 0, sizeof(e->live));
+}
+
+static void sweep_cancel(struct explorer *e)
+{
+	free(e->sweep);
+	e->sweep = NULL;
+	e->sweep_count = e->sweep_next = e->sweep_failed = 0;
+}
+
+/*
+ * The combinations of the lists the user gave (on the command line or in a
+ * preset), the others at the controls' values: with more than one, a sweep.
+ */
+static int explorer_given_sweep(struct explorer *e, const struct options *o,
+				const char *name)
+{
+	struct run_config *plan;
+	size_t count;
+	int r = plan_build(o, &e->config, true, &plan, &count);
+
+	if (r < 0)
+		return r;
+	if (count < 2) {
+		free(plan);
+		return 0;
+	}
+	e->sweep = plan;
+	e->sweep_count = count;
+	e->sweep_started_ns = clock_now_ns();
+	snprintf(e->sweep_name, sizeof(e->sweep_name), "%s", name);
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The preset names of every preset folder, each once, sorted. */
+static void explorer_find_presets(struct explorer *e)
+{
+	const char *dirs[4];
+
+	preset_dirs(dirs);
+	for (size_t i = 0; dirs[i]; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *ent;
+
+		while (d && (ent = readdir(d))) {
+			size_t len = strlen(ent->d_name);
+			bool seen = false;
+			void *grown;
+
+			if (len < 6 || len - 5 >= sizeof(*e->presets) ||
+			    strcmp(ent->d_name + len - 5, ".json") ||
+			    strcmp(ent->d_name, "schema.json") == 0 ||
+			    ent->d_name[0] == '.')
+				continue;
+			for (size_t k = 0; k < e->preset_count && !seen; k++)
+				seen = strncmp(e->presets[k], ent->d_name,
+					       len - 5) == 0 &&
+				       !e->presets[k][len - 5];
+			if (seen)
+				continue;
+			grown = realloc(e->presets, (e->preset_count +
+						     1) * sizeof(*e->presets));
+			if (!grown)
+				break;
+			e->presets = grown;
+			snprintf(e->presets[e->preset_count++],
+				 sizeof(*e->presets), "%.*s", (int)len - 5,
+				 ent->d_name);
+		}
+		if (d)
+			closedir(d);
+	}
+	if (e->preset_count)
+		qsort(e->presets, e->preset_count, sizeof(*e->presets),
+		      cmp_name);
+}
+
+int explorer_open(struct explorer *e, struct session *session,
+		  unsigned int refresh_ms)
+{
+	const struct options *o = &session->options;
+	char name[80];
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	e->session = session;
+	e->viewing = !session->plan;
+	if (e->viewing) {
+		/* A loaded export: the controls show its first run. */
+		if (session->result_count)
+			e->config = session->results[0].config;
+		else
+			e->config = (struct run_config){
+				.strategy = o->strategies[0],
+				.msg_size = o->msg_sizes[0],
+				.threads = o->threads[0],
+			};
+	} else {
+		e->config = session->plan[0];
+		if (!options_given(o, "duration"))
+			e->config.settings.duration_ms = 0;
+	}
+	for (size_t i = 0; i < strategy_count() && i < EXPLORER_STRATEGIES_MAX;
+	     i++) {
+		const struct capability *cap = &session->host.strategy[i];
+
+		e->strategy_available[i] = cap->available;
+		snprintf(e->strategy_why[i], sizeof(e->strategy_why[i]), "%s",
+			 cap->reason);
+	}
+	e->window = EXPLORER_WINDOW_MS / refresh_ms;
+	if (e->window < 1)
+		e->window = 1;
+	if (e->window >= EXPLORER_SAMPLES)
+		e->window = EXPLORER_SAMPLES - 1;
+	e->window_ms = e->window * refresh_ms;
+	e->history_capacity = EXPLORER_HISTORY_S * 1000 / refresh_ms + 1;
+	e->history = calloc(e->history_capacity, sizeof(*e->history));
+	e->rtt = malloc(sizeof(*e->rtt));
+	if (!e->history || !e->rtt)
+		return -ENOMEM;
+	explorer_find_presets(e);
+	if (e->viewing) {
+		explorer_say(e, "%zu runs loaded from an export; nothing runs",
+			     session->result_count);
+		return 0;
+	}
+	if (o->preset_name[0])
+		snprintf(name, sizeof(name), "preset %s", o->preset_name);
+	else
+		snprintf(name, sizeof(name), "sweep");
+	r = explorer_given_sweep(e, o, name);
+	if (r < 0)
+		return r;
+	e->restart = true;
+	return 0;
+}
+
+void explorer_close(struct explorer *e)
+{
+	if (e->run) {
+		struct run_result result;
+
+		run_abort(e->run, "closed");
+		run_finish(e->run, &result);
+		run_result_fini(&result);
+	}
+	sweep_cancel(e);
+	free(e->history);
+	free(e->rtt);
+	free(e->presets);
+	memset(e, 0, sizeof(*e));
+}
+
+/* The controls changed: the running run ends and the new one follows. */
+static void explorer_changed(struct explorer *e)
+{
+	if (e->viewing) {
+		explorer_say(e, "a saved export: nothing runs here (start "
+				"nio-top without --load to measure)");
+		e->restart = false;
+		return;
+	}
+	if (e->sweep) {
+		sweep_cancel(e);
+		explorer_say(e, "sweep cancelled");
+	}
+	e->restart = true;
+	if (e->state == EXPLORER_RUNNING) {
+		run_stop(e->run);
+		e->state = EXPLORER_STOPPING;
+	}
+}
+
+static size_t step_index(size_t index, size_t count, int delta)
+{
+	long next = (long)index + delta;
+
+	if (next < 0)
+		return 0;
+	if (next >= (long)count)
+		return count - 1;
+	return (size_t)next;
+}
+
+static size_t nearest_index(const size_t *values, size_t count, size_t value)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < count; i++)
+		if (values[i] <= value)
+			best = i;
+	return best;
+}
+
+void explorer_set_strategy(struct explorer *e, size_t index)
+{
+	if (index >= strategy_count() || !e->strategy_available[index]) {
+		if (index < strategy_count())
+			explorer_say(e, "%s is unavailable: %s",
+				     strategy_at(index)->name,
+				     e->strategy_why[index]);
+		return;
+	}
+	if (strategy_at(index) == e->config.strategy)
+		return;
+	e->config.strategy = strategy_at(index);
+	explorer_changed(e);
+}
+
+static void step_strategy(struct explorer *e, int delta)
+{
+	long i = (long)strategy_index(e->config.strategy);
+	long n = (long)strategy_count();
+
+	for (long k = 0; k < n; k++) {
+		i = (i + (delta < 0 ? -1 : 1) + n) % n;
+		if (e->strategy_available[i]) {
+			explorer_set_strategy(e, (size_t)i);
+			return;
+		}
+	}
+}
+
+void explorer_step(struct explorer *e, enum explorer_control control, int delta)
+{
+	struct run_config before = e->config;
+	size_t i;
+
+	switch (control) {
+	case CONTROL_STRATEGY:
+		step_strategy(e, delta);
+		return;
+	case CONTROL_SIZE:
+		i = nearest_index(explorer_sizes, explorer_size_count,
+				  e->config.msg_size);
+		e->config.msg_size = explorer_sizes[step_index(
+			i, explorer_size_count, delta)];
+		break;
+	case CONTROL_THREADS:
+		i = step_index(e->config.threads - 1, OPTIONS_THREADS_MAX,
+			       delta);
+		e->config.threads = (unsigned int)i + 1;
+		break;
+	case CONTROL_MODE:
+		e->config.mode = e->config.mode == RUN_STREAM ? RUN_RR
+							      : RUN_STREAM;
+		break;
+	case CONTROL_DURATION:
+		for (i = 0; i < explorer_duration_count; i++)
+			if (explorer_durations_ms[i] >=
+			    e->config.settings.duration_ms)
+				break;
+		e->config.settings.duration_ms =
+			explorer_durations_ms[step_index(
+				i, explorer_duration_count, delta)];
+		break;
+	case CONTROL_COUNT:
+		return;
+	}
+	if (memcmp(&before, &e->config, sizeof(before)) != 0)
+		explorer_changed(e);
+}
+
+void explorer_toggle_duration(struct explorer *e)
+{
+	e->config.settings.duration_ms = e->config.settings.duration_ms ? 0
+									: 5000;
+	explorer_changed(e);
+}
+
+void explorer_restart(struct explorer *e)
+{
+	explorer_changed(e);
+}
+
+void explorer_sweep(struct explorer *e)
+{
+	if (e->viewing) {
+		explorer_changed(e);
+		return;
+	}
+	size_t n = 0, sizes = sizeof(sweep_sizes) / sizeof(sweep_sizes[0]);
+	struct run_config *plan = calloc(strategy_count() * sizes,
+					 sizeof(*plan));
+
+	if (!plan) {
+		explorer_say(e, "sweep: out of memory");
+		return;
+	}
+	for (size_t i = 0; i < strategy_count(); i++) {
+		if (!e->strategy_available[i])
+			continue;
+		for (size_t j = 0; j < sizes; j++) {
+			plan[n] = e->config;
+			plan[n].strategy = strategy_at(i);
+			plan[n].msg_size = sweep_sizes[j];
+			if (!plan[n].settings.duration_ms)
+				plan[n].settings.duration_ms = SWEEP_DEFAULT_MS;
+			n++;
+		}
+	}
+	explorer_changed(e);
+	e->sweep = plan;
+	e->sweep_count = n;
+	e->sweep_started_ns = clock_now_ns();
+	snprintf(e->sweep_name, sizeof(e->sweep_name), "sweep");
+	explorer_say(e, "sweep: %zu runs", n);
+}
+
+bool explorer_sweeping(const struct explorer *e)
+{
+	return e->sweep != NULL;
+}
+
+void explorer_sweep_progress(const struct explorer *e, size_t *done,
+			     size_t *total, double *left_s)
+{
+	double spent = (double)(clock_now_ns() - e->sweep_started_ns) / 1e9;
+
+	*total = e->sweep_count;
+	/* The run in progress is not done yet. */
+	*done = e->sweep_next ? e->sweep_next - 1 : 0;
+	*left_s = *done ? spent / (double)*done * (double)(*total - *done)
+			: NAN;
+}
+
+void explorer_load_preset(struct explorer *e, size_t index)
+{
+	struct options o = e->session->options;
+	struct run_config base = e->config;
+	char *cause = NULL, name[80];
+
+	if (e->viewing || index >= e->preset_count) {
+		explorer_changed(e);
+		return;
+	}
+	/*
+	 * The network and the counted events stay: a preset's topology and
+	 * events apply to new sessions (-p), its grid and timing here.
+	 */
+	memset(o.given, 0, sizeof(o.given));
+	o.warnings = NULL;
+	if (options_load_preset(&o, e->presets[index], &cause) < 0) {
+		explorer_say(e, "%s", cause ? cause : "cannot load the preset");
+		free(cause);
+		free(o.warnings);
+		return;
+	}
+	free(o.warnings);
+	explorer_changed(e);
+	e->config = plan_point(&o, &base, o.strategies[0], o.msg_sizes[0],
+			       o.threads[0]);
+	sweep_cancel(e);
+	snprintf(name, sizeof(name), "preset %s", e->presets[index]);
+	if (explorer_given_sweep(e, &o, name) < 0) {
+		explorer_say(e, "preset %s: out of memory", e->presets[index]);
+		return;
+	}
+	explorer_say(e, "preset %s: %zu run%s", e->presets[index],
+		     e->sweep ? e->sweep_count : 1,
+		     e->sweep && e->sweep_count == 1 ? "" : "s");
+}
+
+int explorer_save_preset(struct explorer *e, const char *path)
+{
+	struct options o = e->session->options;
+	char *text, *cause = NULL;
+	cJSON *preset;
+	int r;
+
+	o.strategies[0] = e->config.strategy;
+	o.strategy_count = 1;
+	o.msg_sizes[0] = e->config.msg_size;
+	o.msg_size_count = 1;
+	o.threads[0] = e->config.threads;
+	o.thread_count = 1;
+	o.mode = e->config.mode;
+	o.repeat = 1;
+	o.run = e->config.settings;
+	/* A continuous run is saved as the default timed one. */
+	if (!o.run.duration_ms)
+		o.run.duration_ms = 5000;
+	snprintf(o.preset_name, sizeof(o.preset_name), "saved");
+	snprintf(o.preset_description, sizeof(o.preset_description),
+		 "Saved from the explorer: %s.", e->config.strategy->name);
+	preset = options_to_preset(&o);
+	text = preset ? cJSON_Print(preset) : NULL;
+	cJSON_Delete(preset);
+	if (!text) {
+		explorer_say(e, "save: out of memory");
+		return -ENOMEM;
+	}
+	r = outfile_write_text(path, text, &cause);
+	cJSON_free(text);
+	if (r < 0)
+		explorer_say(e, "save: %s", cause ? cause : strerror(-r));
+	else
+		explorer_say(e, "saved the controls to %s (nio-top -p %s)",
+			     path, path);
+	free(cause);
+	return r;
+}
+
+void explorer_quit(struct explorer *e)
+{
+	sweep_cancel(e);
+	e->restart = false;
+	e->quitting = true;
+	if (e->state == EXPLORER_RUNNING) {
+		run_stop(e->run);
+		e->state = EXPLORER_STOPPING;
+	}
+}
+
+bool explorer_done(const struct explorer *e)
+{
+	return e->quitting && !e->run;
+}
+
+void explorer_abort(struct explorer *e, const char *why)
+{
+	explorer_quit(e);
+	e->aborted = true;
+	if (e->run)
+		run_abort(e->run, why);
+}
+
+int explorer_event_fd(const struct explorer *e)
+{
+	return e->run ? run_event_fd(e->run) : -1;
+}
+
+uint64_t explorer_deadline_ns(const struct explorer *e)
+{
+	return e->run ? run_deadline_ns(e->run) : 0;
+}
+
+static void explorer_finish(struct explorer *e)
+{
+	struct run_result result;
+
+	run_finish(e->run, &result);
+	e->run = NULL;
+	e->state = EXPLORER_IDLE;
+	e->live.running = false;
+	/* Cut short before the warm-up ended, or by a signal: no result. */
+	if (e->aborted || result.measured_s <= 0) {
+		run_result_fini(&result);
+		return;
+	}
+	if (result.error) {
+		explorer_say(e, "run %u: %s", e->run_number, result.error);
+		if (e->sweep) {
+			e->sweep_failed++;
+			snprintf(e->sweep_failure, sizeof(e->sweep_failure),
+				 "run %u: %s", e->run_number, result.error);
+		}
+	} else if (!e->restart && !e->sweep)
+		explorer_say(e,
+			     "run %u finished: %.2f Gbit/s; Enter runs it "
+			     "again",
+			     e->run_number, result.gbps);
+	if (session_add_result(e->session, &result) < 0)
+		explorer_say(e, "out of memory: run %u not kept",
+			     e->run_number);
+}
+
+void explorer_tick(struct explorer *e, uint64_t now_ns)
+{
+	char failures[256] = "";
+
+	if (e->run && run_tick(e->run, now_ns))
+		explorer_finish(e);
+	if (e->run || e->quitting)
+		return;
+	/* A sweep goes on past a failed run, and keeps saying so. */
+	if (e->sweep_failed)
+		snprintf(failures, sizeof(failures), ", %zu failed (%s)",
+			 e->sweep_failed, e->sweep_failure);
+	if (e->sweep && e->sweep_next < e->sweep_count) {
+		struct run_config next = e->sweep[e->sweep_next++];
+
+		/* The controls show what runs. */
+		e->config = next;
+		explorer_say(e, "%s: run %zu of %zu%s", e->sweep_name,
+			     e->sweep_next, e->sweep_count, failures);
+		explorer_start(e, &next);
+	} else if (e->sweep) {
+		explorer_say(e, "%s done: %zu runs%s", e->sweep_name,
+			     e->sweep_count, failures);
+		sweep_cancel(e);
+	} else if (e->restart) {
+		explorer_start(e, &e->config);
+	}
+}
+
+/* Why event name cannot feed a gauge of this side, or NULL if it can. */
+static const char *event_missing(struct explorer *e, enum gauge_side side,
+				 const char *name,
+				 const struct counter_reading *delta,
+				 struct counter_value *value)
+{
+	const struct counter_set *set = e->running.counters;
+	int i;
+
+	if (!set)
+		return "not counted (--no-counters)";
+	i = counters_find(set, name);
+	if (i < 0) {
+		snprintf(value->reason, sizeof(value->reason),
+			 "%s is not among --events", name);
+		return value->reason;
+	}
+	run_counter_value(e->run, side == SIDE_SENDER, (unsigned int)i,
+			  &delta[i], value);
+	if (counter_known(value))
+		return NULL;
+	return value->reason;
+}
+
+static void live_side(struct explorer *e, enum gauge_side side,
+		      const struct sample *from, const struct sample *to)
+{
+	struct counter_reading delta[COUNTERS_MAX];
+	struct metric_values values;
+
+	sampler_side(e->running.counters, from, to, side == SIDE_SENDER, delta,
+		     &values);
+	for (size_t g = 0; g < metric_count; g++) {
+		struct gauge_reading *out = &e->live.gauge[side][g];
+		const char *events[2], *why = NULL;
+		unsigned int n = metric_events(&metrics[g], events);
+		struct counter_value value;
+
+		for (unsigned int k = 0; k < n && !why; k++)
+			why = event_missing(e, side, events[k], delta, &value);
+		out->value = values.value[g];
+		out->known = !why && !isnan(out->value);
+		snprintf(out->why, sizeof(out->why), "%s",
+			 why ? why : "nothing moved in the window");
+	}
+}
+
+static void history_push(struct explorer *e, uint64_t now_ns)
+{
+	struct explorer_point *p = &e->history[e->history_head];
+
+	p->t_ns = now_ns;
+	for (int s = 0; s < SIDE_COUNT; s++)
+		for (size_t g = 0; g < metric_count; g++)
+			p->value[s][g] =
+				e->live.gauge[s][g].known
+					? (float)e->live.gauge[s][g].value
+					: NAN;
+	e->history_head = (e->history_head + 1) % e->history_capacity;
+	if (e->history_count < e->history_capacity)
+		e->history_count++;
+}
+
+void explorer_sample(struct explorer *e, uint64_t now_ns)
+{
+	struct sample *to = &e->samples[e->sample_count % EXPLORER_SAMPLES];
+	const struct sample *from;
+	size_t back;
+
+	if (e->state != EXPLORER_RUNNING) {
+		e->live.running = false;
+		return;
+	}
+	run_sample(e->run, to);
+	e->sample_count++;
+	e->live.running = true;
+	e->live.elapsed_s = run_elapsed_s(e->run, now_ns, &e->live.warmup);
+	e->live.totals = to->totals;
+	if (e->sample_count < 2)
+		return;
+	back = e->sample_count - 1 < e->window ? e->sample_count - 1
+					       : e->window;
+	from = &e->samples[(e->sample_count - 1 - back) % EXPLORER_SAMPLES];
+	if (to->t_ns <= from->t_ns)
+		return;
+	live_side(e, SIDE_SENDER, from, to);
+	live_side(e, SIDE_RECEIVER, from, to);
+	if (run_latency(e->run, e->rtt))
+		latency_hist_summarize(e->rtt, &e->live.latency);
+	e->live.ready = true;
+	history_push(e, now_ns);
+}
+
+const struct explorer_point *explorer_history_at(const struct explorer *e,
+						 size_t age)
+{
+	if (age >= e->history_count)
+		return NULL;
+	return &e->history[(e->history_head + e->history_capacity - 1 - age) %
+			   e->history_capacity];
+}

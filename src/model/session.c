@@ -1,0 +1,144 @@
+/*
+ * Sessions.  Without the privilege for namespaces nio-top does not fail: it
+ * says why and measures over the loopback of the namespace it was started in
+ * (unless the user asked for something only its own network can give).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "session.h"
+
+void session_init(struct session *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->topo.server_ns = s->topo.client_ns = -1;
+}
+
+struct run_config session_base(const struct session *s)
+{
+	const struct options *o = &s->options;
+	struct run_config base = plan_point(
+		o,
+		&(struct run_config){
+			.role = !o->connect  ? RUN_BOTH
+				: o->reverse ? RUN_RECEIVERS
+					     : RUN_SENDERS,
+			.counters = o->counters_enabled ? &s->options.counters
+							: NULL,
+		},
+		o->strategies[0], o->msg_sizes[0], o->threads[0]);
+
+	return base;
+}
+
+/*
+ * Falling back is honest only when nothing was asked of the link itself: a
+ * shaped or named network cannot be had in someone else's namespace.
+ */
+static bool session_may_fall_back(const struct topo_options *t)
+{
+	return t->kind != TOPO_REMOTE && !t->mtu && !t->rate_bps &&
+	       !t->delay_ms && !t->loss_pct && !t->keep_prefix[0];
+}
+
+/* --connect: the agent, and what it said of itself. */
+static int session_connect(struct session *s, char **cause)
+{
+	const struct options *o = &s->options;
+	int r = remote_open(o->connect, o->auth_file, &s->remote, cause);
+
+	if (r < 0)
+		return r;
+	s->far = remote_far_end(s->remote);
+	s->has_agent = true;
+	snprintf(s->agent.address, sizeof(s->agent.address), "%s",
+		 remote_name(s->remote));
+	snprintf(s->agent.tool, sizeof(s->agent.tool), "%s",
+		 remote_tool(s->remote));
+	s->agent.host = *remote_host(s->remote);
+	return 0;
+}
+
+int session_open(struct session *s, const struct options *options, char **cause)
+{
+	struct run_config base;
+	int r;
+
+	session_init(s);
+	s->options = *options;
+	r = topo_create(&options->topo, &s->topo, cause);
+	if (r == -EPERM && session_may_fall_back(&options->topo)) {
+		struct topo_options here = options->topo;
+
+		here.kind = TOPO_CURRENT;
+		if (asprintf(&s->notice,
+			     "%s (no CAP_SYS_ADMIN/CAP_NET_ADMIN?): running "
+			     "over loopback in the current namespace",
+			     *cause ? *cause : "no privilege for namespaces") <
+		    0)
+			s->notice = NULL;
+		free(*cause);
+		r = topo_create(&here, &s->topo, cause);
+	}
+	if (r == 0 && options->connect)
+		r = session_connect(s, cause);
+	if (r < 0) {
+		session_close(s);
+		return r;
+	}
+	/* Once, not per export: probing builds a second network. */
+	host_info_read(&s->host, s->options.counters_enabled
+					 ? &s->options.counters
+					 : NULL);
+	base = session_base(s);
+	r = plan_build(&s->options, &base, false, &s->plan, &s->plan_count);
+	if (r < 0) {
+		session_close(s);
+		return r;
+	}
+	return 0;
+}
+
+int session_start_run(struct session *s, const struct run_config *config,
+		      struct run **run, char **cause)
+{
+	return run_start(config, &s->topo, s->remote ? &s->far : NULL, run,
+			 cause);
+}
+
+void session_analyse(struct session *s)
+{
+	analysis_fini(&s->analysis);
+	analysis_build(s->results, s->result_count, &s->analysis);
+}
+
+int session_add_result(struct session *s, struct run_result *result)
+{
+	void *grown = realloc(s->results,
+			      (s->result_count + 1) * sizeof(*s->results));
+
+	if (!grown) {
+		run_result_fini(result);
+		return -ENOMEM;
+	}
+	s->results = grown;
+	s->results[s->result_count++] = *result;
+	session_analyse(s);
+	return 0;
+}
+
+void session_close(struct session *s)
+{
+	for (size_t i = 0; i < s->result_count; i++)
+		run_result_fini(&s->results[i]);
+	free(s->results);
+	free(s->plan);
+	free(s->notice);
+	analysis_fini(&s->analysis);
+	remote_close(s->remote);
+	topo_destroy(&s->topo);
+	session_init(s);
+}

@@ -1,0 +1,877 @@
+/*
+ * The agent.  One client at a time: a connection is greeted (its hello must
+ * come within HELLO_TIMEOUT_MS, with this protocol version and the secret if
+ * one is set), then serves runs one after another until the client leaves.
+ * Everything a client sends is checked by proto_parse(); a bad message gets
+ * an error line and the connection is closed, and the agent goes back to
+ * listening.  Only the step that accepts a run's flows waits (at most
+ * FLOWS_TIMEOUT_MS); everything else is driven by the caller's poll.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cause.h"
+#include "agent.h"
+#include "clock.h"
+#include "codec.h"
+#include "hostinfo.h"
+#include "jsonfile.h"
+#include "proto.h"
+#include "run.h"
+#include "units.h"
+
+#define HELLO_TIMEOUT_MS 10000
+#define FLOWS_TIMEOUT_MS 5000
+#define SEND_TIMEOUT_S	 5
+#define TICK_NS		 (RUN_TICK_MS * NS_PER_MS)
+
+struct agent {
+	struct options options; /* the base of every run's options */
+	uint64_t budget;	/* bytes of buffers one run may allocate */
+	FILE *log;
+	int listen_fd;
+	char secret[PROTO_SECRET_MAX + 2];
+	bool has_secret;
+	struct host_info host; /* for the welcome */
+
+	/* The client, if any. */
+	int fd;
+	char peer[INET_ADDRSTRLEN + 8];
+	struct sockaddr_in peer_addr;
+	struct proto_reader in;
+	bool greeted;
+	bool stalled; /* a send failed: the client is dropped */
+	uint64_t connected_ns;
+
+	/* Its run, from "run" to the report. */
+	unsigned int run_id;
+	struct counter_set counters; /* the run's events, resolved here */
+	struct run_config config;
+	int data_fd; /* listening for the flows, between ready and started */
+	struct run *run;
+	uint64_t run_started_ns;
+	bool overtime; /* aborted for passing --max-duration */
+	uint64_t next_tick_ns;
+	unsigned int runs;
+};
+
+static void agent_log(struct agent *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void agent_log(struct agent *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(a->log, "nio-top agent: ");
+	va_start(ap, fmt);
+	vfprintf(a->log, fmt, ap);
+	va_end(ap);
+	fputc('\n', a->log);
+	fflush(a->log);
+}
+
+static int agent_listen(struct agent *a, const struct options *o, char **cause)
+{
+	struct sockaddr_in addr = {.sin_family = AF_INET,
+				   .sin_port = htons((uint16_t)o->port)};
+	int one = 1;
+
+	if (inet_pton(AF_INET, o->listen ? o->listen : "0.0.0.0",
+		      &addr.sin_addr) != 1) {
+		if (asprintf(cause, "--listen: '%s' is not an IPv4 address",
+			     o->listen) < 0)
+			*cause = NULL;
+		return -EINVAL;
+	}
+	a->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (a->listen_fd < 0 ||
+	    setsockopt(a->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one,
+		       sizeof(one)) < 0 ||
+	    bind(a->listen_fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+	    listen(a->listen_fd, 4) < 0) {
+		int r = -errno;
+
+		if (asprintf(cause, "cannot listen on %s:%u: %s",
+			     o->listen ? o->listen : "0.0.0.0", o->port,
+			     strerror(-r)) < 0)
+			*cause = NULL;
+		return r;
+	}
+	return 0;
+}
+
+/* The memory limit of this process's cgroup (v2), or 0 if it has none. */
+static uint64_t cgroup_memory_max(void)
+{
+	char line[512], path[600], value[32];
+	unsigned long long max = 0;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	bool found = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			found = true;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!found)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", line + 3);
+	f = fopen(path, "re");
+	if (f && fgets(value, sizeof(value), f))
+		max = strtoull(value, NULL, 10); /* "max": 0 */
+	if (f)
+		fclose(f);
+	return max;
+}
+
+/*
+ * What one run may allocate when the owner said nothing: a quarter of the
+ * machine's memory, or of this process's cgroup limit if that is smaller.
+ */
+static uint64_t default_budget(const char **whose)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t total = pages > 0 && page > 0
+				 ? (uint64_t)pages * (uint64_t)page
+				 : 1ull << 30;
+	uint64_t cgroup = cgroup_memory_max();
+
+	*whose = "this machine's memory";
+	if (cgroup && cgroup < total) {
+		total = cgroup;
+		*whose = "this cgroup's memory.max";
+	}
+	return total / 4;
+}
+
+int agent_open(const struct options *o, FILE *log, struct agent **out,
+	       char **cause)
+{
+	const char *whose = NULL;
+	char budget[32];
+	struct agent *a = calloc(1, sizeof(*a));
+	int r;
+
+	*cause = NULL;
+	if (!a)
+		return -ENOMEM;
+	a->options = *o;
+	a->log = log;
+	a->listen_fd = a->fd = a->data_fd = -1;
+	r = proto_reader_init(&a->in, PROTO_AGENT_LINE_MAX);
+	if (r == 0 && o->auth_file) {
+		r = proto_read_secret(o->auth_file, a->secret,
+				      sizeof(a->secret), cause);
+		a->has_secret = r == 0;
+	}
+	if (r == 0)
+		r = agent_listen(a, o, cause);
+	if (r < 0) {
+		agent_close(a, NULL);
+		return r;
+	}
+	host_info_read(&a->host,
+		       o->counters_enabled ? &a->options.counters : NULL);
+	a->budget = o->max_memory ? o->max_memory : default_budget(&whose);
+	units_format_bytes(a->budget, budget, sizeof(budget));
+	agent_log(a, "listening on %s:%u (protocol version %d%s)",
+		  o->listen ? o->listen : "0.0.0.0", o->port, PROTO_VERSION,
+		  a->has_secret ? ", secret required" : "");
+	agent_log(a,
+		  "a run may use %s of buffers (%s%s), %u flows, %u slots, "
+		  "%.0f s",
+		  budget, whose ? "a quarter of " : "--max-memory",
+		  whose ? whose : "", o->max_threads, o->max_slots,
+		  (double)o->max_duration_ms / 1000);
+	if (!o->listen && !a->has_secret)
+		agent_log(a,
+			  "warning: listening on every address with no "
+			  "secret: anyone who reaches port %u can run "
+			  "traffic through this host (--listen, "
+			  "--auth-file)",
+			  o->port);
+	*out = a;
+	return 0;
+}
+
+/* A client that does not read for SEND_TIMEOUT_S is dropped after this step. */
+static void agent_send(struct agent *a, cJSON *msg)
+{
+	int r = 0;
+
+	if (a->fd >= 0 && !a->stalled)
+		r = proto_send(a->fd, msg);
+	if (r < 0) {
+		a->stalled = true;
+		agent_log(a, "%s: cannot send: %s", a->peer, strerror(-r));
+	}
+	cJSON_Delete(msg);
+}
+
+/* A run's data listener, if the flows never came. */
+static void agent_close_data(struct agent *a)
+{
+	if (a->data_fd >= 0)
+		close(a->data_fd);
+	a->data_fd = -1;
+}
+
+/* The run's report: this host's ends over the window the client paced. */
+static cJSON *agent_result(struct agent *a, const struct run_result *r,
+			   const struct latency_hist *rtt)
+{
+	bool sender = a->config.role == RUN_SENDERS;
+	const struct run_side_counters *side = sender ? &r->sender
+						      : &r->receiver;
+	unsigned int events = r->config.counters ? r->config.counters->count
+						 : 0;
+	cJSON *msg = proto_message("result", a->run_id);
+
+	cJSON_AddItemToObject(msg, "totals",
+			      codec_object(&run_totals_record, &r->totals));
+	cJSON_AddNumberToObject(msg, "measured_s", r->measured_s);
+	cJSON_AddNumberToObject(msg, "gbps", r->gbps);
+	cJSON_AddNumberToObject(msg, "msgs_per_s", r->msgs_per_s);
+	cJSON_AddBoolToObject(msg, "counted", r->counted);
+	cJSON_AddItemToObject(msg, "counters",
+			      codec_list(&counter_value_record, side->value,
+					 sizeof(side->value[0]),
+					 r->counted ? events : 0));
+	cJSON_AddItemToObject(msg, "derived",
+			      codec_metrics(&side->derived, false));
+	cJSON_AddItemToObject(msg, "latency",
+			      rtt ? codec_hist(rtt) : cJSON_CreateNull());
+	if (r->error)
+		cJSON_AddStringToObject(msg, "error", r->error);
+	else
+		cJSON_AddNullToObject(msg, "error");
+	return msg;
+}
+
+static void agent_log_result(struct agent *a, const struct run_result *r)
+{
+	const struct run_totals *t = &r->totals;
+	bool sender = a->config.role == RUN_SENDERS;
+	const struct counter_set *set = r->config.counters;
+	const struct run_side_counters *side = sender ? &r->sender
+						      : &r->receiver;
+	char counted[512] = "", rate[64];
+	size_t len = 0;
+
+	for (unsigned int i = 0;
+	     r->counted && set && i < set->count && len < sizeof(counted); i++)
+		len += (size_t)snprintf(
+			counted + len, sizeof(counted) - len, "%s%s %s",
+			i ? ", " : "; counters: ", set->event[i].name,
+			counter_status_name(side->value[i].status));
+	if (sender)
+		snprintf(rate, sizeof(rate), "over %.2f s", r->measured_s);
+	else
+		snprintf(rate, sizeof(rate), "%.3f Gbps over %.2f s", r->gbps,
+			 r->measured_s);
+	agent_log(a, "run %u: %s %llu bytes in %llu messages, %s%s%s%s",
+		  a->run_id, sender ? "sent" : "received",
+		  (unsigned long long)(sender ? t->bytes_sent
+					      : t->bytes_received),
+		  (unsigned long long)(sender ? t->messages_sent
+					      : t->messages_received),
+		  rate, counted, r->error ? "; error: " : "",
+		  r->error ? r->error : "");
+}
+
+/* The run has ended: report it (if the client is still there) and log. */
+static void agent_finish_run(struct agent *a)
+{
+	struct latency_hist *rtt = NULL;
+	struct run_result result;
+
+	if (a->config.mode == RUN_RR && a->config.role == RUN_RECEIVERS) {
+		rtt = malloc(sizeof(*rtt));
+		if (rtt && !run_latency(a->run, rtt)) {
+			free(rtt);
+			rtt = NULL;
+		}
+	}
+	run_finish(a->run, &result);
+	a->run = NULL;
+	agent_send(a, agent_result(a, &result, rtt));
+	agent_log_result(a, &result);
+	run_result_fini(&result);
+	free(rtt);
+}
+
+/* Ends a run at once: its connections are cut, its threads joined. */
+static void agent_end_run(struct agent *a, const char *why)
+{
+	agent_close_data(a);
+	if (!a->run)
+		return;
+	run_abort(a->run, why);
+	while (!run_tick(a->run, clock_now_ns())) {
+		struct pollfd pfd = {.fd = run_event_fd(a->run),
+				     .events = POLLIN};
+
+		poll(&pfd, 1, RUN_TICK_MS);
+	}
+	agent_finish_run(a);
+}
+
+/* The client's connection is closed: the agent waits for the next. */
+static void agent_forget(struct agent *a)
+{
+	close(a->fd);
+	a->fd = -1;
+	a->greeted = false;
+	a->stalled = false;
+}
+
+/* Ends the client's run and connection, with a last error line. */
+static void agent_drop(struct agent *a, const char *why)
+{
+	if (a->fd < 0)
+		return;
+	agent_end_run(a, why);
+	proto_send_error(a->fd, why);
+	agent_log(a, "%s dropped: %s", a->peer, why);
+	agent_forget(a);
+}
+
+void agent_close(struct agent *a, const char *why)
+{
+	if (!a)
+		return;
+	agent_drop(a, why ? why : "the agent stopped");
+	if (a->listen_fd >= 0)
+		close(a->listen_fd);
+	proto_reader_fini(&a->in);
+	explicit_bzero(a->secret, sizeof(a->secret));
+	free(a);
+}
+
+static void agent_accept(struct agent *a)
+{
+	struct timeval limit = {.tv_sec = SEND_TIMEOUT_S};
+	struct sockaddr_in from;
+	socklen_t len = sizeof(from);
+	int one = 1, idle = 10, interval = 5, count = 3;
+	char name[sizeof(a->peer)], ip[INET_ADDRSTRLEN];
+	int fd = accept4(a->listen_fd, (struct sockaddr *)&from, &len,
+			 SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	inet_ntop(AF_INET, &from.sin_addr, ip, sizeof(ip));
+	snprintf(name, sizeof(name), "%s:%u", ip, ntohs(from.sin_port));
+	/* A client whose writes stall, or whose host vanished, is dropped. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof(interval));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count));
+	if (a->fd >= 0) {
+		char why[160];
+
+		snprintf(why, sizeof(why),
+			 "busy: serving %s for %.0f s; one client at a time",
+			 a->peer,
+			 (double)(clock_now_ns() - a->connected_ns) / 1e9);
+		proto_send_error(fd, why);
+		close(fd);
+		agent_log(a, "%s refused: %s", name, why);
+		return;
+	}
+	a->fd = fd;
+	a->peer_addr = from;
+	memcpy(a->peer, name, sizeof(name));
+	a->connected_ns = clock_now_ns();
+	a->runs = 0;
+	proto_reader_reset(&a->in);
+	agent_log(a, "%s connected", a->peer);
+}
+
+static void agent_hello(struct agent *a, const cJSON *msg)
+{
+	const cJSON *secret = cJSON_GetObjectItemCaseSensitive(msg, "secret");
+	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(msg, "tool");
+	cJSON *welcome;
+
+	if (a->has_secret && !cJSON_IsString(secret)) {
+		agent_drop(a, "this agent needs a secret (--auth-file)");
+		return;
+	}
+	if (a->has_secret &&
+	    !proto_secret_equal(secret->valuestring, a->secret)) {
+		agent_drop(a, "wrong secret");
+		return;
+	}
+	welcome = proto_message("welcome", 0);
+	cJSON_AddNumberToObject(welcome, "version", PROTO_VERSION);
+	cJSON_AddStringToObject(welcome, "tool", "nio-top " NIO_TOP_VERSION);
+	cJSON_AddItemToObject(welcome, "host", codec_host(&a->host));
+	cJSON_AddItemToObject(welcome, "capabilities",
+			      codec_capabilities(&a->host));
+	agent_send(a, welcome);
+	a->greeted = true;
+	agent_log(a, "%s greeted (%s)", a->peer,
+		  cJSON_IsString(tool) ? tool->valuestring : "no tool named");
+}
+
+static void agent_refuse(struct agent *a, unsigned int id, const char *why)
+{
+	cJSON *msg = proto_message("refused", id);
+
+	cJSON_AddStringToObject(msg, "error", why);
+	agent_send(a, msg);
+	agent_log(a, "run %u refused: %s", id, why);
+}
+
+/*
+ * What the owner allows one run: flows, slots, time and the memory its
+ * buffers take here, checked before anything is allocated.  duration_ms 0:
+ * the client paces a run with no end of its own.
+ */
+static int agent_check_limits(struct agent *a, const struct run_config *c,
+			      char **cause)
+{
+	const struct options *o = &a->options;
+	uint64_t time_ms = c->settings.warmup_ms + c->settings.duration_ms;
+	char size[24], wanted[32], allowed[32];
+	size_t bytes;
+
+	if (c->threads > o->max_threads)
+		return cause_set(cause, -EINVAL,
+				 "run.config.threads: %u flows; this agent "
+				 "allows %u (--max-threads)",
+				 c->threads, o->max_threads);
+	if (c->strategy->zerocopy && c->settings.slots > o->max_slots)
+		return cause_set(cause, -EINVAL,
+				 "run.config.slots: %u; this agent allows "
+				 "%u (--max-slots)",
+				 c->settings.slots, o->max_slots);
+	if (time_ms > o->max_duration_ms)
+		return cause_set(cause, -EINVAL,
+				 "run.config.duration_s: the run would "
+				 "last %.3g s with its warm-up; this agent "
+				 "allows %.3g s (--max-duration)",
+				 (double)time_ms / 1000,
+				 (double)o->max_duration_ms / 1000);
+	bytes = run_memory(c);
+	if (bytes > a->budget) {
+		units_format_size(c->msg_size, size, sizeof(size));
+		units_format_bytes(bytes, wanted, sizeof(wanted));
+		units_format_bytes(a->budget, allowed, sizeof(allowed));
+		return cause_set(cause, -EINVAL,
+				 "run.config: %u flows of %s %s need %s of "
+				 "buffers here; this agent allows %s a run "
+				 "(--max-memory)",
+				 c->threads, c->strategy->name, size, wanted,
+				 allowed);
+	}
+	return 0;
+}
+
+/*
+ * The run's configuration, as the option table reads a run: this host's
+ * ends, its events resolved here, within the owner's limits.
+ */
+static int agent_config(struct agent *a, const cJSON *msg, char **cause)
+{
+	const cJSON *side = cJSON_GetObjectItemCaseSensitive(msg, "agent_side");
+	char events[COUNTERS_MAX][48];
+	const char *names[COUNTERS_MAX];
+	struct run_config c = {0};
+	unsigned int event_count;
+	int role, r;
+
+	for (role = RUN_SENDERS; role <= RUN_RECEIVERS; role++)
+		if (strcmp(side->valuestring, run_role_names[role]) == 0)
+			break;
+	if (role > RUN_RECEIVERS)
+		return cause_set(cause, -EINVAL,
+				 "run.agent_side: must be senders "
+				 "or receivers");
+	r = options_run_from_json(
+		cJSON_GetObjectItemCaseSensitive(msg, "config"), "run.config",
+		CODEC_STRICT, false, &c, events, &event_count, cause);
+	if (r < 0)
+		return r;
+	c.role = (enum run_role)role;
+	c.paced = true;
+	c.counters = NULL;
+	if (event_count) {
+		for (unsigned int i = 0; i < event_count; i++)
+			names[i] = events[i];
+		r = counters_resolve(names, event_count, &a->counters, cause);
+		if (r < 0)
+			return r;
+		c.counters = &a->counters;
+	}
+	r = agent_check_limits(a, &c, cause);
+	if (r == 0)
+		a->config = c;
+	return r;
+}
+
+/* "run": checks the config and opens a port for its flows. */
+static void agent_run(struct agent *a, const cJSON *msg, unsigned int id)
+{
+	struct sockaddr_in addr;
+	socklen_t len = sizeof(addr);
+	char *cause = NULL;
+	cJSON *ready;
+
+	if (a->run || a->data_fd >= 0) {
+		agent_drop(a, "run: a run is already in progress");
+		return;
+	}
+	if (agent_config(a, msg, &cause) < 0) {
+		agent_refuse(a, id, cause ? cause : "run.config: not valid");
+		free(cause);
+		return;
+	}
+	a->run_id = id;
+	/* The flows come to the address the client reached. */
+	if (getsockname(a->fd, (struct sockaddr *)&addr, &len) == 0) {
+		addr.sin_port = 0;
+		a->data_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	}
+	if (a->data_fd < 0 ||
+	    bind(a->data_fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+	    listen(a->data_fd, (int)a->config.threads) < 0 ||
+	    getsockname(a->data_fd, (struct sockaddr *)&addr, &len) < 0) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "cannot listen for the flows: %s",
+			 strerror(errno));
+		agent_close_data(a);
+		agent_refuse(a, id, why);
+		return;
+	}
+	ready = proto_message("ready", id);
+	cJSON_AddNumberToObject(ready, "port", ntohs(addr.sin_port));
+	agent_send(a, ready);
+}
+
+/*
+ * Accepts the client's connections for the ports it named, in its order;
+ * anyone else's are closed.  0, or -errno with why.
+ */
+static int agent_accept_flows(struct agent *a, const cJSON *ports, int *fds,
+			      char *why, size_t size)
+{
+	uint64_t deadline = clock_now_ns() + FLOWS_TIMEOUT_MS * NS_PER_MS;
+	unsigned int got = 0, n = a->config.threads;
+
+	while (got < n) {
+		struct pollfd pfd = {.fd = a->data_fd, .events = POLLIN};
+		uint64_t now = clock_now_ns();
+		struct sockaddr_in from;
+		socklen_t len = sizeof(from);
+		unsigned int i = 0;
+		int fd;
+
+		if (now >= deadline)
+			break;
+		if (poll(&pfd, 1, (int)((deadline - now) / NS_PER_MS) + 1) <= 0)
+			continue;
+		fd = accept4(a->data_fd, (struct sockaddr *)&from, &len,
+			     SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		while (i < n &&
+		       (cJSON_GetArrayItem(ports, (int)i)->valuedouble !=
+				ntohs(from.sin_port) ||
+			fds[i] >= 0))
+			i++;
+		if (i == n ||
+		    from.sin_addr.s_addr != a->peer_addr.sin_addr.s_addr) {
+			close(fd);
+			continue;
+		}
+		fds[i] = fd;
+		got++;
+	}
+	if (got == n)
+		return 0;
+	snprintf(why, size, "%u of %u flows connected within %d s", got, n,
+		 FLOWS_TIMEOUT_MS / 1000);
+	return -ETIMEDOUT;
+}
+
+/* "flows": takes the connections and starts this host's ends. */
+static void agent_flows(struct agent *a, const cJSON *msg, unsigned int id)
+{
+	const cJSON *ports = cJSON_GetObjectItemCaseSensitive(msg, "ports");
+	int fds[OPTIONS_THREADS_MAX];
+	char why[256], size[24];
+	char *cause = NULL;
+	int r;
+
+	if (a->data_fd < 0 || id != a->run_id || a->run) {
+		agent_drop(a, "flows: no run is waiting for its flows");
+		return;
+	}
+	if ((unsigned int)cJSON_GetArraySize(ports) != a->config.threads) {
+		snprintf(why, sizeof(why), "flows.ports: must name %u ports",
+			 a->config.threads);
+		agent_drop(a, why);
+		return;
+	}
+	for (unsigned int i = 0; i < a->config.threads; i++) {
+		uint64_t port;
+
+		if (jsonfile_u64(cJSON_GetArrayItem(ports, (int)i), &port) <
+			    0 ||
+		    port < 1 || port > 65535) {
+			snprintf(why, sizeof(why),
+				 "flows.ports[%u]: must be a port 1 .. 65535",
+				 i);
+			agent_drop(a, why);
+			return;
+		}
+	}
+	for (unsigned int i = 0; i < a->config.threads; i++)
+		fds[i] = -1;
+	r = agent_accept_flows(a, ports, fds, why, sizeof(why));
+	agent_close_data(a);
+	if (r < 0) {
+		for (unsigned int i = 0; i < a->config.threads; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		agent_refuse(a, id, why);
+		return;
+	}
+	r = run_start_connected(&a->config, fds, &a->run, &cause);
+	if (r < 0) {
+		snprintf(why, sizeof(why), "%s", cause ? cause : strerror(-r));
+		free(cause);
+		agent_refuse(a, id, why);
+		return;
+	}
+	a->runs++;
+	a->run_started_ns = clock_now_ns();
+	a->overtime = false;
+	a->next_tick_ns = a->run_started_ns + TICK_NS;
+	agent_send(a, proto_message("started", id));
+	units_format_size(a->config.msg_size, size, sizeof(size));
+	agent_log(a, "run %u: %s %s x%u %s, this host runs the %s", id,
+		  a->config.strategy->name, size, a->config.threads,
+		  run_mode_name(a->config.mode), run_role_name(a->config.role));
+}
+
+/* A message from a greeted client, in its place in a run's life. */
+static void agent_message(struct agent *a, const cJSON *msg, const char *type)
+{
+	unsigned int id = proto_run_id(msg);
+	bool current = a->run && id == a->run_id;
+	char why[128];
+
+	if (strcmp(type, "run") == 0) {
+		agent_run(a, msg, id);
+	} else if (strcmp(type, "flows") == 0) {
+		agent_flows(a, msg, id);
+	} else if (strcmp(type, "measure") == 0) {
+		if (current)
+			run_end_warmup(a->run);
+	} else if (strcmp(type, "stop") == 0) {
+		if (current)
+			run_stop(a->run);
+	} else if (strcmp(type, "abort") == 0) {
+		const cJSON *reason = cJSON_GetObjectItemCaseSensitive(
+			msg, "reason");
+
+		snprintf(why, sizeof(why), "the client aborted: %s",
+			 cJSON_IsString(reason) ? reason->valuestring
+						: "no reason given");
+		if (current)
+			run_abort(a->run, why);
+		if (id == a->run_id)
+			agent_close_data(a);
+	} else {
+		snprintf(why, sizeof(why), "%s: not a message a client sends",
+			 type);
+		agent_drop(a, why);
+	}
+	/* Marks of a run already over (or never started) are stale: fine. */
+}
+
+static void agent_line(struct agent *a, const char *line, size_t len)
+{
+	const char *type;
+	char *cause = NULL;
+	cJSON *msg;
+
+	if (proto_parse(line, len, &msg, &type, &cause) < 0) {
+		agent_drop(a, cause ? cause : "a bad message");
+		free(cause);
+		return;
+	}
+	if (!a->greeted && strcmp(type, "hello") != 0)
+		agent_drop(a, "the first message must be a hello");
+	else if (!a->greeted)
+		agent_hello(a, msg);
+	else if (strcmp(type, "hello") == 0)
+		agent_drop(a, "hello: already greeted");
+	else
+		agent_message(a, msg, type);
+	cJSON_Delete(msg);
+}
+
+static void agent_read(struct agent *a)
+{
+	ssize_t n = proto_reader_fill(&a->in, a->fd);
+	char why[128];
+
+	if (n == 0 && !a->run && a->data_fd < 0) {
+		agent_log(a, "%s left after %u run%s", a->peer, a->runs,
+			  a->runs == 1 ? "" : "s");
+		agent_forget(a);
+		return;
+	}
+	if (n == 0 ||
+	    (n < 0 && n != -EAGAIN && n != -EINTR && n != -EMSGSIZE)) {
+		snprintf(why, sizeof(why), "the client went away mid-run (%s)",
+			 n == 0 ? "connection closed" : strerror((int)-n));
+		agent_end_run(a, why);
+		agent_log(a, "%s: %s", a->peer, why);
+		agent_forget(a);
+		return;
+	}
+	while (a->fd >= 0) {
+		char *line;
+		size_t len;
+		int r = proto_reader_next(&a->in, &line, &len);
+
+		if (r == 0)
+			break;
+		if (r < 0) {
+			snprintf(why, sizeof(why),
+				 "a message longer than %d bytes",
+				 PROTO_AGENT_LINE_MAX);
+			agent_drop(a, why);
+			break;
+		}
+		agent_line(a, line, len);
+	}
+}
+
+/* Every tick: this host's ends so far, for the client's gauges. */
+static void agent_tick(struct agent *a)
+{
+	bool sender = a->config.role == RUN_SENDERS;
+	unsigned int events = a->config.counters ? a->config.counters->count
+						 : 0;
+	struct counter_open open[COUNTERS_MAX] = {{0}};
+	struct latency_hist *rtt = NULL;
+	const char *error = run_error(a->run);
+	cJSON *msg = proto_message("tick", a->run_id);
+	struct sample s;
+	bool counting;
+
+	run_sample(a->run, &s);
+	counting = run_counters_open(a->run, sender, open);
+	cJSON_AddItemToObject(msg, "totals",
+			      codec_object(&run_totals_record, &s.totals));
+	cJSON_AddBoolToObject(msg, "counting", counting);
+	cJSON_AddBoolToObject(msg, "pmu",
+			      a->config.counters &&
+				      a->config.counters->pmu_present);
+	cJSON_AddItemToObject(msg, "counters",
+			      codec_list(&counter_reading_record,
+					 sender ? s.tx_counters : s.rx_counters,
+					 sizeof(s.tx_counters[0]), events));
+	cJSON_AddItemToObject(msg, "open",
+			      codec_list(&counter_open_record, open,
+					 sizeof(open[0]), events));
+	if (a->config.mode == RUN_RR && !sender)
+		rtt = malloc(sizeof(*rtt));
+	if (rtt && run_latency(a->run, rtt))
+		cJSON_AddItemToObject(msg, "latency", codec_hist(rtt));
+	else
+		cJSON_AddNullToObject(msg, "latency");
+	free(rtt);
+	if (error)
+		cJSON_AddStringToObject(msg, "error", error);
+	else
+		cJSON_AddNullToObject(msg, "error");
+	agent_send(a, msg);
+}
+
+unsigned int agent_poll(const struct agent *a, struct pollfd *pfd)
+{
+	unsigned int n = 0;
+
+	pfd[n++] = (struct pollfd){.fd = a->listen_fd, .events = POLLIN};
+	if (a->fd >= 0)
+		pfd[n++] = (struct pollfd){.fd = a->fd, .events = POLLIN};
+	if (a->run)
+		pfd[n++] = (struct pollfd){.fd = run_event_fd(a->run),
+					   .events = POLLIN};
+	return n;
+}
+
+uint64_t agent_deadline_ns(const struct agent *a)
+{
+	uint64_t deadline = 0;
+
+	if (a->fd >= 0 && !a->greeted)
+		deadline = a->connected_ns + HELLO_TIMEOUT_MS * NS_PER_MS;
+	if (a->run) {
+		uint64_t d = run_deadline_ns(a->run);
+
+		if (a->next_tick_ns < d)
+			d = a->next_tick_ns;
+		if (!deadline || d < deadline)
+			deadline = d;
+	}
+	return deadline;
+}
+
+void agent_step(struct agent *a, const struct pollfd *pfd, unsigned int n,
+		uint64_t now_ns)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		if (!pfd[i].revents)
+			continue;
+		if (pfd[i].fd == a->listen_fd)
+			agent_accept(a);
+		else if (pfd[i].fd == a->fd)
+			agent_read(a);
+	}
+	if (a->fd >= 0 && !a->greeted &&
+	    now_ns >= a->connected_ns + HELLO_TIMEOUT_MS * NS_PER_MS)
+		agent_drop(a, "no hello within 10 s");
+	if (a->run && !a->overtime &&
+	    now_ns > a->run_started_ns +
+			     a->options.max_duration_ms * NS_PER_MS) {
+		char why[96];
+
+		snprintf(why, sizeof(why),
+			 "the run passed this agent's --max-duration of %.3g s",
+			 (double)a->options.max_duration_ms / 1000);
+		run_abort(a->run, why);
+		a->overtime = true;
+	}
+	if (a->run && run_tick(a->run, now_ns)) {
+		agent_finish_run(a);
+	} else if (a->run && now_ns >= a->next_tick_ns) {
+		agent_tick(a);
+		while (a->next_tick_ns <= now_ns)
+			a->next_tick_ns += TICK_NS;
+	}
+	if (a->fd >= 0 && a->stalled) {
+		agent_end_run(a, "the client stopped reading");
+		agent_log(a, "%s dropped: it stopped reading", a->peer);
+		agent_forget(a);
+	}
+}

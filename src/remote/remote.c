@@ -1,0 +1,665 @@
+/*
+ * The client's end of the control connection.  Waiting happens only while a
+ * run is set up (a few round trips, each with a time limit); during a run
+ * the main loop's tick reads what arrived without waiting.  Messages of an
+ * earlier run (a late tick, the report of an aborted run) are skipped by
+ * their run number.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cause.h"
+#include "clock.h"
+#include "codec.h"
+#include "jsonfile.h"
+#include "options.h"
+#include "proto.h"
+#include "remote.h"
+
+#define CONNECT_TIMEOUT_MS 5000
+#define REPLY_TIMEOUT_MS   10000
+
+struct remote {
+	char *target;
+	char *auth_file;
+	int fd;
+	struct sockaddr_in addr;
+	char name[INET_ADDRSTRLEN + 8];
+	char tool[65];
+	struct proto_reader in;
+	struct host_info host;
+	unsigned int last_id; /* the current run's number */
+	unsigned int events;  /* counters the agent reads per thread */
+	struct run_far_view view;
+};
+
+/* "HOST" or "HOST:PORT" to an IPv4 address. */
+static int remote_resolve(const char *target, struct sockaddr_in *addr,
+			  char **cause)
+{
+	struct addrinfo hints = {.ai_family = AF_INET,
+				 .ai_socktype = SOCK_STREAM};
+	struct addrinfo *found;
+	char host[256];
+	const char *colon = strrchr(target, ':');
+	unsigned long port = PROTO_PORT;
+	size_t len = colon ? (size_t)(colon - target) : strlen(target);
+	int r;
+
+	if (colon) {
+		char *end;
+
+		errno = 0;
+		port = strtoul(colon + 1, &end, 10);
+		if (colon[1] < '0' || colon[1] > '9' || *end || errno ||
+		    port < 1 || port > 65535)
+			return cause_set(cause, -EINVAL,
+					 "--connect: '%s' is not a port "
+					 "(1 .. 65535)",
+					 colon + 1);
+	}
+	if (len == 0 || len >= sizeof(host))
+		return cause_set(cause, -EINVAL,
+				 "--connect: '%s' names no host", target);
+	memcpy(host, target, len);
+	host[len] = '\0';
+	r = getaddrinfo(host, NULL, &hints, &found);
+	if (r != 0)
+		return cause_set(cause, -EHOSTUNREACH,
+				 "--connect: cannot resolve '%s': %s", host,
+				 gai_strerror(r));
+	*addr = *(struct sockaddr_in *)found->ai_addr;
+	addr->sin_port = htons((uint16_t)port);
+	freeaddrinfo(found);
+	return 0;
+}
+
+/*
+ * A connected TCP socket to addr within the time limit: fd or -errno.  It
+ * blocks afterwards, writes for at most the same limit.
+ */
+static int remote_dial(const struct sockaddr_in *addr)
+{
+	struct timeval limit = {.tv_sec = CONNECT_TIMEOUT_MS / 1000};
+	struct pollfd pfd = {.events = POLLOUT};
+	int fd, err = 0, flags;
+	socklen_t len = sizeof(err);
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (const struct sockaddr *)addr, sizeof(*addr)) < 0) {
+		if (errno != EINPROGRESS) {
+			err = errno;
+			goto err;
+		}
+		pfd.fd = fd;
+		if (poll(&pfd, 1, CONNECT_TIMEOUT_MS) == 0) {
+			err = ETIMEDOUT;
+			goto err;
+		}
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+			err = errno;
+		if (err)
+			goto err;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit)) <
+		    0) {
+		err = errno;
+		goto err;
+	}
+	return fd;
+err:
+	close(fd);
+	return -err;
+}
+
+static void view_reset(struct run_far_view *v)
+{
+	free(v->error);
+	*v = (struct run_far_view){0};
+}
+
+static void view_fail(struct run_far_view *v, bool lost, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void view_fail(struct run_far_view *v, bool lost, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->lost = v->lost || lost;
+	if (v->error)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&v->error, fmt, ap) < 0)
+		v->error = NULL;
+	va_end(ap);
+}
+
+/*
+ * The connection is gone (or unusable): the run and later ones learn why,
+ * and the next run connects again.
+ */
+static void remote_lost(struct remote *rm, const char *why)
+{
+	view_fail(&rm->view, true, "%s", why);
+	if (rm->fd >= 0) {
+		close(rm->fd);
+		rm->fd = -1;
+	}
+}
+
+/* Lost mid-run: "lost the agent 198.18.0.1:5310: why". */
+static void remote_gone(struct remote *rm, const char *why)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "lost the agent %s: %s", rm->name, why);
+	remote_lost(rm, text);
+}
+
+/* The next whole message read already: 1, 0 (none yet) or -errno. */
+static int remote_next(struct remote *rm, cJSON **msg, const char **type,
+		       char **cause)
+{
+	char *line, *why = NULL;
+	size_t len;
+	int r = proto_reader_next(&rm->in, &line, &len);
+
+	if (r == -EMSGSIZE)
+		return cause_set(cause, -EPROTO,
+				 "agent %s: a message longer than %d bytes",
+				 rm->name, PROTO_CLIENT_LINE_MAX);
+	if (r <= 0)
+		return r;
+	r = proto_parse(line, len, msg, type, &why);
+	if (r < 0) {
+		r = cause_set(cause, -EPROTO, "agent %s sent a bad %s",
+			      rm->name, why ? why : "message");
+		free(why);
+		return r;
+	}
+	return 1;
+}
+
+/* Reads what the socket holds: bytes, or -errno with *cause. */
+static int remote_fill(struct remote *rm, char **cause)
+{
+	ssize_t n = proto_reader_fill(&rm->in, rm->fd);
+
+	if (n == 0)
+		return cause_set(cause, -ECONNRESET,
+				 "agent %s closed the connection", rm->name);
+	if (n < 0 && n != -EINTR && n != -EAGAIN)
+		return cause_set(cause, (int)n, "agent %s: %s", rm->name,
+				 strerror((int)-n));
+	return n < 0 ? 0 : (int)n;
+}
+
+/*
+ * The next message, waiting up to timeout_ms: 0 with *msg and *type, or
+ * -errno with *cause.
+ */
+static int remote_receive(struct remote *rm, int timeout_ms, cJSON **msg,
+			  const char **type, char **cause)
+{
+	uint64_t deadline = clock_now_ns() + (uint64_t)timeout_ms * NS_PER_MS;
+
+	for (;;) {
+		struct pollfd pfd = {.fd = rm->fd, .events = POLLIN};
+		uint64_t now = clock_now_ns();
+		int r = remote_next(rm, msg, type, cause);
+
+		if (r != 0)
+			return r < 0 ? r : 0;
+		if (now >= deadline)
+			return cause_set(cause, -ETIMEDOUT,
+					 "agent %s: no answer within %d s",
+					 rm->name, timeout_ms / 1000);
+		r = poll(&pfd, 1, (int)((deadline - now) / NS_PER_MS) + 1);
+		if (r < 0 && errno != EINTR)
+			return cause_set(cause, -errno, "poll: %s",
+					 strerror(errno));
+		if (r <= 0)
+			continue;
+		r = remote_fill(rm, cause);
+		if (r < 0)
+			return r;
+	}
+}
+
+/* Waits for the answer to run id: one of the types wanted, or an error. */
+static int remote_answer(struct remote *rm, unsigned int id, const char *wanted,
+			 cJSON **answer, char **cause)
+{
+	for (;;) {
+		const char *type;
+		const cJSON *text;
+		cJSON *msg;
+		int r = remote_receive(rm, REPLY_TIMEOUT_MS, &msg, &type,
+				       cause);
+
+		if (r < 0)
+			return r;
+		text = cJSON_GetObjectItemCaseSensitive(msg, "error");
+		if (proto_run_id(msg) == id && strcmp(type, wanted) == 0) {
+			*answer = msg;
+			return 0;
+		}
+		if (strcmp(type, "error") == 0)
+			r = cause_set(cause, -ECONNREFUSED, "agent %s: %s",
+				      rm->name, text->valuestring);
+		else if (proto_run_id(msg) == id &&
+			 strcmp(type, "refused") == 0)
+			r = cause_set(cause, -EINVAL, "agent %s: %s", rm->name,
+				      text->valuestring);
+		/* Else a tick or report of a run given up on, skipped. */
+		else if (strcmp(type, "tick") != 0 &&
+			 strcmp(type, "result") != 0)
+			r = cause_set(cause, -EPROTO,
+				      "agent %s sent \"%s\", not \"%s\"",
+				      rm->name, type, wanted);
+		cJSON_Delete(msg);
+		if (r < 0)
+			return r;
+	}
+}
+
+/* Connects and greets: the agent's version must be this one's. */
+static int remote_greet(struct remote *rm, char **cause)
+{
+	char secret[PROTO_SECRET_MAX + 1];
+	cJSON *msg, *reply;
+	const char *type;
+	uint64_t version;
+	int r;
+
+	if (rm->auth_file) {
+		r = proto_read_secret(rm->auth_file, secret, sizeof(secret),
+				      cause);
+		if (r < 0)
+			return r;
+	}
+	rm->fd = remote_dial(&rm->addr);
+	if (rm->fd < 0)
+		return cause_set(cause, rm->fd,
+				 "cannot reach the agent at %s: %s", rm->name,
+				 strerror(-rm->fd));
+	proto_reader_reset(&rm->in);
+	msg = proto_message("hello", 0);
+	cJSON_AddNumberToObject(msg, "version", PROTO_VERSION);
+	cJSON_AddStringToObject(msg, "tool", "nio-top " NIO_TOP_VERSION);
+	if (rm->auth_file)
+		cJSON_AddStringToObject(msg, "secret", secret);
+	r = proto_send(rm->fd, msg);
+	cJSON_Delete(msg);
+	explicit_bzero(secret, sizeof(secret));
+	if (r < 0)
+		return cause_set(cause, r, "agent %s: %s", rm->name,
+				 strerror(-r));
+	r = remote_receive(rm, REPLY_TIMEOUT_MS, &reply, &type, cause);
+	if (r < 0)
+		return r;
+	if (strcmp(type, "welcome") != 0) {
+		const cJSON *text = cJSON_GetObjectItemCaseSensitive(reply,
+								     "error");
+
+		r = cause_set(cause, -ECONNREFUSED, "agent %s refused: %s",
+			      rm->name,
+			      cJSON_IsString(text) ? text->valuestring
+						   : "no welcome");
+		cJSON_Delete(reply);
+		return r;
+	}
+	jsonfile_u64(cJSON_GetObjectItemCaseSensitive(reply, "version"),
+		     &version);
+	if (version != PROTO_VERSION) {
+		cJSON_Delete(reply);
+		return cause_set(cause, -EPROTONOSUPPORT,
+				 "agent %s speaks protocol version %llu; "
+				 "this nio-top speaks version %d",
+				 rm->name, (unsigned long long)version,
+				 PROTO_VERSION);
+	}
+	snprintf(rm->tool, sizeof(rm->tool), "%s",
+		 cJSON_GetObjectItemCaseSensitive(reply, "tool")->valuestring);
+	r = codec_read_host(
+		cJSON_GetObjectItemCaseSensitive(reply, "host"),
+		cJSON_GetObjectItemCaseSensitive(reply, "capabilities"),
+		&rm->host, "welcome.host", "welcome.capabilities", CODEC_STRICT,
+		cause);
+	cJSON_Delete(reply);
+	if (r < 0)
+		return cause_set(cause, -EPROTO, "agent %s sent a bad %s",
+				 rm->name, *cause ? *cause : "welcome");
+	return 0;
+}
+
+int remote_open(const char *target, const char *auth_file, struct remote **out,
+		char **cause)
+{
+	struct remote *rm = calloc(1, sizeof(*rm));
+	int r;
+
+	*cause = NULL;
+	if (!rm)
+		return -ENOMEM;
+	rm->fd = -1;
+	rm->target = strdup(target);
+	rm->auth_file = auth_file ? strdup(auth_file) : NULL;
+	r = rm->target && (!auth_file || rm->auth_file)
+		    ? proto_reader_init(&rm->in, PROTO_CLIENT_LINE_MAX)
+		    : -ENOMEM;
+	if (r == 0)
+		r = remote_resolve(target, &rm->addr, cause);
+	if (r == 0) {
+		char ip[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &rm->addr.sin_addr, ip, sizeof(ip));
+		snprintf(rm->name, sizeof(rm->name), "%s:%u", ip,
+			 ntohs(rm->addr.sin_port));
+		r = remote_greet(rm, cause);
+	}
+	if (r < 0) {
+		remote_close(rm);
+		return r;
+	}
+	*out = rm;
+	return 0;
+}
+
+void remote_close(struct remote *rm)
+{
+	if (!rm)
+		return;
+	if (rm->fd >= 0)
+		close(rm->fd);
+	proto_reader_fini(&rm->in);
+	free(rm->view.error);
+	free(rm->target);
+	free(rm->auth_file);
+	free(rm);
+}
+
+const char *remote_name(const struct remote *rm)
+{
+	return rm->name;
+}
+
+const char *remote_tool(const struct remote *rm)
+{
+	return rm->tool;
+}
+
+const struct host_info *remote_host(const struct remote *rm)
+{
+	return &rm->host;
+}
+
+/* Dials every flow to the agent's data port; their ports go in ports. */
+static int remote_dial_flows(struct remote *rm, uint16_t port,
+			     unsigned int count, int *fds, cJSON *ports,
+			     char **cause)
+{
+	struct sockaddr_in to = rm->addr;
+
+	to.sin_port = htons(port);
+	for (unsigned int i = 0; i < count; i++) {
+		struct sockaddr_in me;
+		socklen_t len = sizeof(me);
+
+		fds[i] = remote_dial(&to);
+		if (fds[i] < 0 ||
+		    getsockname(fds[i], (struct sockaddr *)&me, &len) < 0) {
+			int r = fds[i] < 0 ? fds[i] : -errno;
+
+			return cause_set(cause, r,
+					 "cannot connect flow %u to %s: %s",
+					 i + 1, rm->name, strerror(-r));
+		}
+		cJSON_AddItemToArray(ports,
+				     cJSON_CreateNumber(ntohs(me.sin_port)));
+	}
+	return 0;
+}
+
+/* The far end's start: the run's settings, its port, the flows. */
+static int remote_start(void *data, const struct run_config *config, int *fds,
+			char **cause)
+{
+	struct remote *rm = data;
+	enum run_role agent = run_role_peer(config->role);
+	unsigned int id = ++rm->last_id;
+	cJSON *msg, *reply = NULL, *ports;
+	uint64_t port;
+	int r;
+
+	*cause = NULL;
+	for (unsigned int i = 0; i < config->threads; i++)
+		fds[i] = -1;
+	if (rm->fd < 0) {
+		r = remote_greet(rm, cause);
+		if (r < 0)
+			return r;
+	}
+	view_reset(&rm->view);
+	rm->events = config->counters ? config->counters->count : 0;
+
+	msg = proto_message("run", id);
+	cJSON_AddStringToObject(msg, "agent_side", run_role_name(agent));
+	options_run_to_json(config, cJSON_AddObjectToObject(msg, "config"));
+	r = proto_send(rm->fd, msg);
+	cJSON_Delete(msg);
+	if (r == 0)
+		r = remote_answer(rm, id, "ready", &reply, cause);
+	if (r < 0)
+		goto out;
+	jsonfile_u64(cJSON_GetObjectItemCaseSensitive(reply, "port"), &port);
+	cJSON_Delete(reply);
+	reply = NULL;
+
+	msg = proto_message("flows", id);
+	ports = cJSON_AddArrayToObject(msg, "ports");
+	r = remote_dial_flows(rm, (uint16_t)port, config->threads, fds, ports,
+			      cause);
+	if (r == 0)
+		r = proto_send(rm->fd, msg);
+	cJSON_Delete(msg);
+	if (r == 0)
+		r = remote_answer(rm, id, "started", &reply, cause);
+out:
+	cJSON_Delete(reply);
+	if (r < 0) {
+		for (unsigned int i = 0; i < config->threads; i++) {
+			if (fds[i] >= 0)
+				close(fds[i]);
+			fds[i] = -1;
+		}
+		if (!*cause &&
+		    asprintf(cause, "agent %s: %s", rm->name, strerror(-r)) < 0)
+			*cause = NULL;
+		/* Refused: the agent is fine and waits for the next run. */
+		if (r != -EINVAL)
+			remote_lost(rm, *cause ? *cause : "lost the agent");
+	}
+	return r;
+}
+
+static const struct run_far_view *remote_view(const void *data)
+{
+	const struct remote *rm = data;
+
+	return &rm->view;
+}
+
+static void remote_mark(void *data, enum run_mark mark, const char *why)
+{
+	static const char *const words[] = {
+		[RUN_MARK_MEASURE] = "measure",
+		[RUN_MARK_STOP] = "stop",
+		[RUN_MARK_ABORT] = "abort",
+	};
+	struct remote *rm = data;
+	cJSON *msg;
+	int r;
+
+	if (rm->fd < 0 || rm->view.done)
+		return;
+	msg = proto_message(words[mark], rm->last_id);
+	if (why)
+		cJSON_AddStringToObject(msg, "reason", why);
+	r = proto_send(rm->fd, msg);
+	cJSON_Delete(msg);
+	if (r < 0)
+		remote_gone(rm, strerror(-r));
+}
+
+/* A reason the agent gave says so. */
+static void agent_reason(char *reason, size_t size)
+{
+	char own[sizeof(((struct counter_value *)0)->reason)];
+
+	if (!reason[0] || size > sizeof(own))
+		return;
+	memcpy(own, reason, size);
+	snprintf(reason, size, "on the agent: %.*s", (int)size - 15, own);
+}
+
+/* A tick: the agent's ends so far. */
+static int remote_tick(struct remote *rm, const cJSON *msg, char **cause)
+{
+	struct run_far_view *v = &rm->view;
+	const cJSON *latency = cJSON_GetObjectItemCaseSensitive(msg, "latency");
+	const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
+
+	if (codec_read(&run_totals_record,
+		       cJSON_GetObjectItemCaseSensitive(msg, "totals"),
+		       &v->totals, "tick.totals", CODEC_STRICT, cause) ||
+	    codec_read_list(&counter_reading_record,
+			    cJSON_GetObjectItemCaseSensitive(msg, "counters"),
+			    v->counters, sizeof(v->counters[0]), rm->events,
+			    "tick.counters", CODEC_STRICT, cause) ||
+	    codec_read_list(&counter_open_record,
+			    cJSON_GetObjectItemCaseSensitive(msg, "open"),
+			    v->open, sizeof(v->open[0]), rm->events,
+			    "tick.open", CODEC_STRICT, cause))
+		return -EINVAL;
+	v->counting = cJSON_IsTrue(
+		cJSON_GetObjectItemCaseSensitive(msg, "counting"));
+	v->pmu = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "pmu"));
+	v->has_latency = cJSON_IsObject(latency);
+	if (v->has_latency &&
+	    codec_read_hist(latency, &v->latency, "tick.latency", cause))
+		return -EINVAL;
+	v->has_sample = true;
+	if (cJSON_IsString(error))
+		view_fail(v, false, "agent: %s", error->valuestring);
+	return 0;
+}
+
+/* The report: the agent's ends over its measured window, and the totals. */
+static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
+{
+	struct run_far_view *v = &rm->view;
+	const cJSON *latency = cJSON_GetObjectItemCaseSensitive(msg, "latency");
+	const cJSON *derived = cJSON_GetObjectItemCaseSensitive(msg, "derived");
+	const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
+
+	v->counted = cJSON_IsTrue(
+		cJSON_GetObjectItemCaseSensitive(msg, "counted"));
+	if (codec_read(&run_totals_record,
+		       cJSON_GetObjectItemCaseSensitive(msg, "totals"),
+		       &v->totals, "result.totals", CODEC_STRICT, cause) ||
+	    codec_read_metrics(derived, &v->side.derived, false,
+			       "result.derived", CODEC_STRICT, cause) ||
+	    (v->counted &&
+	     codec_read_list(&counter_value_record,
+			     cJSON_GetObjectItemCaseSensitive(msg, "counters"),
+			     v->side.value, sizeof(v->side.value[0]),
+			     rm->events, "result.counters", CODEC_STRICT,
+			     cause)))
+		return -EINVAL;
+	for (unsigned int i = 0; v->counted && i < rm->events; i++)
+		agent_reason(v->side.value[i].reason,
+			     sizeof(v->side.value[i].reason));
+	v->has_latency = cJSON_IsObject(latency);
+	if (v->has_latency &&
+	    codec_read_hist(latency, &v->latency, "result.latency", cause))
+		return -EINVAL;
+	v->measured_s = cJSON_GetObjectItemCaseSensitive(msg, "measured_s")
+				->valuedouble;
+	v->gbps = cJSON_GetObjectItemCaseSensitive(msg, "gbps")->valuedouble;
+	v->msgs_per_s = cJSON_GetObjectItemCaseSensitive(msg, "msgs_per_s")
+				->valuedouble;
+	if (cJSON_IsString(error))
+		view_fail(v, false, "agent: %s", error->valuestring);
+	v->has_sample = true;
+	v->done = true;
+	return 0;
+}
+
+/* One message of the current run, or an error that ends the connection. */
+static int remote_handle(struct remote *rm, const cJSON *msg, const char *type,
+			 char **cause)
+{
+	if (strcmp(type, "error") == 0)
+		return cause_set(cause, -ECONNRESET, "%s",
+				 cJSON_GetObjectItemCaseSensitive(msg, "error")
+					 ->valuestring);
+	if (proto_run_id(msg) != rm->last_id)
+		return 0;
+	if (strcmp(type, "tick") == 0 && !rm->view.done)
+		return remote_tick(rm, msg, cause);
+	if (strcmp(type, "result") == 0)
+		return remote_result(rm, msg, cause);
+	return 0;
+}
+
+static void remote_poll(void *data)
+{
+	struct remote *rm = data;
+	struct pollfd pfd = {.fd = rm->fd, .events = POLLIN};
+	char *cause = NULL;
+	int r = 0;
+
+	if (rm->fd < 0)
+		return;
+	if (poll(&pfd, 1, 0) > 0)
+		r = remote_fill(rm, &cause);
+	while (r >= 0) {
+		const char *type;
+		cJSON *msg;
+
+		r = remote_next(rm, &msg, &type, &cause);
+		if (r <= 0)
+			break;
+		r = remote_handle(rm, msg, type, &cause);
+		cJSON_Delete(msg);
+	}
+	if (r < 0)
+		remote_gone(rm, cause ? cause : strerror(-r));
+	free(cause);
+}
+
+struct run_far_end remote_far_end(struct remote *rm)
+{
+	return (struct run_far_end){
+		.data = rm,
+		.start = remote_start,
+		.poll = remote_poll,
+		.mark = remote_mark,
+		.view = remote_view,
+	};
+}
