@@ -38,7 +38,7 @@ ok $? "the agent names its default memory budget"
 ! grep -q 'warning:' "$log"
 ok $? "an agent on one address does not warn"
 
-hello='{"type":"hello","version":2}'
+hello='{"type":"hello","version":3}'
 # cfg STRATEGY SIZE THREADS SLOTS [DURATION]: a run's settings, as a client
 # sends them (a continuous run, paced by the client, unless DURATION).
 cfg() {
@@ -60,10 +60,10 @@ ok $? "a 10 MiB line: the agent drops the client, naming the limit"
 kill -0 "$agent" && good_run
 ok $? "a 10 MiB line: the agent lives on and serves the next client"
 
-say '{"type":"hello","version":3}' | grep -q \
-	'protocol version 3 is not supported: this nio-top speaks version 2'
+say '{"type":"hello","version":4}' | grep -q \
+	'protocol version 4 is not supported: this nio-top speaks version 3'
 ok $? "wrong version: refused, naming both versions"
-say '{"type":"hello","version":2,"colour":"red"}' |
+say '{"type":"hello","version":3,"colour":"red"}' |
 	grep -q 'hello.colour: not a key of hello'
 ok $? "an unknown key: the error names it"
 say '{"type":"hello"}' | grep -q 'hello.version: missing'
@@ -73,7 +73,7 @@ ok $? "a value of the wrong kind: the error names the key and the rule"
 say '{"type":"run","run":1,"agent_side":"receivers","config":{}}' |
 	grep -q 'the first message must be a hello'
 ok $? "a run before the hello: refused"
-say '{"type":"hello","version":2,"version":2}' | grep -q 'version: the key appears twice'
+say '{"type":"hello","version":3,"version":3}' | grep -q 'version: the key appears twice'
 ok $? "a duplicate key: refused"
 say "$hello" '{"type":"tick","run":1,"totals":{},"counting":true,"pmu":false,"counters":[],"open":[],"latency":null,"error":null}' |
 	grep -q 'tick: not a message a client sends'

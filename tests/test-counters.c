@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "counters.h"
+#include "sampler.h"
 #include "tap.h"
 
 #define FAKE_FDS 64
@@ -159,6 +160,69 @@ static void test_scaled_and_not_counted(void)
 	ok(v.status == COUNTER_NOT_COUNTED && !counter_known(&v),
 	   "ran 0 ns: not-counted and no value (%s)",
 	   counter_status_name(v.status));
+	thread_counters_close(&tc);
+}
+
+/*
+ * Event 0 of one side between two readings, as every view takes it: the
+ * sampler differences the samples, counter_evaluate says what it means.
+ */
+static struct counter_value window(struct thread_counters *tc,
+				   const struct sample *from)
+{
+	struct counter_reading delta[COUNTERS_MAX];
+	struct metric_values derived;
+	struct sample to = {.t_ns = from->t_ns + 1000000000};
+	struct counter_value v;
+
+	thread_counters_read(tc, to.tx_counters);
+	sampler_side(tc->set, from, &to, true, delta, &derived);
+	counter_evaluate(tc->set, 0, &tc->open[0], &delta[0], &v);
+	return v;
+}
+
+/*
+ * Multiplexing whose share changes between readings: the window's value is
+ * its own raw count scaled by its own enabled/running, as perf stat -I does,
+ * not the difference of two cumulative readings each scaled by its own ratio.
+ */
+static void test_scaled_between_readings(void)
+{
+	static const uint32_t one[] = {0};
+	struct thread_counters tc;
+	struct counter_set set;
+	struct counter_value v;
+	struct sample from = {.t_ns = 1000000000};
+
+	fake_reset();
+	resolve(&set, one, 1, true);
+	thread_counters_open(&tc, &set, &fake_ops);
+	/* Before the window: 1000 counted in half of 1000 ns. */
+	fake.fd[3].raw = 1000;
+	fake.enabled[3] = 1000;
+	fake.running[3] = 500;
+	thread_counters_read(&tc, from.tx_counters);
+
+	/* The window ran all the time and counted 3000: exactly 3000. */
+	fake.fd[3].raw = 4000;
+	fake.enabled[3] = 2000;
+	fake.running[3] = 1500;
+	v = window(&tc, &from);
+	ok(v.status == COUNTER_OK && fabs(v.value - 3000) < 1e-6 &&
+		   v.running_pct == 100,
+	   "a window that ran throughout is its raw count, ok: 3000 (got %s "
+	   "%.1f)",
+	   counter_status_name(v.status), v.value);
+
+	/* The window ran 750 of 1000 ns and counted 1000: 1333.3, scaled. */
+	fake.fd[3].raw = 2000;
+	fake.running[3] = 1250;
+	v = window(&tc, &from);
+	ok(v.status == COUNTER_SCALED && fabs(v.value - 4000.0 / 3) < 1e-6 &&
+		   v.running_pct == 75,
+	   "a window that ran 75%% is its raw delta scaled by 1000/750: "
+	   "1333.3 (got %s %.1f, %.0f%%)",
+	   counter_status_name(v.status), v.value, v.running_pct);
 	thread_counters_close(&tc);
 }
 
@@ -319,6 +383,7 @@ int main(void)
 {
 	test_ok_and_order();
 	test_scaled_and_not_counted();
+	test_scaled_between_readings();
 	test_no_pmu();
 	test_permissions();
 	test_hybrid();

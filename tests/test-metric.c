@@ -41,10 +41,10 @@ static void test_derive(void)
 {
 	struct counter_set set;
 	struct counter_reading delta[COUNTERS_MAX] = {
-		{.value = 2e9,
+		{.raw = 2000000000,
 		 .enabled_ns = 2000000000,
 		 .running_ns = 2000000000},
-		{.value = 500, .enabled_ns = 2000000000, .running_ns = 0},
+		{.raw = 500, .enabled_ns = 2000000000, .running_ns = 0},
 	};
 	const char *names[] = {"task-clock", "context-switches"};
 	struct metric_values v;

@@ -57,7 +57,7 @@ static double perf_switches(const struct run *run)
 	struct sample s;
 
 	run_sample(run, &s);
-	return s.tx_counters[0].value + s.rx_counters[0].value;
+	return (double)(s.tx_counters[0].raw + s.rx_counters[0].raw);
 }
 
 int main(void)

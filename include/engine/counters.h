@@ -68,9 +68,16 @@ struct thread_counters {
 	struct counter_open open[COUNTERS_MAX];
 };
 
-/* What one or more threads counted for one event. */
+/*
+ * What one or more threads counted for one event, unscaled: the raw count and
+ * the times enabled and running, each summed over the threads.  Readings are
+ * differenced field by field first and only the difference is scaled (as
+ * perf stat -I does): scaling two cumulative readings by their own
+ * enabled/running ratios and subtracting them is biased whenever the ratio or
+ * the event's rate changes between them.
+ */
 struct counter_reading {
-	double value; /* scaled per thread, summed */
+	uint64_t raw;
 	uint64_t enabled_ns;
 	uint64_t running_ns;
 };
@@ -88,6 +95,14 @@ extern const struct record counter_open_record;
 extern const struct record counter_value_record;
 
 const char *counter_status_name(enum counter_status status);
+
+/* to - from, field by field, for count events. */
+void counter_readings_delta(const struct counter_reading *from,
+			    const struct counter_reading *to,
+			    struct counter_reading *delta, unsigned int count);
+
+/* A difference of readings scaled by its enabled/running; NaN if it never ran. */
+double counter_reading_scaled(const struct counter_reading *delta);
 
 /* Whether the counter counted: it has a value. */
 static inline bool counter_known(const struct counter_value *v)
@@ -121,7 +136,7 @@ int counters_find(const struct counter_set *set, const char *name);
 void thread_counters_open(struct thread_counters *tc,
 			  const struct counter_set *set,
 			  const struct counters_ops *ops);
-/* From any thread: adds this thread's readings to sum[]. */
+/* From any thread: adds this thread's raw readings to sum[]. */
 void thread_counters_read(const struct thread_counters *tc,
 			  struct counter_reading sum[COUNTERS_MAX]);
 void thread_counters_close(struct thread_counters *tc);

@@ -39,7 +39,7 @@ const char *const counter_status_names[] = {
 };
 
 static const struct record_field reading_fields[] = {
-	RECORD_FIELD("value", RECORD_NUMBER, struct counter_reading, value),
+	RECORD_FIELD("raw", RECORD_U64, struct counter_reading, raw),
 	RECORD_FIELD("enabled_ns", RECORD_U64, struct counter_reading,
 		     enabled_ns),
 	RECORD_FIELD("running_ns", RECORD_U64, struct counter_reading,
@@ -369,12 +369,31 @@ void thread_counters_read(const struct thread_counters *tc,
 		}
 		if (running > enabled)
 			running = enabled;
-		if (running)
-			sum[i].value += (double)raw * (double)enabled /
-					(double)running;
+		sum[i].raw += raw;
 		sum[i].enabled_ns += enabled;
 		sum[i].running_ns += running;
 	}
+}
+
+void counter_readings_delta(const struct counter_reading *from,
+			    const struct counter_reading *to,
+			    struct counter_reading *delta, unsigned int count)
+{
+	for (unsigned int i = 0; i < count; i++) {
+		delta[i].raw = to[i].raw - from[i].raw;
+		delta[i].enabled_ns = to[i].enabled_ns - from[i].enabled_ns;
+		delta[i].running_ns = to[i].running_ns - from[i].running_ns;
+	}
+}
+
+double counter_reading_scaled(const struct counter_reading *delta)
+{
+	if (!delta->running_ns)
+		return NAN;
+	if (delta->running_ns >= delta->enabled_ns)
+		return (double)delta->raw;
+	return (double)delta->raw * (double)delta->enabled_ns /
+	       (double)delta->running_ns;
 }
 
 void thread_counters_close(struct thread_counters *tc)
@@ -429,7 +448,7 @@ void counter_evaluate(const struct counter_set *set, unsigned int i,
 			 "opened but never ran (0 ns counted)");
 		return;
 	}
-	out->value = delta->value;
+	out->value = counter_reading_scaled(delta);
 	out->running_pct = delta->enabled_ns
 				   ? 100.0 * (double)delta->running_ns /
 					     (double)delta->enabled_ns

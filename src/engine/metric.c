@@ -82,7 +82,7 @@ static double term(const struct metric_input *in, const char *name)
 	if (strcmp(name, "seconds") == 0)
 		return in->seconds;
 	i = counters_find(in->set, name);
-	return i >= 0 && in->delta[i].running_ns ? in->delta[i].value : NAN;
+	return i >= 0 ? counter_reading_scaled(&in->delta[i]) : NAN;
 }
 
 void metric_derive(const struct metric_input *in, struct metric_values *out)

@@ -60,17 +60,6 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 	}
 }
 
-static void counter_delta(const struct counter_reading *from,
-			  const struct counter_reading *to,
-			  struct counter_reading *delta)
-{
-	for (unsigned int i = 0; i < COUNTERS_MAX; i++) {
-		delta[i].value = to[i].value - from[i].value;
-		delta[i].enabled_ns = to[i].enabled_ns - from[i].enabled_ns;
-		delta[i].running_ns = to[i].running_ns - from[i].running_ns;
-	}
-}
-
 static double sampler_seconds(const struct sample *from,
 			      const struct sample *to)
 {
@@ -112,8 +101,10 @@ void sampler_side(const struct counter_set *set, const struct sample *from,
 		.delta = own,
 	};
 
-	counter_delta(sender ? from->tx_counters : from->rx_counters,
-		      sender ? to->tx_counters : to->rx_counters, own);
+	/* Raw counts and times are differenced here, then scaled. */
+	counter_readings_delta(sender ? from->tx_counters : from->rx_counters,
+			       sender ? to->tx_counters : to->rx_counters, own,
+			       COUNTERS_MAX);
 	if (delta)
 		memcpy(delta, own, sizeof(own));
 	metric_derive(&in, out);
