@@ -110,6 +110,13 @@ ok $? "e exports the session"
 jq_true "$tmp/session.json" '.format == "nio-top-run" and (.runs | length) >= 2 and
 	all(.runs[]; .bytes_received == .bytes_sent)'
 ok $? "the export holds the finished runs, bytes equal"
+# Runs ended by a control change: the last partial tick is an interval too,
+# so the measured intervals add up to measured_s (to a microsecond).
+jq_true "$tmp/session.json" 'all(.runs[]; . as $r | [.intervals[].t_s] as $t |
+	[range(0; $t | length) | select($r.intervals[.].warmup | not) |
+	 $t[.] - (if . == 0 then 0 else $t[. - 1] end)] | add // 0 |
+	. - $r.measured_s | fabs < 1e-6)'
+ok $? "every explorer run: its measured intervals add up to measured_s"
 
 T send-keys -t ui q
 wait_exit

@@ -854,13 +854,27 @@ double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup)
 	return (double)(now_ns - run->start_ns) / 1e9;
 }
 
+/*
+ * A boundary between ticks (the warm-up's end or the window's, when a front
+ * end says so): the partial tick up to now becomes an interval of its own, so
+ * the intervals always add up to the run.
+ */
+static void run_close_tick(struct run *run, uint64_t now_ns)
+{
+	struct sample s;
+
+	run_read(run, now_ns, &s);
+	run_add_interval(run, &s);
+	run->last = s;
+}
+
 void run_stop(struct run *run)
 {
 	uint64_t now = clock_now_ns();
 
 	/* The window ends now, not at the last tick. */
 	if (run->state < RUN_STOPPING)
-		run_read(run, now, &run->last);
+		run_close_tick(run, now);
 	run_begin_stop(run, now);
 }
 
@@ -868,7 +882,7 @@ void run_end_warmup(struct run *run)
 {
 	if (run->state != RUN_WARMUP)
 		return;
-	run_read(run, clock_now_ns(), &run->last);
+	run_close_tick(run, clock_now_ns());
 	run_measure_from(run, &run->last);
 	run->state = RUN_MEASURE;
 }
