@@ -42,7 +42,7 @@ hello='{"type":"hello","version":3}'
 # cfg STRATEGY SIZE THREADS SLOTS [DURATION]: a run's settings, as a client
 # sends them (a continuous run, paced by the client, unless DURATION).
 cfg() {
-	printf '{"strategy":"%s","msg_size":%s,"threads":%s,"mode":"stream","duration_s":%s,"warmup_s":0.5,"verify":false,"slots":%s,"uring_depth":8,"uring_fixed":false,"pin":[],"round":1,"events":[]}' \
+	printf '{"strategy":"%s","msg_size":%s,"threads":%s,"mode":"stream","duration_s":%s,"warmup_s":0.5,"verify":false,"fields":8,"slots":%s,"uring_depth":8,"uring_fixed":false,"unsafe_reuse":false,"rx":"copy","pin":[],"round":1,"events":[]}' \
 		"$1" "$2" "$3" "${5:-0}" "$4"
 }
 say 'this is not json' | grep -q '"type":"error".*not valid JSON'

@@ -82,7 +82,8 @@ ok $? "--help exits 0"
 for opt in batch strategy msg-size threads duration warmup verify output \
 	topology subnet mtu rate delay loss keep-netns slots uring-depth \
 	uring-fixed events no-counters refresh theme list-strategies \
-	check help version serve listen port connect reverse auth-file pin; do
+	check help version serve listen port connect reverse auth-file pin \
+	fields unsafe-reuse rx; do
 	[[ "$help" == *"--$opt"* ]]
 	ok $? "--help lists --$opt"
 done
@@ -99,7 +100,7 @@ ok $? "--help and the man page list the same options"
 ok $? "--version prints the version"
 
 list=$("$NIO_TOP" --list-strategies)
-for s in two-copy one-copy zero-copy uring uring-zc; do
+for s in two-copy one-copy zero-copy uring uring-zc sendfile splice rx-zc; do
 	grep -Eq "^$s +(available|unavailable)" <<<"$list"
 	ok $? "--list-strategies lists $s"
 done

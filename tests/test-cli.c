@@ -149,7 +149,7 @@ static void test_bad(void)
 		{"-d", "0", "--duration: '0'"},
 		{"-d", "nan", "--duration: 'nan'"},
 		{"-w", "-0.5", "--warmup: '-0.5'"},
-		{"--slots", "0", "--slots: '0'"},
+		{"--slots", "4097", "--slots: '4097'"},
 		{"--topology", "mesh", "--topology: 'mesh'"},
 		{"--bogus", "x", "'--bogus'"},
 	};

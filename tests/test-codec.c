@@ -73,7 +73,8 @@ static void test_totals(void)
 			"{\"messages_sent\":1,\"messages_received\":1,"
 			"\"bytes_sent\":1,\"bytes_received\":1,"
 			"\"integrity\":{\"checked\":0,\"corrupt\":0},"
-			"\"zerocopy\":null}",
+			"\"zerocopy\":null,\"uring\":null,"
+			"\"rx_zerocopy\":null}",
 			&back, CODEC_STRICT, &cause) == 0 &&
 		   back.zc_sends == 0,
 	   "a null group reads as zeros (%s)", cause ? cause : "ok");
@@ -100,7 +101,8 @@ static void test_totals(void)
 			"{\"messages_sent\":-1,\"messages_received\":1,"
 			"\"bytes_sent\":1,\"bytes_received\":1,"
 			"\"integrity\":{\"checked\":0,\"corrupt\":0},"
-			"\"zerocopy\":null}",
+			"\"zerocopy\":null,\"uring\":null,"
+			"\"rx_zerocopy\":null}",
 			&back, CODEC_FILE, &cause) < 0 &&
 		   cause &&
 		   strstr(cause, "part.messages_sent: must be an integer 0 .. "

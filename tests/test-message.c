@@ -1,7 +1,8 @@
 /*
- * Messages: the size split (size/8 per field, remainder last), and that verify
+ * Messages: the size split (size/N per field, remainder last), and that verify
  * accepts an intact message and catches one flipped byte anywhere, a wrong
- * sequence, and a stale pattern.
+ * sequence, and a stale pattern -- with 1, 8 and 64 fields (64 one-byte
+ * fields: the stamp spans eight of them).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,30 +13,49 @@
 
 static void test_split(void)
 {
-	size_t len[MESSAGE_FIELDS];
+	size_t len[MESSAGE_FIELDS_MAX];
 	size_t total = 0;
 
-	message_split(1001, len);
-	for (int i = 0; i < MESSAGE_FIELDS - 1; i++)
+	message_split(1001, 8, len);
+	for (int i = 0; i < 7; i++)
 		total += len[i] == 125;
 	ok(total == 7, "1001 bytes: the first seven fields hold 125");
 	ok(len[7] == 126, "1001 bytes: the last field holds 126");
 
-	message_split(64, len);
+	message_split(64, 8, len);
 	ok(len[0] == 8 && len[7] == 8, "64 bytes: 8 per field");
-	message_split(4u << 20, len);
+	message_split(4u << 20, 8, len);
 	ok(len[3] == 512 * 1024 && len[7] == 512 * 1024,
 	   "4 MiB: 512 KiB per field");
+	message_split(1001, 1, len);
+	ok(len[0] == 1001, "one field holds the whole message");
+	message_split(100, 64, len);
+	ok(len[0] == 1 && len[62] == 1 && len[63] == 37,
+	   "100 bytes in 64 fields: 1 each, 37 in the last");
 }
 
 static void test_bounds(void)
 {
 	struct message m;
 
-	ok(message_init(&m, 63) == -EINVAL, "63 bytes is refused");
-	ok(message_init(&m, (4u << 20) + 1) == -EINVAL, "4 MiB + 1 is refused");
-	ok(message_init(&m, 64) == 0, "64 bytes is accepted");
+	uint8_t region[128];
+
+	ok(message_init(&m, 63, 8) == -EINVAL, "63 bytes is refused");
+	ok(message_init(&m, (4u << 20) + 1, 8) == -EINVAL,
+	   "4 MiB + 1 is refused");
+	ok(message_init(&m, 64, 0) == -EINVAL &&
+		   message_init(&m, 64, 65) == -EINVAL,
+	   "0 and 65 fields are refused");
+	ok(message_init(&m, 64, 8) == 0, "64 bytes is accepted");
 	message_fini(&m);
+	ok(message_init_in(&m, 128, 4, 0, region) == 0 &&
+		   m.field[0] == region && m.field[3] == region + 96 &&
+		   message_verify(&m, 0) == 0,
+	   "fields laid out one after another in a caller's region, filled");
+	message_fini(&m);
+	ok(message_footprint(128, 4, 0) == 128 &&
+		   message_footprint(128, 4, 64) == 4 * 128,
+	   "a gap puts each field on its own cache lines");
 }
 
 /* Flips one byte at message offset `at` and checks verify notices. */
@@ -53,16 +73,17 @@ static bool flip_detected(struct message *m, size_t at)
 	return detected;
 }
 
-static void test_verify(size_t size)
+static void test_verify(size_t size, unsigned int fields)
 {
 	struct message m, copy;
 	size_t missed = 0;
 	uint8_t *wire;
 
-	message_init(&m, size);
-	message_init(&copy, size);
+	message_init(&m, size, fields);
+	message_init(&copy, size, fields);
 	message_fill(&m, 7);
-	ok(message_seq(&m) == 7, "%zu bytes: the stamp reads back", size);
+	ok(message_seq(&m) == 7, "%zu bytes, %u fields: the stamp reads back", size,
+	   fields);
 	ok(message_verify(&m, 7) == 0, "%zu bytes: an intact message verifies",
 	   size);
 	ok(message_verify(&m, 8) == -EBADMSG,
@@ -84,7 +105,7 @@ static void test_verify(size_t size)
 	/* The wire form (two-copy) round-trips. */
 	wire = malloc(size);
 	message_serialize(&m, wire);
-	memset(copy.field[3], 0, copy.field_len[3]);
+	memset(copy.field[fields - 1], 0, copy.field_len[fields - 1]);
 	message_deserialize(&copy, wire);
 	ok(message_verify(&copy, 7) == 0,
 	   "%zu bytes: serialize then deserialize verifies", size);
@@ -97,8 +118,11 @@ int main(void)
 {
 	test_split();
 	test_bounds();
-	test_verify(64);
-	test_verify(1001);
-	test_verify(4096);
+	test_verify(64, 8);
+	test_verify(1001, 8);
+	test_verify(4096, 8);
+	test_verify(4096, 1);
+	test_verify(64, 64);
+	test_verify(1001, 64);
 	return tap_done();
 }

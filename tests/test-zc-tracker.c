@@ -117,6 +117,51 @@ static void test_reuse(void)
 	zc_tracker_fini(&t);
 }
 
+/*
+ * A big pool used round and round: every id matched however far the ring has
+ * turned, and the copied share given as a bound where a range coalesced
+ * copied and uncopied sends under one flag.
+ */
+static void test_ring_and_bounds(void)
+{
+	struct zc_tracker t;
+	uint32_t id = 0;
+
+	zc_tracker_init(&t, 1024, 0xfffff000u);
+	for (unsigned int round = 0; round < 5; round++) {
+		for (unsigned int s = 0; s < 1024; s++)
+			send_from(&t, s, 1 + s % 3);
+		/* Completed in ranges of 100 ids, in order. */
+		while (t.completions < t.sends) {
+			uint64_t left = t.sends - t.completions;
+			uint32_t n = left < 100 ? (uint32_t)left : 100;
+
+			zc_tracker_complete(&t, 0xfffff000u + id,
+					    0xfffff000u + id + n - 1,
+					    id % 200 == 0);
+			id += n;
+		}
+	}
+	ok(t.unmatched == 0 && zc_tracker_outstanding(&t) == 0,
+	   "5 turns of a 1024-slot ring: every id matched (%llu unmatched)",
+	   (unsigned long long)t.unmatched);
+	ok(!zc_tracker_busy(&t, 0) && !zc_tracker_busy(&t, 1023),
+	   "and every slot free");
+	zc_tracker_fini(&t);
+
+	zc_tracker_init(&t, 4, 0);
+	send_from(&t, 0, 3); /* 0..2 */
+	send_from(&t, 1, 3); /* 3..5 */
+	zc_tracker_complete(&t, 0, 2, true);  /* 3 ids flagged copied */
+	zc_tracker_complete(&t, 3, 5, false); /* 3 ids, first not copied */
+	ok(t.copied == 3 && t.copied_min == 1 && t.copied_max == 5,
+	   "copied 3, at least 1 (one flagged range), at most 5 (%llu, %llu, "
+	   "%llu)",
+	   (unsigned long long)t.copied, (unsigned long long)t.copied_min,
+	   (unsigned long long)t.copied_max);
+	zc_tracker_fini(&t);
+}
+
 int main(void)
 {
 	test_range_count();
@@ -124,5 +169,6 @@ int main(void)
 	test_out_of_order();
 	test_wrap();
 	test_reuse();
+	test_ring_and_bounds();
 	return tap_done();
 }

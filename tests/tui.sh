@@ -200,7 +200,7 @@ wait_screen 'Presets \(Enter loads' 20 && screen | grep -q 'pa02' &&
 	screen | grep -q 'zerocopy-crossover'
 ok $? "p lists the shipped presets"
 T send-keys -t ui Down Down Enter
-wait_screen 'preset quick: (run [0-9]+ of 5|5 runs)' 20 && wait_screen 'sweep \[' 20
+wait_screen 'preset quick: (run [0-9]+ of 7|7 runs)' 20 && wait_screen 'sweep \[' 20
 ok $? "Enter loads the chosen preset (quick) and runs its grid as a sweep"
 T send-keys -t ui q q
 wait_exit

@@ -42,6 +42,28 @@ run "uring-zc with 2 slots" -s uring-zc --slots 2 -m 4K,64K -t 2
 run "uring-zc with 1 slot" -s uring-zc --slots 1 -m 16K
 run "uring-zc --uring-fixed" -s uring-zc --uring-fixed -m 1001,64K -t 2
 run "uring-zc --uring-fixed with 2 slots" -s uring-zc --uring-fixed --slots 2 -m 4K
+# The completion queue is sized for everything that can be owed at once:
+# with registered buffers (where sends are fastest) it never overflows.
+out="$tmp/fixed.json"
+"$NIO_TOP" --batch -s uring-zc --uring-fixed -m 4K,16K,64K -d 0.5 -w 0.1 \
+	--verify -o "$out" >/dev/null 2>&1
+ok $? "uring-zc --uring-fixed at 4K, 16K and 64K exits 0"
+jq_true "$out" '([.runs[] | .uring.cq_overflow == 0 and .error == null and .integrity.corrupt == 0] | all) and (.runs | length) == 3'
+ok $? "--uring-fixed: uring.cq_overflow is 0 in every run ($(jq -c '[.runs[].uring.cq_overflow]' "$out"))"
+if "$NIO_TOP" --check | grep -Eq '^uring-fixed +yes'; then
+	jq_true "$out" '[.runs[] | .uring.fixed_sends > 0 and .uring.fixed_sends == .zerocopy.sends] | all'
+	ok $? "--uring-fixed: every zero-copy request went from the registered buffers"
+else
+	jq_true "$out" '[.runs[] | .uring.fixed_sends == 0] | all'
+	ok $? "--uring-fixed without kernel support: none claims registered buffers"
+fi
+jq_true "$tmp/grid.json" '[.runs[] | .uring.cq_overflow == 0 and .uring.fixed_sends == 0] | all'
+ok $? "uring and uring-zc without --uring-fixed: no overflow, no registered sends"
+jq_true "$tmp/grid.json" '[.runs[] | select(.strategy == "uring-zc") | .zerocopy.copied_min == .zerocopy.copied and .zerocopy.copied_max == .zerocopy.copied and .zerocopy.unmatched == 0] | all'
+ok $? "uring-zc: one notification per request, so the copied count is exact"
+run "--fields 1 and 64" -s uring,uring-zc --fields 1 -m 4K,64K
+run "--fields 64 at 100 bytes" -s uring,uring-zc --fields 64 -m 100
+
 run "depth 1" -s uring,uring-zc --uring-depth 1 -m 4K
 run "depth 256" -s uring,uring-zc --uring-depth 256 -m 1K
 run "4 MiB messages" -s uring,uring-zc -m 4M

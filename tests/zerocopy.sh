@@ -16,6 +16,19 @@ ok $? "two slots: every message checked, 0 corrupt"
 jq_true "$out" '[.runs[] | .bytes_received == .bytes_sent and .zerocopy.completions == .zerocopy.sends] | all'
 ok $? "two slots: all bytes delivered, all sends completed"
 
+# The default pool fills a send buffer; every completion matches a send, and
+# the copied count is within its bounds (over veth: every range copied).
+for fields in 1 8; do
+	out="$tmp/pool-$fields.json"
+	"$NIO_TOP" --batch -s zero-copy -m 4K,64K --fields $fields -d 0.5 \
+		-w 0 --verify -o "$out" >/dev/null 2>&1
+	ok $? "the default pool, $fields field(s): the runs exit 0"
+	jq_true "$out" '[.runs[] | .error == null and .zerocopy.unmatched == 0 and .zerocopy.completions == .zerocopy.sends and .zerocopy.copied_min <= .zerocopy.copied and .zerocopy.copied <= .zerocopy.copied_max and .zerocopy.copied_max <= .zerocopy.completions] | all'
+	ok $? "$fields field(s): no completion unmatched; copied_min <= copied <= copied_max"
+	jq_true "$out" "[.runs[] | .fields == $fields] | all"
+	ok $? "$fields field(s): each run records its field count"
+done
+
 # optmem_max is per namespace from 6.8 on; before that it is global and this
 # test must not touch it.
 read -r major minor _ <<<"$(uname -r | tr '.-' '  ')"

@@ -19,6 +19,13 @@ struct flow_stats {
 	_Atomic uint64_t zc_completions;
 	_Atomic uint64_t zc_copied;
 	_Atomic uint64_t zc_enobufs;
+	_Atomic uint64_t zc_copied_min;
+	_Atomic uint64_t zc_copied_max;
+	_Atomic uint64_t zc_unmatched;
+	_Atomic uint64_t uring_cq_overflow;
+	_Atomic uint64_t uring_fixed_sends;
+	_Atomic uint64_t rx_mapped; /* --rx zerocopy: bytes read in place */
+	_Atomic uint64_t rx_copied; /* and bytes that were copied */
 	/* Set once, by the writer, when its thread fails: -errno and where. */
 	_Atomic(const char *) error_step;
 	_Atomic int error;

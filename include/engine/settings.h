@@ -18,13 +18,29 @@ struct cpu_list {
 	uint16_t cpu[SETTINGS_CPUS_MAX];
 };
 
+/* How receivers take the bytes in (--rx). */
+enum rx_mode {
+	RX_COPY,     /* each strategy's own receiver */
+	RX_ZEROCOPY, /* TCP_ZEROCOPY_RECEIVE on an mmap'd region */
+};
+
+/* The modes' names, in enum order, NULL-terminated. */
+extern const char *const rx_mode_names[];
+
 struct run_settings {
 	uint64_t duration_ms; /* 0: until stopped */
 	uint64_t warmup_ms;
 	bool verify;
+	unsigned int fields;	  /* heap fields per message */
 	unsigned int slots;	  /* message slots of a zero-copy sender */
 	unsigned int uring_depth; /* messages per io_uring submission */
 	bool uring_fixed;	  /* uring-zc sends from registered buffers */
+	/*
+	 * A teaching switch: sendfile and splice rewrite a slot without
+	 * waiting for the receiver to have read it, as the references do.
+	 */
+	bool unsafe_reuse;
+	enum rx_mode rx;
 	struct cpu_list pin;
 };
 

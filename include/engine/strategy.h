@@ -8,18 +8,27 @@
 #ifndef NIO_TOP_STRATEGY_H
 #define NIO_TOP_STRATEGY_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "flow_stats.h"
 #include "message.h"
 #include "settings.h"
 
-#define STRATEGY_SLOTS_DEFAULT	     16
+#define STRATEGY_SLOTS_MIN	     16
 #define STRATEGY_SLOTS_MAX	     4096
 #define STRATEGY_URING_DEPTH_DEFAULT 8
 #define STRATEGY_URING_DEPTH_MAX     256
 #define STRATEGIES_MAX		     16
+/*
+ * The MTU that makes each TCP segment carry whole pages, as --rx zerocopy
+ * needs: 61440 bytes (15 pages) of payload plus the IPv4 and TCP headers
+ * and the timestamp option.
+ */
+#define STRATEGY_RX_ZEROCOPY_MTU	     61492
+#define STRATEGY_RX_ZEROCOPY_HEADERS 52
 
 /* What one end of a flow is given. */
 struct strategy_params {
@@ -29,6 +38,11 @@ struct strategy_params {
 	bool request_response;
 	const struct run_settings *settings;
 	struct flow_stats *stats;
+	/*
+	 * The sender's view of its receiver: the whole messages it has read,
+	 * or NULL when the receiver runs on another host.
+	 */
+	const _Atomic uint64_t *delivered;
 };
 
 /* One stage of a message's path, and how it gets to the next stage. */
@@ -44,6 +58,12 @@ struct strategy_ops {
 	const char *name;
 	const char *summary;
 	bool zerocopy; /* keeps the zero-copy accounting block */
+	bool uring;    /* keeps the io_uring block */
+	/*
+	 * Reuses a slot once the receiver has read it (sendfile, splice): the
+	 * receiver must be a thread of this process, not on another host.
+	 */
+	bool local_receiver;
 	/* The data path from the sender's fields to the receiver's. */
 	struct strategy_step path[STRATEGY_STEPS_MAX];
 
@@ -77,6 +97,37 @@ extern const struct strategy_ops strategy_one_copy;
 extern const struct strategy_ops strategy_zero_copy;
 extern const struct strategy_ops strategy_uring;
 extern const struct strategy_ops strategy_uring_zc;
+extern const struct strategy_ops strategy_sendfile;
+extern const struct strategy_ops strategy_splice;
+/* The receive side of --rx zerocopy: probe, rx_* and rx_memory only. */
+extern const struct strategy_ops strategy_rx_zerocopy;
+
+/*
+ * Whether uring-zc --uring-fixed can send a batch from registered buffers
+ * here (SENDMSG_ZC with IORING_RECVSEND_FIXED_BUF); false with *cause.
+ */
+bool strategy_uring_fixed_vector(char **cause);
+
+/* The ops whose receive side a run with settings uses. */
+const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,
+					     const struct run_settings *s);
+
+/* The fields of each message of params (--fields). */
+static inline unsigned int
+strategy_fields(const struct strategy_params *params)
+{
+	return params->settings->fields ? params->settings->fields
+					: MESSAGE_FIELDS_DEFAULT;
+}
+
+/*
+ * The message slots of a sender that must keep messages until the kernel is
+ * done with them: --slots, or (0) as many as a full send buffer holds --
+ * the most TCP lets be in flight, tcp_wmem's max / message size, one more
+ * for the message being written -- at least STRATEGY_SLOTS_MIN.
+ */
+unsigned int strategy_slots(const struct run_settings *settings,
+			    size_t msg_size);
 
 size_t strategy_count(void);
 const struct strategy_ops *strategy_at(size_t index);

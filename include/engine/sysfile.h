@@ -6,5 +6,7 @@
 
 /* The integer at the start of the file, or `fallback` if there is none. */
 int sysfile_int(const char *path, int fallback);
+/* The index-th integer of the file (0: the first), or `fallback`. */
+int sysfile_int_at(const char *path, unsigned int index, int fallback);
 
 #endif

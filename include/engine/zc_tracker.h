@@ -21,9 +21,22 @@ struct zc_tracker {
 	uint32_t next_id;
 	uint64_t sends;
 	uint64_t completions;
+	/*
+	 * The kernel flags a notification "copied" for all of its ids, and
+	 * when it coalesces notifications the first one's flag stands for the
+	 * range: copied counts the ids of ranges flagged copied, and the true
+	 * number of sends the kernel copied lies in [copied_min, copied_max]
+	 * (at least one id per flagged range; at most every id but the first
+	 * of an unflagged range besides).
+	 */
 	uint64_t copied;
+	uint64_t copied_min;
+	uint64_t copied_max;
 	uint64_t unmatched; /* ids reported that no slot was waiting for */
 	unsigned int slot_count;
+	/* Slots are claimed in ring order: the walk starts at the oldest. */
+	unsigned int oldest;
+	unsigned int newest;
 	struct zc_span *span;
 };
 
@@ -32,7 +45,10 @@ int zc_tracker_init(struct zc_tracker *t, unsigned int slot_count,
 		    uint32_t first_id);
 void zc_tracker_fini(struct zc_tracker *t);
 
-/* A slot starts a new message: forget its previous spans. */
+/*
+ * A slot starts a new message: forget its previous spans.  Slots must be
+ * claimed in ring order (0, 1, ..., slot_count - 1, 0, ...).
+ */
 void zc_tracker_claim(struct zc_tracker *t, unsigned int slot);
 
 /* One send call from the slot succeeded: the kernel used the next id. */

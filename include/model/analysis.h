@@ -2,8 +2,10 @@
  * What a session's runs say: each point (strategy, size, threads, mode) as
  * the median and spread of its repeats, and for each thread count the size
  * at which one strategy first beats another (one-copy vs two-copy, zero-copy
- * vs two-copy and one-copy, uring-zc vs uring) -- only where the difference
- * lies outside the run-to-run spread; otherwise a tie.
+ * vs two-copy and one-copy, uring-zc vs uring, sendfile vs zero-copy, splice
+ * vs one-copy, and each strategy with zero-copy receive vs the same with
+ * copy receive) -- only where the difference lies outside the run-to-run
+ * spread; otherwise a tie.  Runs with --unsafe-reuse are left out.
  */
 #ifndef NIO_TOP_ANALYSIS_H
 #define NIO_TOP_ANALYSIS_H
@@ -21,6 +23,7 @@ struct analysis_point {
 	size_t msg_size;
 	unsigned int threads;
 	enum run_mode mode;
+	enum rx_mode rx;
 	size_t runs;
 	/* Stream: Gbit/s; rr: p50 round trip in us (lower is better). */
 	double median, min, max;
@@ -37,6 +40,8 @@ struct analysis_crossover {
 	unsigned int threads;
 	const char *strategy;
 	const char *versus;
+	/* strategy with --rx zerocopy against itself with --rx copy */
+	bool rx_pair;
 	enum analysis_verdict verdict;
 	size_t msg_size; /* VERDICT_FROM */
 	size_t sizes;	 /* sizes both were measured at */

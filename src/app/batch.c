@@ -51,6 +51,17 @@ static void batch_row(const struct run_result *r)
 	       r->config.strategy->name, size, r->config.threads, r->gbps,
 	       r->msgs_per_s, (unsigned long long)t->bytes_received, corrupt,
 	       copied, p50, p99);
+	if (r->config.settings.unsafe_reuse)
+		printf("    UNSAFE REUSE: pages rewritten before the receiver "
+		       "read them (a teaching run, left out of the "
+		       "analysis)\n");
+	if (r->config.settings.rx == RX_ZEROCOPY && t->bytes_received)
+		printf("    rx zerocopy: %.0f%% of the bytes read in mapped "
+		       "pages, %.0f%% copied\n",
+		       100.0 * (double)t->rx_mapped /
+			       (double)t->bytes_received,
+		       100.0 * (double)t->rx_copied /
+			       (double)t->bytes_received);
 	if (r->error)
 		printf("    error: %s\n", r->error);
 	fflush(stdout);

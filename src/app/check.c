@@ -19,9 +19,10 @@ static void check_line(const char *what, const struct capability *cap,
 
 int check_list_strategies(void)
 {
+	char *why = NULL;
+
 	for (size_t i = 0; i < strategy_count(); i++) {
 		const struct strategy_ops *ops = strategy_at(i);
-		char *why;
 
 		if (strategy_probe(ops, &why) == 0)
 			printf("%-10s available    %s\n", ops->name,
@@ -31,6 +32,14 @@ int check_list_strategies(void)
 			       why ? why : "probe failed");
 		free(why);
 	}
+	/* The receive side any of them can pair with (--rx zerocopy). */
+	if (strategy_probe(&strategy_rx_zerocopy, &why) == 0)
+		printf("%-10s available    --rx zerocopy: %s\n", "rx-zc",
+		       strategy_rx_zerocopy.summary);
+	else
+		printf("%-10s unavailable  --rx zerocopy: %s\n", "rx-zc",
+		       why ? why : "probe failed");
+	free(why);
 	return 0;
 }
 
@@ -51,6 +60,10 @@ int check_run(const struct options *options)
 	check_line("tbf", &host.tbf, "--rate");
 	check_line("netem", &host.netem, "--delay, --loss");
 	check_line("pmu", &host.pmu, "hardware events count");
+	check_line("zc-receive", &host.rx_zerocopy,
+		   "--rx zerocopy (TCP_ZEROCOPY_RECEIVE)");
+	check_line("uring-fixed", &host.uring_fixed,
+		   "--uring-fixed sends batches from registered buffers");
 	printf("\n");
 	for (unsigned int i = 0; i < host.event_count; i++)
 		printf("event %-22s %-13s %s\n", host.event_name[i],

@@ -147,6 +147,19 @@ const struct option_row option_rows[] = {
 	 .run_offset = R(settings.verify),
 	 .flags = OPTION_RUN,
 	 .help = "fill and check every message; count corrupt ones"},
+	{.name = "fields",
+	 .arg = "N",
+	 .key = "fields",
+	 .run_key = "fields",
+	 .type = OPTION_UINT,
+	 .offset = O(run.fields),
+	 .run_offset = R(settings.fields),
+	 .min = 1,
+	 .max = MESSAGE_FIELDS_MAX,
+	 .def = "8",
+	 .flags = OPTION_RUN,
+	 .help = "separately allocated fields per message (1: one buffer, as "
+		 "iperf3 and the kernel's examples send)"},
 	{.name = "slots",
 	 .arg = "N",
 	 .key = "slots",
@@ -154,11 +167,13 @@ const struct option_row option_rows[] = {
 	 .type = OPTION_UINT,
 	 .offset = O(run.slots),
 	 .run_offset = R(settings.slots),
-	 .min = 1,
+	 .min = 0,
 	 .max = STRATEGY_SLOTS_MAX,
-	 .def = "16",
+	 .def = "0",
 	 .flags = OPTION_RUN,
-	 .help = "message slots per zero-copy sender"},
+	 .help = "message slots per zero-copy sender, each a message of "
+		 "memory; 0: as many as a full send buffer holds (tcp_wmem "
+		 "max / size, at least 16)"},
 	{.name = "uring-depth",
 	 .arg = "N",
 	 .key = "uring_depth",
@@ -179,6 +194,28 @@ const struct option_row option_rows[] = {
 	 .run_offset = R(settings.uring_fixed),
 	 .flags = OPTION_RUN,
 	 .help = "uring-zc sends from registered buffers (SEND_ZC per field)"},
+	{.name = "unsafe-reuse",
+	 .key = "unsafe_reuse",
+	 .run_key = "unsafe_reuse",
+	 .type = OPTION_BOOL,
+	 .offset = O(run.unsafe_reuse),
+	 .run_offset = R(settings.unsafe_reuse),
+	 .flags = OPTION_RUN,
+	 .help = "teaching: sendfile and splice rewrite a message's pages "
+		 "without waiting for the receiver to read them (one slot "
+		 "unless --slots): corrupt messages follow"},
+	{.name = "rx",
+	 .arg = "MODE",
+	 .key = "rx",
+	 .run_key = "rx",
+	 .type = OPTION_CHOICE,
+	 .offset = O(run.rx),
+	 .run_offset = R(settings.rx),
+	 .names = rx_mode_names,
+	 .def = "copy",
+	 .flags = OPTION_RUN,
+	 .help = "copy (each strategy's receiver), or zerocopy "
+		 "(TCP_ZEROCOPY_RECEIVE: the receiver maps the pages)"},
 	{.name = "pin",
 	 .arg = "LIST",
 	 .key = "pin",
@@ -818,6 +855,58 @@ static int check_topology(const struct topo_options *t, char **cause)
 	return 0;
 }
 
+static void add_warning(struct options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * --rx zerocopy: the kernel must have TCP_ZEROCOPY_RECEIVE, and a segment
+ * must carry whole pages.  nio-top sets that MTU on a veth it makes; where it
+ * cannot, it says what is missing rather than copying in silence.
+ */
+static int check_rx(struct options *o, char **cause)
+{
+	unsigned int mtu = o->topo.mtu;
+	char *why = NULL;
+
+	if (o->run.rx != RX_ZEROCOPY)
+		return 0;
+	if (!o->viewing_only && !o->load &&
+	    strategy_probe(&strategy_rx_zerocopy, &why) < 0) {
+		int r = cause_set(cause, -EINVAL, "--rx zerocopy: %s",
+				  why ? why : "unavailable here");
+
+		free(why);
+		return r;
+	}
+	free(why);
+	if (o->topo.kind == TOPO_VETH && !options_given(o, "mtu")) {
+		o->topo.mtu = STRATEGY_RX_ZEROCOPY_MTU;
+		return 0;
+	}
+	if (o->topo.kind == TOPO_REMOTE)
+		return 0;
+	if (o->topo.kind != TOPO_VETH)
+		add_warning(o,
+			    "nio-top: --rx zerocopy: the %s topology keeps "
+			    "lo's MTU, whose segments are not whole pages: "
+			    "most bytes will be copied (with --topology veth "
+			    "nio-top sets an MTU of %d)",
+			    topo_kind_name(o->topo.kind),
+			    STRATEGY_RX_ZEROCOPY_MTU);
+	else if (mtu <= STRATEGY_RX_ZEROCOPY_HEADERS ||
+		 (mtu - STRATEGY_RX_ZEROCOPY_HEADERS) % 4096)
+		add_warning(o,
+			    "nio-top: --rx zerocopy: --mtu %u gives segments "
+			    "of %u bytes, not whole pages: most bytes will be "
+			    "copied (%d would map them)",
+			    mtu,
+			    mtu > STRATEGY_RX_ZEROCOPY_HEADERS
+				    ? mtu - STRATEGY_RX_ZEROCOPY_HEADERS
+				    : 0,
+			    STRATEGY_RX_ZEROCOPY_MTU);
+	return 0;
+}
+
 /* --serve and --connect, and the options that belong to one of them. */
 static int check_hosts(struct options *o, char **cause)
 {
@@ -926,6 +1015,8 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 				 "--strategy: no strategy is "
 				 "available on this machine");
 	r = check_hosts(o, cause);
+	if (r == 0)
+		r = check_rx(o, cause);
 	if (r == 0)
 		r = check_topology(&o->topo, cause);
 	if (r == 0 && !o->load)

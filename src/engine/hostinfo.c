@@ -137,6 +137,18 @@ static void probe_events(struct host_info *host,
 
 static void probe_strategies(struct host_info *host)
 {
+	char *why = NULL;
+	int r = strategy_probe(&strategy_rx_zerocopy, &why);
+
+	capability_set(&host->rx_zerocopy, r, why);
+	free(why);
+	why = NULL;
+	r = strategy_probe(&strategy_uring_zc, &why);
+	if (r == 0 && !strategy_uring_fixed_vector(&why))
+		r = -EOPNOTSUPP;
+	capability_set(&host->uring_fixed, r, why);
+	free(why);
+
 	for (size_t i = 0; i < strategy_count() && i < STRATEGIES_MAX; i++) {
 		char *why = NULL;
 		int r = strategy_probe(strategy_at(i), &why);

@@ -1,8 +1,9 @@
 /*
- * Messages: eight heap fields, a sequence stamp in the first eight bytes and a
- * fill pattern derived from the sequence, so that a byte flipped, a message
- * lost or reordered, or a buffer rewritten while the kernel still read it all
- * show up as a mismatch at the receiver.
+ * Messages: heap fields (eight by default), a sequence stamp in the first
+ * eight bytes and a fill pattern derived from the sequence, so that a byte
+ * flipped, a message lost or reordered, or a buffer rewritten while the
+ * kernel still read it all show up as a mismatch at the receiver.  With many
+ * fields a field may be shorter than the stamp, which then spans fields.
  */
 #include <endian.h>
 #include <errno.h>
@@ -77,22 +78,34 @@ static size_t pattern_span(uint8_t *buf, size_t offset, size_t len,
 	return mismatches;
 }
 
-void message_split(size_t size, size_t field_len[MESSAGE_FIELDS])
+void message_split(size_t size, unsigned int fields,
+		   size_t field_len[MESSAGE_FIELDS_MAX])
 {
-	for (int i = 0; i < MESSAGE_FIELDS; i++)
-		field_len[i] = size / MESSAGE_FIELDS;
-	field_len[MESSAGE_FIELDS - 1] += size % MESSAGE_FIELDS;
+	for (unsigned int i = 0; i < fields; i++)
+		field_len[i] = size / fields;
+	field_len[fields - 1] += size % fields;
 }
 
-int message_init(struct message *msg, size_t size)
+static int message_layout(struct message *msg, size_t size,
+			  unsigned int fields)
 {
 	memset(msg, 0, sizeof(*msg));
-	if (size < MESSAGE_SIZE_MIN || size > MESSAGE_SIZE_MAX)
+	if (size < MESSAGE_SIZE_MIN || size > MESSAGE_SIZE_MAX || fields < 1 ||
+	    fields > MESSAGE_FIELDS_MAX)
 		return -EINVAL;
-
 	msg->size = size;
-	message_split(size, msg->field_len);
-	for (int i = 0; i < MESSAGE_FIELDS; i++) {
+	msg->field_count = fields;
+	message_split(size, fields, msg->field_len);
+	return 0;
+}
+
+int message_init(struct message *msg, size_t size, unsigned int fields)
+{
+	int r = message_layout(msg, size, fields);
+
+	if (r < 0)
+		return r;
+	for (unsigned int i = 0; i < fields; i++) {
 		msg->field[i] = malloc(msg->field_len[i]);
 		if (!msg->field[i]) {
 			message_fini(msg);
@@ -103,11 +116,80 @@ int message_init(struct message *msg, size_t size)
 	return 0;
 }
 
+/* Where the field after one of len bytes starts: gap 0 keeps them touching. */
+static size_t field_stride(size_t len, size_t gap)
+{
+	return gap ? (len + gap + 63) / 64 * 64 : len;
+}
+
+size_t message_footprint(size_t size, unsigned int fields, size_t gap)
+{
+	size_t len[MESSAGE_FIELDS_MAX], total = 0;
+
+	if (fields < 1 || fields > MESSAGE_FIELDS_MAX)
+		return 0;
+	message_split(size, fields, len);
+	for (unsigned int i = 0; i < fields; i++)
+		total += field_stride(len[i], gap);
+	return total;
+}
+
+int message_init_in(struct message *msg, size_t size, unsigned int fields,
+		    size_t gap, uint8_t *base)
+{
+	int r = message_layout(msg, size, fields);
+
+	if (r < 0)
+		return r;
+	msg->borrowed = true;
+	for (unsigned int i = 0; i < fields; i++) {
+		msg->field[i] = base;
+		base += field_stride(msg->field_len[i], gap);
+	}
+	message_fill(msg, 0);
+	return 0;
+}
+
+int message_view(struct message *msg, size_t size, unsigned int fields,
+		 const uint8_t *base)
+{
+	int r = message_layout(msg, size, fields);
+
+	if (r < 0)
+		return r;
+	msg->borrowed = true;
+	for (unsigned int i = 0; i < fields; i++) {
+		/* Only read through: verify and the counters never write. */
+		msg->field[i] = (uint8_t *)base;
+		base += msg->field_len[i];
+	}
+	return 0;
+}
+
 void message_fini(struct message *msg)
 {
-	for (int i = 0; i < MESSAGE_FIELDS; i++) {
-		free(msg->field[i]);
+	for (unsigned int i = 0; i < msg->field_count; i++) {
+		if (!msg->borrowed)
+			free(msg->field[i]);
 		msg->field[i] = NULL;
+	}
+}
+
+/* Copies the message's first 8 bytes to or from stamp, across fields. */
+static void stamp_bytes(const struct message *msg, uint8_t stamp[8],
+			bool write)
+{
+	size_t done = 0;
+
+	for (unsigned int i = 0; i < msg->field_count && done < 8; i++) {
+		size_t n = msg->field_len[i] < 8 - done ? msg->field_len[i]
+							 : 8 - done;
+
+		if (write)
+			memcpy(msg->field[i], stamp + done, n);
+		else
+			memcpy(stamp + done, msg->field[i], n);
+		done += n;
 	}
 }
 
@@ -115,14 +197,14 @@ void message_stamp(struct message *msg, uint64_t seq)
 {
 	uint64_t le = htole64(seq);
 
-	memcpy(msg->field[0], &le, sizeof(le));
+	stamp_bytes(msg, (uint8_t *)&le, true);
 }
 
 uint64_t message_seq(const struct message *msg)
 {
 	uint64_t le;
 
-	memcpy(&le, msg->field[0], sizeof(le));
+	stamp_bytes(msg, (uint8_t *)&le, false);
 	return le64toh(le);
 }
 
@@ -131,7 +213,7 @@ void message_fill(struct message *msg, uint64_t seq)
 	uint64_t key = pattern_key(seq);
 	size_t offset = 0;
 
-	for (int i = 0; i < MESSAGE_FIELDS; i++) {
+	for (unsigned int i = 0; i < msg->field_count; i++) {
 		pattern_span(msg->field[i], offset, msg->field_len[i], key, 0);
 		offset += msg->field_len[i];
 	}
@@ -141,35 +223,38 @@ void message_fill(struct message *msg, uint64_t seq)
 int message_verify(const struct message *msg, uint64_t expected_seq)
 {
 	uint64_t key = pattern_key(expected_seq);
-	size_t offset = sizeof(uint64_t);
-	size_t mismatches;
+	size_t mismatches = 0, offset = 0;
 
 	if (message_seq(msg) != expected_seq)
 		return -EBADMSG;
 
-	/* The stamp occupies the first 8 bytes of field 0 (fields are >= 8). */
-	mismatches = pattern_span(msg->field[0] + offset, offset,
-				  msg->field_len[0] - offset, key, 1);
-	offset = msg->field_len[0];
-	for (int i = 1; i < MESSAGE_FIELDS; i++) {
-		mismatches += pattern_span(msg->field[i], offset,
-					   msg->field_len[i], key, 1);
-		offset += msg->field_len[i];
+	/* The pattern of every byte after the stamp's first 8. */
+	for (unsigned int i = 0; i < msg->field_count; i++) {
+		size_t len = msg->field_len[i];
+		size_t skip = offset < 8 ? 8 - offset : 0;
+
+		if (skip < len)
+			mismatches += pattern_span(msg->field[i] + skip,
+						   offset + skip, len - skip,
+						   key, 1);
+		offset += len;
 	}
 	return mismatches ? -EBADMSG : 0;
 }
 
-void message_iovec(const struct message *msg, struct iovec iov[MESSAGE_FIELDS])
+int message_iovec(const struct message *msg,
+		  struct iovec iov[MESSAGE_FIELDS_MAX])
 {
-	for (int i = 0; i < MESSAGE_FIELDS; i++) {
+	for (unsigned int i = 0; i < msg->field_count; i++) {
 		iov[i].iov_base = msg->field[i];
 		iov[i].iov_len = msg->field_len[i];
 	}
+	return (int)msg->field_count;
 }
 
 void message_serialize(const struct message *msg, uint8_t *wire)
 {
-	for (int i = 0; i < MESSAGE_FIELDS; i++) {
+	for (unsigned int i = 0; i < msg->field_count; i++) {
 		memcpy(wire, msg->field[i], msg->field_len[i]);
 		wire += msg->field_len[i];
 	}
@@ -177,7 +262,7 @@ void message_serialize(const struct message *msg, uint8_t *wire)
 
 void message_deserialize(struct message *msg, const uint8_t *wire)
 {
-	for (int i = 0; i < MESSAGE_FIELDS; i++) {
+	for (unsigned int i = 0; i < msg->field_count; i++) {
 		memcpy(msg->field[i], wire, msg->field_len[i]);
 		wire += msg->field_len[i];
 	}

@@ -293,6 +293,9 @@ static void run_merge_far(const struct run *run, struct sample *s)
 		t->bytes_received = v->totals.bytes_received;
 		t->checked = v->totals.checked;
 		t->corrupt = v->totals.corrupt;
+		t->rx_mapped = v->totals.rx_mapped;
+		t->rx_copied = v->totals.rx_copied;
+		t->uring_cq_overflow += v->totals.uring_cq_overflow;
 		memcpy(s->rx_counters, v->counters, sizeof(v->counters));
 	} else {
 		t->messages_sent = v->totals.messages_sent;
@@ -301,6 +304,11 @@ static void run_merge_far(const struct run *run, struct sample *s)
 		t->zc_completions = v->totals.zc_completions;
 		t->zc_copied = v->totals.zc_copied;
 		t->zc_enobufs = v->totals.zc_enobufs;
+		t->zc_copied_min = v->totals.zc_copied_min;
+		t->zc_copied_max = v->totals.zc_copied_max;
+		t->zc_unmatched = v->totals.zc_unmatched;
+		t->uring_cq_overflow += v->totals.uring_cq_overflow;
+		t->uring_fixed_sends = v->totals.uring_fixed_sends;
 		memcpy(s->tx_counters, v->counters, sizeof(v->counters));
 	}
 }
@@ -487,6 +495,24 @@ static int run_launch(struct run *run, struct run **out, char **cause)
 	return 0;
 }
 
+/*
+ * A strategy that reuses a page once the receiver has read it needs the
+ * receiver here, as a thread of this process.
+ */
+static int run_check_ends(const struct run_config *config, char **cause)
+{
+	if (!config->strategy->local_receiver || config->role == RUN_BOTH ||
+	    config->settings.unsafe_reuse)
+		return 0;
+	if (asprintf(cause,
+		     "%s reuses a message's pages once the receiver has read "
+		     "them, which nio-top knows only when it runs both ends "
+		     "(not over two hosts)",
+		     config->strategy->name) < 0)
+		*cause = NULL;
+	return -EOPNOTSUPP;
+}
+
 int run_start(const struct run_config *config, const struct topo *topo,
 	      const struct run_far_end *far, struct run **out, char **cause)
 {
@@ -497,6 +523,9 @@ int run_start(const struct run_config *config, const struct topo *topo,
 	/* Over two hosts each runs one end of every flow. */
 	if (!far != (config->role == RUN_BOTH))
 		return -EINVAL;
+	r = run_check_ends(config, cause);
+	if (r < 0)
+		return r;
 	r = run_alloc(config, &run);
 	if (r < 0)
 		return r;
@@ -518,7 +547,9 @@ int run_start_connected(const struct run_config *config, int *fds,
 	int r;
 
 	*cause = NULL;
-	r = run_alloc(config, &run);
+	r = run_check_ends(config, cause);
+	if (r == 0)
+		r = run_alloc(config, &run);
 	if (r < 0) {
 		for (unsigned int i = 0; i < config->threads; i++)
 			close(fds[i]);
@@ -991,6 +1022,16 @@ void run_finish(struct run *run, struct run_result *result)
 			run, "%llu zero-copy sends never completed",
 			(unsigned long long)(final.totals.zc_sends -
 					     final.totals.zc_completions));
+	/* A completion no send waited for: the accounting is wrong. */
+	if (final.totals.zc_unmatched)
+		run_set_error(run,
+			      "%llu zero-copy completions matched no send",
+			      (unsigned long long)final.totals.zc_unmatched);
+	if (final.totals.uring_cq_overflow)
+		run_set_error(run,
+			      "io_uring's completion queue overflowed %llu "
+			      "times: completions were held back or lost",
+			      (unsigned long long)final.totals.uring_cq_overflow);
 	result->error = run->error;
 	run->error = NULL;
 	/* Kept for the session's life: no room to grow. */

@@ -7,6 +7,13 @@
 
 #include "sampler.h"
 
+/* Newer than exports that may lack it. */
+#define OPTIONAL_FIELD(name, type, member)                                     \
+	{                                                                      \
+		.key = name, .kind = RECORD_U64,                               \
+		.offset = offsetof(type, member), .optional = true             \
+	}
+
 static const struct record_field totals_fields[] = {
 	RECORD_FIELD("messages_sent", RECORD_U64, struct run_totals,
 		     messages_sent),
@@ -26,6 +33,17 @@ static const struct record_field totals_fields[] = {
 		     zc_copied),
 	RECORD_FIELD("zerocopy.enobufs", RECORD_U64, struct run_totals,
 		     zc_enobufs),
+	OPTIONAL_FIELD("zerocopy.copied_min", struct run_totals, zc_copied_min),
+	OPTIONAL_FIELD("zerocopy.copied_max", struct run_totals, zc_copied_max),
+	OPTIONAL_FIELD("zerocopy.unmatched", struct run_totals, zc_unmatched),
+	OPTIONAL_FIELD("uring.cq_overflow", struct run_totals,
+		       uring_cq_overflow),
+	OPTIONAL_FIELD("uring.fixed_sends", struct run_totals,
+		       uring_fixed_sends),
+	OPTIONAL_FIELD("rx_zerocopy.mapped_bytes", struct run_totals,
+		       rx_mapped),
+	OPTIONAL_FIELD("rx_zerocopy.copied_bytes", struct run_totals,
+		       rx_copied),
 };
 const struct record run_totals_record = RECORD_OF(totals_fields);
 
@@ -45,9 +63,17 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 		t->zc_completions += flow_stat_read(&tx->zc_completions);
 		t->zc_copied += flow_stat_read(&tx->zc_copied);
 		t->zc_enobufs += flow_stat_read(&tx->zc_enobufs);
+		t->zc_copied_min += flow_stat_read(&tx->zc_copied_min);
+		t->zc_copied_max += flow_stat_read(&tx->zc_copied_max);
+		t->zc_unmatched += flow_stat_read(&tx->zc_unmatched);
+		t->uring_cq_overflow += flow_stat_read(&tx->uring_cq_overflow) +
+					flow_stat_read(&rx->uring_cq_overflow);
+		t->uring_fixed_sends += flow_stat_read(&tx->uring_fixed_sends);
 		t->messages_received += flow_stat_read(&rx->messages);
 		t->bytes_received += flow_stat_read(&rx->bytes);
 		t->checked += flow_stat_read(&rx->checked);
+		t->rx_mapped += flow_stat_read(&rx->rx_mapped);
+		t->rx_copied += flow_stat_read(&rx->rx_copied);
 		t->corrupt += flow_stat_read(&rx->corrupt);
 		if (atomic_load_explicit(&flows[i].tx_counting,
 					 memory_order_acquire))

@@ -42,6 +42,8 @@ static struct strategy_params worker_params(struct worker_flow *flow,
 		.request_response = flow->request_response,
 		.settings = flow->settings,
 		.stats = sender ? &flow->tx : &flow->rx,
+		/* The receiver is a thread here only when both ends are. */
+		.delivered = flow->rx_fd >= 0 ? &flow->rx.messages : NULL,
 	};
 }
 
@@ -154,6 +156,8 @@ static void *worker_receiver(void *arg)
 {
 	struct worker_flow *flow = arg;
 	struct strategy_params params = worker_params(flow, false);
+	const struct strategy_ops *ops = strategy_receiver(flow->ops,
+							   flow->settings);
 	bool requesting = flow->request_response;
 	const char *step = "open";
 	uint64_t seq = 0, sent_ns = 0;
@@ -162,7 +166,7 @@ static void *worker_receiver(void *arg)
 	int r;
 
 	worker_count_me(flow, false);
-	r = flow->ops->rx_open(&params, &rx);
+	r = ops->rx_open(&params, &rx);
 	if (r < 0)
 		goto out;
 	for (;;) {
@@ -171,7 +175,7 @@ static void *worker_receiver(void *arg)
 		if (r < 0)
 			break;
 		step = "receive";
-		r = flow->ops->rx_recv(rx, &msg);
+		r = ops->rx_recv(rx, &msg);
 		if (r <= 0)
 			break;
 		if (requesting)
@@ -182,9 +186,13 @@ static void *worker_receiver(void *arg)
 				flow_stat_add(&flow->rx.corrupt, 1);
 		}
 		seq++;
-		worker_count(&flow->rx, 1, flow->msg_size);
+		/* Released: a sender waiting for this message may reuse it. */
+		atomic_store_explicit(&flow->rx.messages,
+				      flow_stat_read(&flow->rx.messages) + 1,
+				      memory_order_release);
+		flow_stat_add(&flow->rx.bytes, flow->msg_size);
 	}
-	flow->ops->rx_close(rx);
+	ops->rx_close(rx);
 out:
 	if (r < 0)
 		flow_stats_fail(&flow->rx, step, r);

@@ -3,6 +3,11 @@
  * offsets taken relative to the reported range so that a range crossing
  * 0xffffffff -> 0 needs no special case; the ids in flight on one socket are
  * far fewer than 2^31, which keeps "before" and "after" unambiguous.
+ *
+ * Slots take their ids in ring order, so a range is matched by walking the
+ * slots from the oldest one still waiting and stopping at the first slot
+ * that starts after the range: a completion costs the slots it covers, not
+ * the whole pool (which may hold thousands).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,6 +31,9 @@ void zc_tracker_fini(struct zc_tracker *t)
 void zc_tracker_claim(struct zc_tracker *t, unsigned int slot)
 {
 	t->span[slot] = (struct zc_span){0};
+	/* With nothing in flight the walk may start here. */
+	if (t->sends == t->completions)
+		t->oldest = t->newest = slot;
 }
 
 void zc_tracker_sent(struct zc_tracker *t, unsigned int slot)
@@ -35,6 +43,7 @@ void zc_tracker_sent(struct zc_tracker *t, unsigned int slot)
 	if (s->sent == 0)
 		s->first = t->next_id;
 	s->sent++;
+	t->newest = slot;
 	t->next_id++;
 	t->sends++;
 }
@@ -55,26 +64,52 @@ static uint32_t span_overlap(const struct zc_span *s, uint32_t lo,
 	return 0;
 }
 
+/* Whether the slot's ids all come after the range [lo, lo + count). */
+static bool span_after(const struct zc_span *s, uint32_t lo, uint32_t count)
+{
+	uint32_t ahead = s->first - lo;
+
+	return ahead >= count && ahead < 0x80000000u;
+}
+
 void zc_tracker_complete(struct zc_tracker *t, uint32_t lo, uint32_t hi,
 			 bool copied)
 {
 	uint32_t count = zc_range_count(lo, hi);
 	uint64_t matched = 0;
+	unsigned int i = t->oldest;
 
 	t->completions += count;
-	if (copied)
+	if (copied) {
 		t->copied += count;
+		t->copied_min++;
+		t->copied_max += count;
+	} else {
+		t->copied_max += count - 1;
+	}
 
-	for (unsigned int i = 0; i < t->slot_count; i++) {
+	for (unsigned int k = 0; k < t->slot_count; k++) {
 		struct zc_span *s = &t->span[i];
-		uint32_t n = span_overlap(s, lo, count);
 
-		if (n > s->sent - s->finished)
-			n = s->sent - s->finished;
-		s->finished += n;
-		matched += n;
+		if (s->finished != s->sent) {
+			uint32_t n;
+
+			if (span_after(s, lo, count))
+				break;
+			n = span_overlap(s, lo, count);
+			if (n > s->sent - s->finished)
+				n = s->sent - s->finished;
+			s->finished += n;
+			matched += n;
+		}
+		if (i == t->newest)
+			break;
+		i = (i + 1) % t->slot_count;
 	}
 	t->unmatched += count - matched;
+	while (t->oldest != t->newest &&
+	       t->span[t->oldest].finished == t->span[t->oldest].sent)
+		t->oldest = (t->oldest + 1) % t->slot_count;
 }
 
 bool zc_tracker_busy(const struct zc_tracker *t, unsigned int slot)

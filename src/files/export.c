@@ -161,6 +161,12 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	if (!r->config.strategy->zerocopy)
 		cJSON_ReplaceItemInObjectCaseSensitive(obj, "zerocopy",
 						       cJSON_CreateNull());
+	if (!r->config.strategy->uring)
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, "uring",
+						       cJSON_CreateNull());
+	if (r->config.settings.rx != RX_ZEROCOPY)
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, "rx_zerocopy",
+						       cJSON_CreateNull());
 	cJSON_AddNumberToObject(obj, "gbps", r->gbps);
 	cJSON_AddNumberToObject(obj, "msgs_per_s", r->msgs_per_s);
 	cJSON_AddItemToObject(
@@ -200,6 +206,7 @@ static cJSON *export_analysis(const struct session *s)
 		jsonfile_add_u64(item, "msg_size", p->msg_size);
 		cJSON_AddNumberToObject(item, "threads", p->threads);
 		cJSON_AddStringToObject(item, "mode", run_mode_name(p->mode));
+		cJSON_AddStringToObject(item, "rx", rx_mode_names[p->rx]);
 		cJSON_AddStringToObject(item, "metric",
 					p->mode == RUN_RR ? "p50_us" : "gbps");
 		cJSON_AddNumberToObject(item, "runs", (double)p->runs);
@@ -223,6 +230,9 @@ static cJSON *export_analysis(const struct session *s)
 		cJSON_AddNumberToObject(item, "threads", c->threads);
 		cJSON_AddStringToObject(item, "strategy", c->strategy);
 		cJSON_AddStringToObject(item, "versus", c->versus);
+		cJSON_AddStringToObject(item, "rx",
+					c->rx_pair ? "zerocopy" : "copy");
+		cJSON_AddStringToObject(item, "versus_rx", "copy");
 		cJSON_AddStringToObject(item, "verdict",
 					analysis_verdict_name(c->verdict));
 		if (c->verdict == VERDICT_FROM)

@@ -492,11 +492,14 @@ static cJSON *capability_json(const struct capability *cap)
 static const struct {
 	const char *key;
 	size_t offset;
+	bool optional; /* newer than files that may lack it */
 } plain_capabilities[] = {
-	{"netns", offsetof(struct host_info, netns)},
-	{"veth", offsetof(struct host_info, veth)},
-	{"tbf", offsetof(struct host_info, tbf)},
-	{"netem", offsetof(struct host_info, netem)},
+	{"netns", offsetof(struct host_info, netns), false},
+	{"veth", offsetof(struct host_info, veth), false},
+	{"tbf", offsetof(struct host_info, tbf), false},
+	{"netem", offsetof(struct host_info, netem), false},
+	{"rx_zerocopy", offsetof(struct host_info, rx_zerocopy), true},
+	{"uring_fixed", offsetof(struct host_info, uring_fixed), true},
 };
 
 cJSON *codec_capabilities(const struct host_info *host)
@@ -551,6 +554,10 @@ int codec_read_host(const cJSON *host_json, const cJSON *capabilities,
 
 		snprintf(where, sizeof(where), "%s.%s", at,
 			 plain_capabilities[i].key);
+		if (plain_capabilities[i].optional &&
+		    !cJSON_GetObjectItemCaseSensitive(
+			    capabilities, plain_capabilities[i].key))
+			continue;
 		if (codec_read(&capability_record,
 			       cJSON_GetObjectItemCaseSensitive(
 				       capabilities, plain_capabilities[i].key),

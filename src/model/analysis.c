@@ -16,7 +16,10 @@ static const char *const pairs[][2] = {
 	{"zero-copy", "two-copy"},
 	{"zero-copy", "one-copy"},
 	{"uring-zc", "uring"},
+	{"sendfile", "zero-copy"},
+	{"splice", "one-copy"},
 };
+#define PAIR_COUNT (sizeof(pairs) / sizeof(pairs[0]))
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -35,7 +38,8 @@ static bool same_point(const struct analysis_point *p,
 		       const struct run_config *c)
 {
 	return p->strategy == c->strategy && p->msg_size == c->msg_size &&
-	       p->threads == c->threads && p->mode == c->mode;
+	       p->threads == c->threads && p->mode == c->mode &&
+	       p->rx == c->settings.rx;
 }
 
 static double run_metric(const struct run_result *r)
@@ -55,7 +59,9 @@ static void point_fill(struct analysis_point *p,
 	for (size_t i = 0; i < count; i++) {
 		const struct run_result *r = &results[i];
 
-		if (r->error || !same_point(p, &r->config))
+		/* A teaching run that broke the buffer rule proves nothing. */
+		if (r->error || r->config.settings.unsafe_reuse ||
+		    !same_point(p, &r->config))
 			continue;
 		p99[n] = r->latency.p99_us;
 		v[n++] = run_metric(r);
@@ -74,14 +80,14 @@ out:
 
 static const struct analysis_point *find_point(const struct analysis *a,
 					       const char *strategy,
-					       size_t msg_size,
+					       enum rx_mode rx, size_t msg_size,
 					       unsigned int threads)
 {
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
 
 		if (p->runs && p->msg_size == msg_size &&
-		    p->threads == threads &&
+		    p->threads == threads && p->rx == rx &&
 		    strcmp(p->strategy->name, strategy) == 0)
 			return p;
 	}
@@ -136,20 +142,26 @@ static int add_crossovers(struct analysis *a, unsigned int threads)
 			sizes[n++] = a->points[i].msg_size;
 	}
 	qsort(sizes, n, sizeof(*sizes), cmp_size);
-	for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+	/* The pairs of strategies, then each strategy's two receive sides. */
+	for (size_t k = 0; k < PAIR_COUNT + strategy_count(); k++) {
+		bool rx_pair = k >= PAIR_COUNT;
+		const char *name = rx_pair ? strategy_at(k - PAIR_COUNT)->name
+					   : pairs[k][0];
 		struct analysis_crossover c = {
 			.threads = threads,
-			.strategy = pairs[k][0],
-			.versus = pairs[k][1],
+			.strategy = name,
+			.versus = rx_pair ? name : pairs[k][1],
+			.rx_pair = rx_pair,
 			.verdict = VERDICT_TIE,
 		};
 		bool behind = false;
 
 		for (size_t j = 0; j < n; j++) {
 			const struct analysis_point *p = find_point(
-				a, pairs[k][0], sizes[j], threads);
+				a, c.strategy, rx_pair ? RX_ZEROCOPY : RX_COPY,
+				sizes[j], threads);
 			const struct analysis_point *q = find_point(
-				a, pairs[k][1], sizes[j], threads);
+				a, c.versus, RX_COPY, sizes[j], threads);
 			int who;
 
 			if (!p || !q)
@@ -218,7 +230,7 @@ int analysis_build(const struct run_result *results, size_t count,
 		return 0;
 	a->points = calloc(count, sizeof(*a->points));
 	threads = calloc(count, sizeof(*threads));
-	a->crossovers = calloc(count * sizeof(pairs) / sizeof(pairs[0]),
+	a->crossovers = calloc(count * (PAIR_COUNT + strategy_count()),
 			       sizeof(*a->crossovers));
 	if (!a->points || !threads || !a->crossovers) {
 		free(threads);
@@ -237,6 +249,7 @@ int analysis_build(const struct run_result *results, size_t count,
 				.msg_size = c->msg_size,
 				.threads = c->threads,
 				.mode = c->mode,
+				.rx = c->settings.rx,
 			};
 			point_fill(&a->points[a->point_count++], results,
 				   count);
@@ -275,25 +288,28 @@ const char *analysis_verdict_name(enum analysis_verdict verdict)
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 			     size_t size)
 {
+	const char *with = c->rx_pair ? " with zero-copy receive" : "";
+	const char *versus = c->rx_pair ? " with copy receive" : "";
 	char bytes[24];
 
 	switch (c->verdict) {
 	case VERDICT_FROM:
 		units_format_size(c->msg_size, bytes, sizeof(bytes));
-		snprintf(out, size, "threads %u: %s beats %s from %s",
-			 c->threads, c->strategy, c->versus, bytes);
+		snprintf(out, size, "threads %u: %s%s beats %s%s from %s",
+			 c->threads, c->strategy, with, c->versus, versus,
+			 bytes);
 		break;
 	case VERDICT_NEVER:
 		snprintf(out, size,
-			 "threads %u: %s never beats %s (behind or tied at "
-			 "every size)",
-			 c->threads, c->strategy, c->versus);
+			 "threads %u: %s%s never beats %s%s (behind or tied "
+			 "at every size)",
+			 c->threads, c->strategy, with, c->versus, versus);
 		break;
 	case VERDICT_TIE:
 		snprintf(out, size,
-			 "threads %u: %s vs %s: tie (within the spread at "
+			 "threads %u: %s%s vs %s%s: tie (within the spread at "
 			 "every size)",
-			 c->threads, c->strategy, c->versus);
+			 c->threads, c->strategy, with, c->versus, versus);
 		break;
 	}
 }

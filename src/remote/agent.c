@@ -453,11 +453,13 @@ static int agent_check_limits(struct agent *a, const struct run_config *c,
 				 "run.config.threads: %u flows; this agent "
 				 "allows %u (--max-threads)",
 				 c->threads, o->max_threads);
-	if (c->strategy->zerocopy && c->settings.slots > o->max_slots)
+	if (c->strategy->zerocopy &&
+	    strategy_slots(&c->settings, c->msg_size) > o->max_slots)
 		return cause_set(cause, -EINVAL,
 				 "run.config.slots: %u; this agent allows "
 				 "%u (--max-slots)",
-				 c->settings.slots, o->max_slots);
+				 strategy_slots(&c->settings, c->msg_size),
+				 o->max_slots);
 	if (time_ms > o->max_duration_ms)
 		return cause_set(cause, -EINVAL,
 				 "run.config.duration_s: the run would "

@@ -6,11 +6,25 @@
 #include <string.h>
 
 #include "strategy.h"
+#include "sysfile.h"
 
 static const struct strategy_ops *const strategies[] = {
 	&strategy_two_copy, &strategy_one_copy, &strategy_zero_copy,
-	&strategy_uring,    &strategy_uring_zc,
+	&strategy_uring,    &strategy_uring_zc, &strategy_sendfile,
+	&strategy_splice,
 };
+
+const char *const rx_mode_names[] = {
+	[RX_COPY] = "copy",
+	[RX_ZEROCOPY] = "zerocopy",
+	NULL,
+};
+
+const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,
+					     const struct run_settings *s)
+{
+	return s->rx == RX_ZEROCOPY ? &strategy_rx_zerocopy : ops;
+}
 
 size_t strategy_count(void)
 {
@@ -48,9 +62,27 @@ int strategy_probe(const struct strategy_ops *ops, char **cause)
 size_t strategy_memory(const struct strategy_ops *ops,
 		       const struct strategy_params *params, bool sender)
 {
+	const struct strategy_ops *rx = strategy_receiver(ops,
+							  params->settings);
 	size_t (*memory)(
 		const struct strategy_params *) = sender ? ops->tx_memory
-							 : ops->rx_memory;
+							 : rx->rx_memory;
 
 	return memory ? memory(params) : params->msg_size;
+}
+
+unsigned int strategy_slots(const struct run_settings *settings,
+			    size_t msg_size)
+{
+	int wmem_max;
+	size_t slots;
+
+	if (settings->slots)
+		return settings->slots;
+	wmem_max = sysfile_int_at("/proc/sys/net/ipv4/tcp_wmem", 2, 4 << 20);
+	slots = (size_t)(wmem_max > 0 ? wmem_max : 4 << 20) / msg_size + 1;
+	if (slots < STRATEGY_SLOTS_MIN)
+		slots = STRATEGY_SLOTS_MIN;
+	return slots > STRATEGY_SLOTS_MAX ? STRATEGY_SLOTS_MAX
+					  : (unsigned int)slots;
 }

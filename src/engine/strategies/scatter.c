@@ -73,7 +73,7 @@ int scatter_open(const struct strategy_params *params, void **state)
 	if (!end)
 		return -ENOMEM;
 	end->fd = params->fd;
-	r = message_init(&end->msg, params->msg_size);
+	r = message_init(&end->msg, params->msg_size, strategy_fields(params));
 	if (r < 0) {
 		free(end);
 		return r;
@@ -101,20 +101,19 @@ int scatter_tx_slot(void *tx, struct message **msg)
 int scatter_tx_send(void *tx, struct message *msg)
 {
 	struct scatter_end *end = tx;
-	struct iovec iov[MESSAGE_FIELDS];
-	int r;
+	struct iovec iov[MESSAGE_FIELDS_MAX];
+	int iovcnt = message_iovec(msg, iov);
+	int r = scatter_send_all(end->fd, iov, iovcnt, 0);
 
-	message_iovec(msg, iov);
-	r = scatter_send_all(end->fd, iov, MESSAGE_FIELDS, 0);
 	return r < 0 ? r : 1;
 }
 
 int scatter_rx_recv(void *rx, struct message **msg)
 {
 	struct scatter_end *end = rx;
-	struct iovec iov[MESSAGE_FIELDS];
+	struct iovec iov[MESSAGE_FIELDS_MAX];
+	int iovcnt = message_iovec(&end->msg, iov);
 
-	message_iovec(&end->msg, iov);
 	*msg = &end->msg;
-	return scatter_recv_all(end->fd, iov, MESSAGE_FIELDS);
+	return scatter_recv_all(end->fd, iov, iovcnt);
 }

@@ -25,7 +25,7 @@ static int two_copy_open(const struct strategy_params *params, void **state)
 	if (!t)
 		return -ENOMEM;
 	t->fd = params->fd;
-	r = message_init(&t->msg, params->msg_size);
+	r = message_init(&t->msg, params->msg_size, strategy_fields(params));
 	if (r < 0)
 		goto err_free;
 	t->wire = malloc(params->msg_size);

@@ -1,7 +1,7 @@
 /*
- * uring: the one-copy data path (an 8-entry iovec each way) driven through
- * io_uring: SENDMSG and RECVMSG requests submitted in batches of
- * --uring-depth messages, so one system call moves many messages.
+ * uring: the one-copy data path (an iovec over the fields each way) driven
+ * through io_uring: one SENDMSG and one RECVMSG request per batch of
+ * --uring-depth messages, each submitted and waited for in one system call.
  */
 #include "strategy.h"
 #include "uring_path.h"
@@ -23,8 +23,9 @@ static int uring_copy_tx_open(const struct strategy_params *params, void **tx)
 
 const struct strategy_ops strategy_uring = {
 	.name = "uring",
-	.summary = "io_uring SENDMSG and RECVMSG over the 8-entry iovec, "
-		   "batched submissions",
+	.summary = "io_uring SENDMSG and RECVMSG, one request per batch of "
+		   "messages (their fields in one iovec)",
+	.uring = true,
 	.probe = uring_copy_probe,
 	.tx_memory = uring_copy_tx_memory,
 	.rx_memory = uring_rx_memory,
@@ -38,10 +39,9 @@ const struct strategy_ops strategy_uring = {
 	.rx_close = uring_rx_close,
 	.path =
 		{
-			{"sender: 8 message fields on the heap",
-			 "IORING_OP_SENDMSG: the kernel gathers them into "
-			 "socket "
-			 "buffers",
+			{"sender: the message fields",
+			 "IORING_OP_SENDMSG (a batch per request): the kernel "
+			 "gathers them into socket buffers",
 			 true},
 			{"kernel: the sender's TCP socket buffer (skbs)",
 			 "veth pair: the skb moves to the other namespace",
@@ -50,6 +50,7 @@ const struct strategy_ops strategy_uring = {
 			 "IORING_OP_RECVMSG: the kernel scatters into the "
 			 "fields",
 			 true},
-			{"receiver: 8 message fields on the heap", NULL, false},
+			{"receiver: the message fields on the heap", NULL,
+			 false},
 		},
 };

@@ -1,12 +1,20 @@
 /*
- * io_uring paths.  The sender hands out message slots in order; filled slots
- * form the next chain, submitted as linked requests once the previous chain
- * has left.  A request's CQE adds to its slot's bytes sent; a short transfer
- * or an error cancels the rest of its chain, and once the chain has settled
- * the unfinished part is submitted again from the first byte not sent.  With
- * zero copy a slot also waits for the notification CQE of every request that
- * read from it (IORING_CQE_F_MORE announces one), and each notification says
- * whether the kernel copied after all (IORING_NOTIF_USAGE_ZC_COPIED).
+ * io_uring paths.  The sender hands out message slots in order; a full batch
+ * of filled slots becomes one request, submitted once the request before it
+ * has left (a TCP stream would interleave two), with submit and wait in one
+ * call.  A request's CQE confirms its bytes; a short one (an error part way)
+ * is sent again from the first byte not confirmed.  With zero copy a slot
+ * also waits for the notification of every request that read from it
+ * (IORING_CQE_F_MORE announces one), and each notification says whether the
+ * kernel copied after all (IORING_NOTIF_USAGE_ZC_COPIED); a request that sent
+ * nothing still gets a notification, which is consumed but not counted.
+ *
+ * The completion queue holds a CQE for the request in flight and one
+ * notification per slot, which is the most that can be owed, so it never
+ * overflows; the kernel's overflow counter is published all the same, and a
+ * run where it moved fails.  Slots live in one arena, each field on cache
+ * lines of its own, so that --uring-fixed can register the arena once and
+ * send whole batches from it (SENDMSG_ZC with registered buffers).
  */
 #include <errno.h>
 #include <liburing.h>
@@ -14,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 #include "clock.h"
 #include "flow_stats.h"
@@ -31,24 +41,34 @@
 
 #define WAIT_STEP_NS   100000000ll
 #define STALL_LIMIT_NS (10000 * NS_PER_MS)
-/* Message buffers one side may keep in flight, whatever the depth. */
+/* Message buffers one batch may hold, whatever the depth. */
 #define BATCH_BYTES_MAX (16u << 20)
+/* The kernel's limit on a request's iovec (UIO_MAXIOV). */
+#define BATCH_IOV_MAX 1024
+/* Bytes between two fields in the arena, as separate allocations have. */
+#define FIELD_GAP 64
+/* The largest buffer io_uring registers. */
+#define REGISTER_MAX (1ul << 30)
 
 enum slot_state {
 	SLOT_FREE,
-	SLOT_FILLED, /* the worker wrote it; waiting for its chain */
-	SLOT_FLYING, /* submitted; bytes still to confirm */
+	SLOT_FILLED, /* the worker wrote it; waiting for its batch */
+	SLOT_FLYING, /* its batch is in the kernel */
 	SLOT_SENT,   /* every byte sent; maybe notifications owed */
 };
 
 struct tx_slot {
 	struct message msg;
-	struct msghdr mh;
-	struct iovec iov[MESSAGE_FIELDS];
-	size_t bytes_done;
-	size_t bytes_at_submit;
 	unsigned int notifs; /* zero-copy notifications still owed */
 	enum slot_state state;
+};
+
+/* A send request: the slots it read from, and what became of it. */
+struct tx_request {
+	unsigned int first;
+	unsigned int len;
+	bool sent;	/* it moved bytes */
+	bool notif_owed;
 };
 
 struct uring_tx {
@@ -56,29 +76,38 @@ struct uring_tx {
 	bool ring_ready;
 	int fd;
 	bool zerocopy;
-	bool fixed;
+	bool fixed; /* the arena is registered: send from it */
+	unsigned int fields;
 	unsigned int slot_count;
-	unsigned int chain_max;
+	unsigned int batch_max;
+	uint8_t *arena;
+	size_t arena_size;
 	struct tx_slot *slot;
 	unsigned int head;	 /* the next slot for the worker */
 	unsigned int fill_first; /* filled slots not yet submitted */
 	unsigned int fill_len;
-	unsigned int fly_first; /* the chain in the kernel */
+
+	/* The one request in the kernel. */
+	bool flying;
+	unsigned int fly_first;
 	unsigned int fly_len;
-	unsigned int requests_owed; /* CQEs the chain still owes */
-	unsigned int completed;	    /* messages sent, not yet reported */
-	uint64_t notifs_owed;
+	size_t fly_bytes; /* of the whole batch */
+	size_t fly_done;  /* confirmed by CQEs */
+	size_t fly_at_submit;
+	struct iovec *iov;
+	struct msghdr mh;
+
+	struct tx_request *request; /* by user_data */
+	unsigned int request_count;
+	unsigned int request_next;
+
+	unsigned int completed; /* messages sent, not yet reported */
+	uint64_t notifs_owed;	/* counted or not */
 	uint64_t zc_sends;
 	uint64_t zc_completions;
 	uint64_t zc_copied;
+	uint64_t fixed_sends;
 	struct flow_stats *stats;
-};
-
-struct rx_slot {
-	struct message msg;
-	struct msghdr mh;
-	struct iovec iov[MESSAGE_FIELDS];
-	int res;
 };
 
 struct uring_rx {
@@ -86,11 +115,14 @@ struct uring_rx {
 	bool ring_ready;
 	int fd;
 	unsigned int batch;
-	struct rx_slot *slot;
+	struct message *slot;
+	struct iovec *iov;
+	struct msghdr mh;
 	unsigned int ready; /* slots the last batch filled */
 	unsigned int next;  /* the next of those to hand out */
 	bool ended;
 	int error;
+	struct flow_stats *stats;
 };
 
 static int probe_cause(char **cause, const char *fmt, const char *arg)
@@ -110,7 +142,6 @@ int uring_probe(bool zerocopy, char **cause)
 		{IORING_OP_SENDMSG, "IORING_OP_SENDMSG", false},
 		{IORING_OP_RECVMSG, "IORING_OP_RECVMSG", false},
 		{IORING_OP_SENDMSG_ZC, "IORING_OP_SENDMSG_ZC", true},
-		{IORING_OP_SEND_ZC, "IORING_OP_SEND_ZC", true},
 	};
 	struct io_uring_probe *probe;
 	struct io_uring ring;
@@ -153,24 +184,114 @@ int uring_probe(bool zerocopy, char **cause)
 	return r;
 }
 
-/* Slots in a batch: the depth asked for, within the memory bound. */
-static unsigned int batch_for(unsigned int depth, size_t msg_size,
-			      unsigned int buffers_per_message)
+bool uring_fixed_vector(char **cause)
 {
-	size_t fit = BATCH_BYTES_MAX / (msg_size * buffers_per_message);
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	struct msghdr mh = {0};
+	int res = -EOPNOTSUPP;
 
+	*cause = NULL;
+	if (io_uring_queue_init(4, &ring, 0) < 0) {
+		probe_cause(cause, "%s", "io_uring is unavailable");
+		return false;
+	}
+	/*
+	 * Where the kernel knows the flag, preparing the request succeeds and
+	 * issuing it fails on the bad descriptor (EBADF); a kernel that does
+	 * not refuses the flag itself (EINVAL).
+	 */
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_sendmsg_zc(sqe, -1, &mh, 0);
+	sqe->ioprio |= IORING_RECVSEND_FIXED_BUF;
+	sqe->buf_index = 0;
+	if (io_uring_submit_and_wait(&ring, 1) >= 0 &&
+	    io_uring_wait_cqe(&ring, &cqe) == 0)
+		res = cqe->res;
+	io_uring_queue_exit(&ring);
+	if (res == -EBADF)
+		return true;
+	probe_cause(cause,
+		    "SENDMSG_ZC cannot send from registered buffers here "
+		    "(Linux 6.15 and later can): %s",
+		    strerror(-res));
+	return false;
+}
+
+/* Messages in a batch: the depth asked for, within the bounds. */
+static unsigned int batch_for(unsigned int depth, size_t msg_size,
+			      unsigned int fields)
+{
+	size_t fit = BATCH_BYTES_MAX / msg_size;
+
+	if (fit > BATCH_IOV_MAX / fields)
+		fit = BATCH_IOV_MAX / fields;
 	if (fit < 1)
 		fit = 1;
 	return depth < fit ? depth : (unsigned int)fit;
 }
 
+/* Messages per batch: one answer in flight when each is asked for. */
+static unsigned int uring_depth(const struct strategy_params *params)
+{
+	return params->request_response ? 1 : params->settings->uring_depth;
+}
+
+/*
+ * The sender's slots and batch: a batch filling while one flies, and with
+ * zero copy as many more as notifications may keep (--slots).
+ */
+static void tx_sizes(const struct strategy_params *params, bool zerocopy,
+		     unsigned int *slot_count, unsigned int *batch_max)
+{
+	*batch_max = batch_for(uring_depth(params), params->msg_size,
+			       strategy_fields(params));
+	*slot_count = 2 * *batch_max;
+	if (zerocopy) {
+		unsigned int pool = strategy_slots(params->settings,
+						   params->msg_size);
+
+		if (pool > *slot_count)
+			*slot_count = pool;
+	}
+}
+
+static size_t tx_slot_stride(const struct strategy_params *params)
+{
+	return message_footprint(params->msg_size, strategy_fields(params),
+				 FIELD_GAP);
+}
+
+static size_t tx_arena_size(const struct strategy_params *params,
+			    unsigned int slot_count)
+{
+	size_t page = 4096;
+
+	return ((size_t)slot_count * tx_slot_stride(params) + page - 1) /
+	       page * page;
+}
+
+size_t uring_tx_memory(const struct strategy_params *params, bool zerocopy)
+{
+	unsigned int slot_count, batch_max;
+
+	tx_sizes(params, zerocopy, &slot_count, &batch_max);
+	return tx_arena_size(params, slot_count);
+}
+
 static void tx_publish(struct uring_tx *t)
 {
+	flow_stat_set(&t->stats->uring_cq_overflow, *t->ring.cq.koverflow);
 	if (!t->zerocopy)
 		return;
 	flow_stat_set(&t->stats->zc_sends, t->zc_sends);
 	flow_stat_set(&t->stats->zc_completions, t->zc_completions);
 	flow_stat_set(&t->stats->zc_copied, t->zc_copied);
+	/* One notification per request: the copied count is exact. */
+	flow_stat_set(&t->stats->zc_copied_min, t->zc_copied);
+	flow_stat_set(&t->stats->zc_copied_max, t->zc_copied);
+	flow_stat_set(&t->stats->uring_fixed_sends, t->fixed_sends);
 }
 
 static bool slot_free(const struct tx_slot *s)
@@ -179,145 +300,156 @@ static bool slot_free(const struct tx_slot *s)
 	       (s->state == SLOT_SENT && s->notifs == 0);
 }
 
-/* Queues the requests that send the rest of one slot's message. */
-static struct io_uring_sqe *tx_prepare(struct uring_tx *t, unsigned int index)
+/*
+ * Submits the bytes of the flying batch not yet confirmed as one request,
+ * and waits (in the same call) for something to complete.
+ */
+static int tx_submit(struct uring_tx *t)
 {
-	struct tx_slot *s = &t->slot[index];
 	const int flags = MSG_WAITALL | MSG_NOSIGNAL;
-	struct io_uring_sqe *sqe = NULL;
-	size_t offset = 0;
-
-	if (t->fixed) {
-		/* One SEND_ZC per field, from the registered buffers. */
-		for (int f = 0; f < MESSAGE_FIELDS; f++) {
-			size_t len = s->msg.field_len[f];
-			size_t skip = 0;
-
-			if (offset + len <= s->bytes_done) {
-				offset += len;
-				continue;
-			}
-			if (s->bytes_done > offset)
-				skip = s->bytes_done - offset;
-			sqe = io_uring_get_sqe(&t->ring);
-			io_uring_prep_send_zc_fixed(
-				sqe, t->fd, s->msg.field[f] + skip, len - skip,
-				flags, IORING_SEND_ZC_REPORT_USAGE,
-				index * MESSAGE_FIELDS + (unsigned int)f);
-			io_uring_sqe_set_data64(sqe, index);
-			sqe->flags |= IOSQE_IO_LINK;
-			t->requests_owed++;
-			offset += len;
-		}
-		return sqe;
-	}
-
-	struct iovec *iov = s->iov;
-	int iovcnt = MESSAGE_FIELDS;
-
-	message_iovec(&s->msg, s->iov);
-	for (size_t skip = s->bytes_done; iovcnt > 0 && skip > 0;) {
-		size_t step = skip < iov->iov_len ? skip : iov->iov_len;
-
-		iov->iov_base = (char *)iov->iov_base + step;
-		iov->iov_len -= step;
-		skip -= step;
-		if (iov->iov_len == 0) {
-			iov++;
-			iovcnt--;
-		}
-	}
-	s->mh = (struct msghdr){.msg_iov = iov, .msg_iovlen = iovcnt};
-	sqe = io_uring_get_sqe(&t->ring);
-	if (t->zerocopy) {
-		io_uring_prep_sendmsg_zc(sqe, t->fd, &s->mh, flags);
-		sqe->ioprio |= IORING_SEND_ZC_REPORT_USAGE;
-	} else {
-		io_uring_prep_sendmsg(sqe, t->fd, &s->mh, flags);
-	}
-	io_uring_sqe_set_data64(sqe, index);
-	sqe->flags |= IOSQE_IO_LINK;
-	t->requests_owed++;
-	return sqe;
-}
-
-/* Submits slots [first, first + len) as one chain of linked requests. */
-static int tx_submit(struct uring_tx *t, unsigned int first, unsigned int len)
-{
-	struct io_uring_sqe *last = NULL;
+	struct tx_request *req = &t->request[t->request_next];
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec step = {.tv_nsec = WAIT_STEP_NS};
+	size_t skip = t->fly_done;
+	unsigned int i = 0, n = 0;
 	int r;
 
-	for (unsigned int i = 0; i < len; i++) {
-		unsigned int index = (first + i) % t->slot_count;
-		struct tx_slot *s = &t->slot[index];
+	/* A request still owed a notification would be overwritten. */
+	if (req->notif_owed)
+		return -EBUSY;
+	/* The slots wholly confirmed before are not this request's. */
+	while (i < t->fly_len &&
+	       skip >= t->slot[(t->fly_first + i) % t->slot_count].msg.size)
+		skip -= t->slot[(t->fly_first + i++) % t->slot_count].msg.size;
+	*req = (struct tx_request){
+		.first = (t->fly_first + i) % t->slot_count,
+		.len = t->fly_len - i,
+	};
+	for (; i < t->fly_len; i++) {
+		const struct message *m =
+			&t->slot[(t->fly_first + i) % t->slot_count].msg;
 
-		s->state = SLOT_FLYING;
-		s->bytes_at_submit = s->bytes_done;
-		last = tx_prepare(t, index);
+		for (unsigned int f = 0; f < m->field_count; f++) {
+			size_t len = m->field_len[f];
+
+			if (skip >= len) {
+				skip -= len;
+				continue;
+			}
+			t->iov[n].iov_base = m->field[f] + skip;
+			t->iov[n].iov_len = len - skip;
+			skip = 0;
+			n++;
+		}
 	}
-	if (last)
-		last->flags &= (__u8)~IOSQE_IO_LINK;
-	t->fly_first = first;
-	t->fly_len = len;
-	r = io_uring_submit(&t->ring);
+	t->mh = (struct msghdr){.msg_iov = t->iov, .msg_iovlen = n};
+	sqe = io_uring_get_sqe(&t->ring);
+	if (!sqe)
+		return -EBUSY;
+	if (t->zerocopy) {
+		io_uring_prep_sendmsg_zc(sqe, t->fd, &t->mh, flags);
+		sqe->ioprio |= IORING_SEND_ZC_REPORT_USAGE;
+		if (t->fixed) {
+			sqe->ioprio |= IORING_RECVSEND_FIXED_BUF;
+			sqe->buf_index = 0;
+		}
+	} else {
+		io_uring_prep_sendmsg(sqe, t->fd, &t->mh, flags);
+	}
+	io_uring_sqe_set_data64(sqe, t->request_next);
+	t->request_next = (t->request_next + 1) % t->request_count;
+	t->fly_at_submit = t->fly_done;
+	r = io_uring_submit_and_wait_timeout(&t->ring, &cqe, 1, &step, NULL);
+	if (r == -ETIME || r == -EINTR)
+		return 0;
 	return r < 0 ? r : 0;
 }
 
-/*
- * The chain has no CQE left to come: count the messages it finished and
- * submit again whatever a short transfer or a cancellation left unsent.
- */
+/* The flying batch has landed: its slots are sent, or the rest goes again. */
 static int tx_settle(struct uring_tx *t)
 {
-	unsigned int done = 0, unfinished;
-
-	if (t->fly_len == 0 || t->requests_owed)
-		return 0;
-	while (done < t->fly_len) {
-		unsigned int index = (t->fly_first + done) % t->slot_count;
-		struct tx_slot *s = &t->slot[index];
-
-		if (s->bytes_done < s->msg.size)
-			break;
-		s->state = SLOT_SENT;
-		done++;
+	if (t->fly_done < t->fly_bytes) {
+		/* A short transfer that moved nothing would spin. */
+		if (t->fly_done == t->fly_at_submit)
+			return -EIO;
+		return tx_submit(t);
 	}
-	t->completed += done;
-	if (done == t->fly_len) {
-		t->fly_len = 0;
-		return 0;
-	}
-	unfinished = (t->fly_first + done) % t->slot_count;
-	/* The first unfinished slot must have moved, or we would spin. */
-	if (t->slot[unfinished].bytes_done ==
-	    t->slot[unfinished].bytes_at_submit)
-		return -EIO;
-	return tx_submit(t, unfinished, t->fly_len - done);
+	for (unsigned int i = 0; i < t->fly_len; i++)
+		t->slot[(t->fly_first + i) % t->slot_count].state = SLOT_SENT;
+	t->completed += t->fly_len;
+	t->flying = false;
+	return 0;
 }
 
-static int tx_complete(struct uring_tx *t, const struct io_uring_cqe *cqe)
+/* Adds one to the notifications owed by each slot of a request. */
+static void tx_owe(struct uring_tx *t, const struct tx_request *req, int by)
 {
-	struct tx_slot *s = &t->slot[io_uring_cqe_get_data64(cqe)];
+	for (unsigned int i = 0; i < req->len; i++)
+		t->slot[(req->first + i) % t->slot_count].notifs += by;
+}
 
+static int tx_complete(struct uring_tx *t, const struct io_uring_cqe *cqe,
+		       bool *landed)
+{
+	uint64_t data = io_uring_cqe_get_data64(cqe);
+	struct tx_request *req;
+
+	if (data >= t->request_count)
+		return -EPROTO;
+	req = &t->request[data];
 	if (cqe->flags & IORING_CQE_F_NOTIF) {
-		s->notifs--;
+		if (!req->notif_owed)
+			return -EPROTO;
+		req->notif_owed = false;
 		t->notifs_owed--;
+		if (!req->sent)
+			return 0;
+		tx_owe(t, req, -1);
 		t->zc_completions++;
 		if ((uint32_t)cqe->res & IORING_NOTIF_USAGE_ZC_COPIED)
 			t->zc_copied++;
 		return 0;
 	}
+	req->sent = cqe->res > 0;
 	if (cqe->flags & IORING_CQE_F_MORE) {
-		s->notifs++;
+		req->notif_owed = true;
 		t->notifs_owed++;
-		t->zc_sends++;
+		/* A request that sent nothing is no zero-copy send. */
+		if (req->sent) {
+			tx_owe(t, req, 1);
+			t->zc_sends++;
+			t->fixed_sends += t->fixed;
+		}
 	}
-	t->requests_owed--;
+	*landed = true;
 	if (cqe->res > 0)
-		s->bytes_done += (size_t)cqe->res;
+		t->fly_done += (size_t)cqe->res;
 	else if (cqe->res < 0 && cqe->res != -ECANCELED)
 		return cqe->res;
 	return 0;
+}
+
+/* Handles every CQE there is, in one pass over the queue. */
+static int tx_reap(struct uring_tx *t)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int head, seen = 0;
+	bool landed = false;
+	int err = 0;
+
+	io_uring_for_each_cqe(&t->ring, head, cqe)
+	{
+		if (!err)
+			err = tx_complete(t, cqe, &landed);
+		seen++;
+	}
+	io_uring_cq_advance(&t->ring, seen);
+	if (seen)
+		tx_publish(t);
+	if (err)
+		return err;
+	return landed ? tx_settle(t) : 0;
 }
 
 /* Handles CQEs until done(t) holds; -ETIMEDOUT when nothing moves. */
@@ -325,36 +457,25 @@ static int tx_wait(struct uring_tx *t, bool (*done)(const struct uring_tx *))
 {
 	uint64_t last_progress = clock_now_ns();
 
-	while (!done(t)) {
+	for (;;) {
 		struct __kernel_timespec step = {.tv_nsec = WAIT_STEP_NS};
 		struct io_uring_cqe *cqe;
-		unsigned int head, seen = 0;
-		int err = 0;
-		int r = io_uring_wait_cqe_timeout(&t->ring, &cqe, &step);
+		int r = tx_reap(t);
 
-		if (r == -ETIME || r == -EINTR) {
-			if (clock_now_ns() - last_progress > STALL_LIMIT_NS)
-				return -ETIMEDOUT;
+		if (r < 0)
+			return r;
+		if (done(t))
+			return 0;
+		r = io_uring_wait_cqe_timeout(&t->ring, &cqe, &step);
+		if (r == 0) {
+			last_progress = clock_now_ns();
 			continue;
 		}
-		if (r < 0)
+		if (r != -ETIME && r != -EINTR)
 			return r;
-		io_uring_for_each_cqe(&t->ring, head, cqe)
-		{
-			if (!err)
-				err = tx_complete(t, cqe);
-			seen++;
-		}
-		io_uring_cq_advance(&t->ring, seen);
-		tx_publish(t);
-		if (err)
-			return err;
-		r = tx_settle(t);
-		if (r < 0)
-			return r;
-		last_progress = clock_now_ns();
+		if (clock_now_ns() - last_progress > STALL_LIMIT_NS)
+			return -ETIMEDOUT;
 	}
-	return 0;
 }
 
 static bool head_free(const struct uring_tx *t)
@@ -362,28 +483,41 @@ static bool head_free(const struct uring_tx *t)
 	return slot_free(&t->slot[t->head]);
 }
 
-static bool chain_landed(const struct uring_tx *t)
+static bool batch_landed(const struct uring_tx *t)
 {
-	return t->fly_len == 0;
+	return !t->flying;
 }
 
 static bool all_done(const struct uring_tx *t)
 {
-	return t->fly_len == 0 && t->notifs_owed == 0;
+	return !t->flying && t->notifs_owed == 0;
 }
 
+/* The filled slots go out as the next request, once the last has landed. */
 static int tx_flush(struct uring_tx *t)
 {
 	int r;
 
 	if (t->fill_len == 0)
 		return 0;
-	r = tx_wait(t, chain_landed);
+	r = tx_wait(t, batch_landed);
 	if (r < 0)
 		return r;
-	r = tx_submit(t, t->fill_first, t->fill_len);
+	t->flying = true;
+	t->fly_first = t->fill_first;
+	t->fly_len = t->fill_len;
+	t->fly_bytes = 0;
+	t->fly_done = 0;
+	for (unsigned int i = 0; i < t->fly_len; i++) {
+		struct tx_slot *s = &t->slot[(t->fly_first + i) %
+					     t->slot_count];
+
+		s->state = SLOT_FLYING;
+		t->fly_bytes += s->msg.size;
+	}
 	t->fill_len = 0;
-	return r;
+	r = tx_submit(t);
+	return r < 0 ? r : tx_reap(t);
 }
 
 static int tx_report(struct uring_tx *t)
@@ -398,77 +532,49 @@ void uring_tx_close(void *tx)
 {
 	struct uring_tx *t = tx;
 
-	tx_publish(t);
-	if (t->ring_ready)
+	if (t->ring_ready) {
+		tx_publish(t);
 		io_uring_queue_exit(&t->ring);
+	}
 	for (unsigned int i = 0; t->slot && i < t->slot_count; i++)
 		message_fini(&t->slot[i].msg);
+	if (t->arena)
+		munmap(t->arena, t->arena_size);
 	free(t->slot);
+	free(t->iov);
+	free(t->request);
 	free(t);
 }
 
-static int tx_register(struct uring_tx *t)
+/*
+ * A completion queue with room for everything that can be owed at once (the
+ * request in flight and a notification per slot), and the flags that spare
+ * the kernel interrupting the thread for task work; an older kernel that
+ * refuses those flags gets the queue alone.
+ */
+static int ring_init(struct io_uring *ring, unsigned int cq_entries)
 {
-	size_t count = (size_t)t->slot_count * MESSAGE_FIELDS;
-	struct iovec *iov = calloc(count, sizeof(*iov));
-	int r;
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL |
+			 IORING_SETUP_COOP_TASKRUN |
+			 IORING_SETUP_SINGLE_ISSUER,
+		.cq_entries = cq_entries,
+	};
+	int r = io_uring_queue_init_params(4, ring, &p);
 
-	if (!iov)
-		return -ENOMEM;
-	for (unsigned int i = 0; i < t->slot_count; i++)
-		message_iovec(&t->slot[i].msg, &iov[i * MESSAGE_FIELDS]);
-	r = io_uring_register_buffers(&t->ring, iov, (unsigned int)count);
-	free(iov);
-	return r;
-}
-
-/* Messages per submission: one answer in flight when each is asked for. */
-static unsigned int uring_depth(const struct strategy_params *params)
-{
-	return params->request_response ? 1 : params->settings->uring_depth;
-}
-
-/* The sender's slots, and how many of them one chain may take. */
-static void tx_sizes(const struct strategy_params *params, bool zerocopy,
-		     unsigned int *slot_count, unsigned int *chain_max)
-{
-	unsigned int depth = uring_depth(params);
-
-	if (zerocopy) {
-		/* The pool is the user's; a chain takes half for overlap. */
-		*slot_count = params->settings->slots;
-		*chain_max = *slot_count > 1 ? *slot_count / 2 : 1;
-		if (*chain_max > depth)
-			*chain_max = depth;
-	} else {
-		*chain_max = batch_for(depth, params->msg_size, 2);
-		*slot_count = 2 * *chain_max;
+	if (r == -EINVAL) {
+		p = (struct io_uring_params){.flags = IORING_SETUP_CQSIZE,
+					     .cq_entries = cq_entries};
+		r = io_uring_queue_init_params(4, ring, &p);
 	}
-}
-
-size_t uring_tx_memory(const struct strategy_params *params, bool zerocopy)
-{
-	unsigned int slot_count, chain_max;
-
-	tx_sizes(params, zerocopy, &slot_count, &chain_max);
-	return (size_t)slot_count * params->msg_size;
-}
-
-static unsigned int rx_batch(const struct strategy_params *params)
-{
-	return batch_for(uring_depth(params), params->msg_size, 1);
-}
-
-size_t uring_rx_memory(const struct strategy_params *params)
-{
-	return (size_t)rx_batch(params) * params->msg_size;
+	return r;
 }
 
 int uring_tx_open(const struct strategy_params *params, bool zerocopy,
 		  void **tx)
 {
-	unsigned int requests_per_message;
 	struct uring_tx *t = calloc(1, sizeof(*t));
+	size_t stride = tx_slot_stride(params);
 	int r;
 
 	if (!t)
@@ -476,29 +582,49 @@ int uring_tx_open(const struct strategy_params *params, bool zerocopy,
 	t->fd = params->fd;
 	t->stats = params->stats;
 	t->zerocopy = zerocopy;
-	t->fixed = zerocopy && params->settings->uring_fixed;
-	tx_sizes(params, zerocopy, &t->slot_count, &t->chain_max);
-	requests_per_message = t->fixed ? MESSAGE_FIELDS : 1;
-
+	t->fields = strategy_fields(params);
+	tx_sizes(params, zerocopy, &t->slot_count, &t->batch_max);
+	t->request_count = t->slot_count + 2;
+	t->arena_size = tx_arena_size(params, t->slot_count);
+	t->arena = mmap(NULL, t->arena_size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t->arena == MAP_FAILED) {
+		t->arena = NULL;
+		r = -ENOMEM;
+		goto err;
+	}
 	t->slot = calloc(t->slot_count, sizeof(*t->slot));
-	if (!t->slot) {
+	t->iov = calloc((size_t)t->batch_max * t->fields, sizeof(*t->iov));
+	t->request = calloc(t->request_count, sizeof(*t->request));
+	if (!t->slot || !t->iov || !t->request) {
 		r = -ENOMEM;
 		goto err;
 	}
 	for (unsigned int i = 0; i < t->slot_count; i++) {
-		r = message_init(&t->slot[i].msg, params->msg_size);
+		r = message_init_in(&t->slot[i].msg, params->msg_size,
+				    t->fields, FIELD_GAP,
+				    t->arena + (size_t)i * stride);
 		if (r < 0)
 			goto err;
 	}
-	r = io_uring_queue_init(t->chain_max * requests_per_message, &t->ring,
-				0);
+	r = ring_init(&t->ring, 2 * t->slot_count + 8);
 	if (r < 0)
 		goto err;
 	t->ring_ready = true;
-	if (t->fixed) {
-		r = tx_register(t);
-		if (r < 0)
-			goto err;
+	/*
+	 * Registered buffers where the kernel can send a vector from them;
+	 * elsewhere (or past io_uring's 1 GiB, or the memlock limit) the same
+	 * sends go without, and uring.fixed_sends stays 0 to say so.
+	 */
+	if (zerocopy && params->settings->uring_fixed &&
+	    t->arena_size <= REGISTER_MAX) {
+		char *why = NULL;
+		struct iovec whole = {.iov_base = t->arena,
+				      .iov_len = t->arena_size};
+
+		t->fixed = uring_fixed_vector(&why) &&
+			   io_uring_register_buffers(&t->ring, &whole, 1) == 0;
+		free(why);
 	}
 	*tx = t;
 	return 0;
@@ -512,13 +638,12 @@ int uring_tx_slot(void *tx, struct message **msg)
 {
 	struct uring_tx *t = tx;
 	struct tx_slot *s;
-	int r = tx_wait(t, head_free);
+	int r = head_free(t) ? 0 : tx_wait(t, head_free);
 
 	if (r < 0)
 		return r;
 	s = &t->slot[t->head];
 	s->state = SLOT_FREE;
-	s->bytes_done = 0;
 	*msg = &s->msg;
 	return 0;
 }
@@ -535,7 +660,7 @@ int uring_tx_send(void *tx, struct message *msg)
 		t->fill_first = (unsigned int)(s - t->slot);
 	t->fill_len++;
 	t->head = (t->head + 1) % t->slot_count;
-	if (t->fill_len == t->chain_max) {
+	if (t->fill_len == t->batch_max) {
 		r = tx_flush(t);
 		if (r < 0)
 			return r;
@@ -557,12 +682,27 @@ void uring_rx_close(void *rx)
 {
 	struct uring_rx *u = rx;
 
-	if (u->ring_ready)
+	if (u->ring_ready) {
+		flow_stat_set(&u->stats->uring_cq_overflow,
+			      *u->ring.cq.koverflow);
 		io_uring_queue_exit(&u->ring);
+	}
 	for (unsigned int i = 0; u->slot && i < u->batch; i++)
-		message_fini(&u->slot[i].msg);
+		message_fini(&u->slot[i]);
 	free(u->slot);
+	free(u->iov);
 	free(u);
+}
+
+static unsigned int rx_batch(const struct strategy_params *params)
+{
+	return batch_for(uring_depth(params), params->msg_size,
+			 strategy_fields(params));
+}
+
+size_t uring_rx_memory(const struct strategy_params *params)
+{
+	return (size_t)rx_batch(params) * params->msg_size;
 }
 
 int uring_rx_open(const struct strategy_params *params, void **rx)
@@ -573,18 +713,22 @@ int uring_rx_open(const struct strategy_params *params, void **rx)
 	if (!u)
 		return -ENOMEM;
 	u->fd = params->fd;
+	u->stats = params->stats;
 	u->batch = rx_batch(params);
 	u->slot = calloc(u->batch, sizeof(*u->slot));
-	if (!u->slot) {
+	u->iov = calloc((size_t)u->batch * strategy_fields(params),
+			sizeof(*u->iov));
+	if (!u->slot || !u->iov) {
 		r = -ENOMEM;
 		goto err;
 	}
 	for (unsigned int i = 0; i < u->batch; i++) {
-		r = message_init(&u->slot[i].msg, params->msg_size);
+		r = message_init(&u->slot[i], params->msg_size,
+				 strategy_fields(params));
 		if (r < 0)
 			goto err;
 	}
-	r = io_uring_queue_init(u->batch, &u->ring, 0);
+	r = ring_init(&u->ring, 8);
 	if (r < 0)
 		goto err;
 	u->ring_ready = true;
@@ -596,60 +740,48 @@ err:
 	return r;
 }
 
-/* Receives the next batch: linked RECVMSGs, each waiting for a whole message. */
+/*
+ * Receives the next batch: one RECVMSG over every field of the batch, which
+ * MSG_WAITALL lets end early only at the end of the stream (or an error).
+ */
 static int rx_fill(struct uring_rx *u)
 {
-	struct io_uring_sqe *sqe = NULL;
+	size_t want = (size_t)u->batch * u->slot[0].size, got;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 	struct io_uring_cqe *cqe;
-	unsigned int head, seen = 0;
-	int r;
+	int n = 0, r, res;
 
-	for (unsigned int i = 0; i < u->batch; i++) {
-		struct rx_slot *s = &u->slot[i];
-
-		message_iovec(&s->msg, s->iov);
-		s->mh = (struct msghdr){.msg_iov = s->iov,
-					.msg_iovlen = MESSAGE_FIELDS};
-		sqe = io_uring_get_sqe(&u->ring);
-		io_uring_prep_recvmsg(sqe, u->fd, &s->mh, MSG_WAITALL);
-		io_uring_sqe_set_data64(sqe, i);
-		sqe->flags |= IOSQE_IO_LINK;
-	}
-	sqe->flags &= (__u8)~IOSQE_IO_LINK;
-	r = io_uring_submit_and_wait(&u->ring, u->batch);
+	for (unsigned int i = 0; i < u->batch; i++)
+		n += message_iovec(&u->slot[i], &u->iov[n]);
+	u->mh = (struct msghdr){.msg_iov = u->iov, .msg_iovlen = (size_t)n};
+	io_uring_prep_recvmsg(sqe, u->fd, &u->mh, MSG_WAITALL);
+	do {
+		r = io_uring_submit_and_wait(&u->ring, 1);
+	} while (r == -EINTR);
 	if (r < 0)
 		return r;
-	while (seen < u->batch) {
-		unsigned int now = 0;
+	do {
+		r = io_uring_wait_cqe(&u->ring, &cqe);
+	} while (r == -EINTR);
+	if (r < 0)
+		return r;
+	res = cqe->res;
+	io_uring_cqe_seen(&u->ring, cqe);
 
-		r = io_uring_wait_cqe_nr(&u->ring, &cqe, u->batch - seen);
-		if (r < 0 && r != -EINTR)
-			return r;
-		io_uring_for_each_cqe(&u->ring, head, cqe)
-		{
-			u->slot[io_uring_cqe_get_data64(cqe)].res = cqe->res;
-			now++;
-		}
-		io_uring_cq_advance(&u->ring, now);
-		seen += now;
-	}
-
-	u->ready = 0;
 	u->next = 0;
-	for (unsigned int i = 0; i < u->batch; i++) {
-		int res = u->slot[i].res;
-
-		if ((size_t)res == u->slot[i].msg.size && res > 0) {
-			u->ready++;
-			continue;
-		}
-		/* MSG_WAITALL: short means the stream ended inside it. */
+	u->ready = 0;
+	if (res < 0) {
 		u->ended = true;
-		if (res > 0)
+		u->error = res == -ECANCELED ? 0 : res;
+		return 0;
+	}
+	got = (size_t)res;
+	u->ready = (unsigned int)(got / u->slot[0].size);
+	if (got < want) {
+		/* Short means the stream ended: inside a message is an error. */
+		u->ended = true;
+		if (got % u->slot[0].size)
 			u->error = -EPROTO;
-		else if (res < 0 && res != -ECANCELED)
-			u->error = res;
-		break;
 	}
 	return 0;
 }
@@ -668,6 +800,6 @@ int uring_rx_recv(void *rx, struct message **msg)
 		if (u->ready == 0)
 			return u->error;
 	}
-	*msg = &u->slot[u->next++].msg;
+	*msg = &u->slot[u->next++];
 	return 1;
 }

@@ -1,11 +1,12 @@
 /*
  * The io_uring send and receive paths that the uring and uring-zc strategies
- * share.  Messages travel in batches: one submission carries a chain of
- * linked SENDMSG (or SENDMSG_ZC) requests with MSG_WAITALL, so io_uring
- * itself resumes a partial transfer and a failed one cancels the rest of the
- * chain; the next chain is submitted only when the previous one has left, so
- * the byte stream of the connection stays in order.  Receives are batched the
- * same way.
+ * share.  Messages travel in batches: a batch of --uring-depth messages is
+ * one SENDMSG (or SENDMSG_ZC) request whose iovec holds every field of every
+ * message, with MSG_WAITALL, so io_uring itself resumes a partial transfer.
+ * A TCP byte stream must not interleave two requests, so one request is in
+ * the kernel at a time; with zero copy its slots stay pinned until its
+ * notification while the next batches go out.  Receives are one RECVMSG per
+ * batch the same way.
  */
 #ifndef NIO_TOP_URING_H
 #define NIO_TOP_URING_H
@@ -16,6 +17,12 @@
 
 /* 0 if io_uring and the opcodes the path needs are there; else a cause. */
 int uring_probe(bool zerocopy, char **cause);
+
+/*
+ * Whether SENDMSG_ZC can send a vector from registered buffers (Linux 6.15
+ * and later); false with *cause (caller frees) saying why not.
+ */
+bool uring_fixed_vector(char **cause);
 
 /* What uring_tx_open() and uring_rx_open() will allocate for messages. */
 size_t uring_tx_memory(const struct strategy_params *params, bool zerocopy);

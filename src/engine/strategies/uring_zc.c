@@ -1,12 +1,18 @@
 /*
- * uring-zc: zero-copy sends through io_uring (SENDMSG_ZC, or one SEND_ZC per
- * field from registered buffers with --uring-fixed).  Each request's
- * notification CQE releases its message slot, with no error queue to read;
- * IORING_SEND_ZC_REPORT_USAGE makes every notification say whether the
- * kernel copied anyway.  Receives as uring.
+ * uring-zc: zero-copy sends through io_uring, SENDMSG_ZC one request per
+ * batch (with --uring-fixed from registered buffers, where the kernel can
+ * send a vector from them).  Each request's notification CQE releases its
+ * message slots, with no error queue to read; IORING_SEND_ZC_REPORT_USAGE
+ * makes every notification say whether the kernel copied anyway.  Receives
+ * as uring.
  */
 #include "strategy.h"
 #include "uring_path.h"
+
+bool strategy_uring_fixed_vector(char **cause)
+{
+	return uring_fixed_vector(cause);
+}
 
 static int uring_zc_probe(char **cause)
 {
@@ -25,9 +31,11 @@ static int uring_zc_tx_open(const struct strategy_params *params, void **tx)
 
 const struct strategy_ops strategy_uring_zc = {
 	.name = "uring-zc",
-	.summary = "io_uring SENDMSG_ZC (SEND_ZC with --uring-fixed), "
-		   "notification CQEs with the copy report; receives as uring",
+	.summary = "io_uring SENDMSG_ZC per batch (from registered buffers "
+		   "with --uring-fixed), notification CQEs with the copy "
+		   "report; receives as uring",
 	.zerocopy = true,
+	.uring = true,
 	.probe = uring_zc_probe,
 	.tx_memory = uring_zc_tx_memory,
 	.rx_memory = uring_rx_memory,

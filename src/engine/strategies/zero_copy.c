@@ -55,6 +55,9 @@ static void zero_copy_publish(struct zero_copy_tx *t)
 	flow_stat_set(&t->stats->zc_sends, t->tracker.sends);
 	flow_stat_set(&t->stats->zc_completions, t->tracker.completions);
 	flow_stat_set(&t->stats->zc_copied, t->tracker.copied);
+	flow_stat_set(&t->stats->zc_copied_min, t->tracker.copied_min);
+	flow_stat_set(&t->stats->zc_copied_max, t->tracker.copied_max);
+	flow_stat_set(&t->stats->zc_unmatched, t->tracker.unmatched);
 	flow_stat_set(&t->stats->zc_enobufs, t->enobufs);
 }
 
@@ -73,8 +76,10 @@ static void zero_copy_notification(struct zero_copy_tx *t, struct cmsghdr *cm)
 }
 
 /*
- * Reads every completion queued on the error queue, first waiting up to
- * wait_ms for one to arrive.
+ * Reads the completions queued on the error queue, first waiting up to
+ * wait_ms for one to arrive.  The kernel coalesces consecutive completions
+ * into one notification, so a read usually brings everything in flight: it
+ * stops there instead of spending another call to hear EAGAIN.
  */
 static int zero_copy_reap(struct zero_copy_tx *t, int wait_ms)
 {
@@ -85,7 +90,7 @@ static int zero_copy_reap(struct zero_copy_tx *t, int wait_ms)
 			return -errno;
 	}
 
-	for (;;) {
+	while (zc_tracker_outstanding(&t->tracker)) {
 		char control[CMSG_SPACE(sizeof(struct sock_extended_err)) + 64];
 		struct msghdr mh = {.msg_control = control,
 				    .msg_controllen = sizeof(control)};
@@ -106,18 +111,23 @@ static int zero_copy_reap(struct zero_copy_tx *t, int wait_ms)
 	return 0;
 }
 
-/* Waits, reaping, until done(t) holds or nothing completes for too long. */
+/*
+ * Waits, reaping, until done(t) holds or nothing completes for too long; what
+ * is already queued is read before any wait.
+ */
 static int zero_copy_wait(struct zero_copy_tx *t,
 			  int (*done)(const struct zero_copy_tx *t))
 {
 	uint64_t last_progress = clock_now_ns();
+	int wait_ms = 0;
 
 	while (!done(t)) {
 		uint64_t before = t->tracker.completions;
-		int r = zero_copy_reap(t, WAIT_STEP_MS);
+		int r = zero_copy_reap(t, wait_ms);
 
 		if (r < 0)
 			return r;
+		wait_ms = WAIT_STEP_MS;
 		if (t->tracker.completions != before)
 			last_progress = clock_now_ns();
 		else if (clock_now_ns() - last_progress > STALL_LIMIT_NS)
@@ -156,7 +166,8 @@ static int zero_copy_probe(char **cause)
 
 static size_t zero_copy_tx_memory(const struct strategy_params *params)
 {
-	return (size_t)params->settings->slots * params->msg_size;
+	return (size_t)strategy_slots(params->settings, params->msg_size) *
+	       params->msg_size;
 }
 
 static void zero_copy_tx_close(void *tx)
@@ -186,7 +197,7 @@ static int zero_copy_tx_open(const struct strategy_params *params, void **tx)
 		return -ENOMEM;
 	t->fd = params->fd;
 	t->stats = params->stats;
-	t->slot_count = params->settings->slots;
+	t->slot_count = strategy_slots(params->settings, params->msg_size);
 	t->slot = calloc(t->slot_count, sizeof(*t->slot));
 	r = zc_tracker_init(&t->tracker, t->slot_count, 0);
 	if (!t->slot || r < 0) {
@@ -195,7 +206,8 @@ static int zero_copy_tx_open(const struct strategy_params *params, void **tx)
 		return -ENOMEM;
 	}
 	for (unsigned int i = 0; i < t->slot_count; i++) {
-		r = message_init(&t->slot[i], params->msg_size);
+		r = message_init(&t->slot[i], params->msg_size,
+				 strategy_fields(params));
 		if (r < 0) {
 			zero_copy_tx_close(t);
 			return r;
@@ -239,13 +251,12 @@ static int zero_copy_tx_send(void *tx, struct message *msg)
 {
 	struct zero_copy_tx *t = tx;
 	unsigned int slot = (unsigned int)(msg - t->slot);
-	struct iovec vec[MESSAGE_FIELDS];
+	struct iovec vec[MESSAGE_FIELDS_MAX];
 	struct iovec *iov = vec;
-	int iovcnt = MESSAGE_FIELDS;
+	int iovcnt = message_iovec(msg, vec);
 	uint64_t stalled_since = 0;
 	int r;
 
-	message_iovec(msg, vec);
 	while (iovcnt > 0) {
 		struct msghdr mh = {.msg_iov = iov, .msg_iovlen = iovcnt};
 		ssize_t n = sendmsg(t->fd, &mh, MSG_ZEROCOPY | MSG_NOSIGNAL);
