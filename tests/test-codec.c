@@ -88,7 +88,8 @@ static void test_totals(void)
 			&back, CODEC_STRICT, &cause) < 0 &&
 		   cause &&
 		   strcmp(cause, "part.integrity.x: not a key here") == 0,
-	   "strict: an unknown key in a group is named (%s)", cause ? cause : "ok");
+	   "strict: an unknown key in a group is named (%s)",
+	   cause ? cause : "ok");
 	free(cause);
 	cause = NULL;
 	ok(read_text_as(&run_totals_record, "{\"messages_sent\":1}", &back,
@@ -107,7 +108,8 @@ static void test_totals(void)
 		   cause &&
 		   strstr(cause, "part.messages_sent: must be an integer 0 .. "
 				 "2^64-1"),
-	   "a negative count is refused with its rule (%s)", cause ? cause : "ok");
+	   "a negative count is refused with its rule (%s)",
+	   cause ? cause : "ok");
 	free(cause);
 	cause = NULL;
 }

@@ -82,8 +82,8 @@ static void test_verify(size_t size, unsigned int fields)
 	message_init(&m, size, fields);
 	message_init(&copy, size, fields);
 	message_fill(&m, 7);
-	ok(message_seq(&m) == 7, "%zu bytes, %u fields: the stamp reads back", size,
-	   fields);
+	ok(message_seq(&m) == 7, "%zu bytes, %u fields: the stamp reads back",
+	   size, fields);
 	ok(message_verify(&m, 7) == 0, "%zu bytes: an intact message verifies",
 	   size);
 	ok(message_verify(&m, 8) == -EBADMSG,

@@ -150,8 +150,8 @@ static void test_ring_and_bounds(void)
 	zc_tracker_fini(&t);
 
 	zc_tracker_init(&t, 4, 0);
-	send_from(&t, 0, 3); /* 0..2 */
-	send_from(&t, 1, 3); /* 3..5 */
+	send_from(&t, 0, 3);		      /* 0..2 */
+	send_from(&t, 1, 3);		      /* 3..5 */
 	zc_tracker_complete(&t, 0, 2, true);  /* 3 ids flagged copied */
 	zc_tracker_complete(&t, 3, 5, false); /* 3 ids, first not copied */
 	ok(t.copied == 3 && t.copied_min == 1 && t.copied_max == 5,

@@ -27,7 +27,7 @@ struct host_info {
 	struct capability netem;
 	struct capability rx_zerocopy; /* TCP_ZEROCOPY_RECEIVE */
 	struct capability uring_fixed; /* SENDMSG_ZC from registered buffers */
-	double veth_setup_ms; /* of the probe's topology */
+	double veth_setup_ms;	       /* of the probe's topology */
 	double veth_teardown_ms;
 	/* The events asked for, tried on this thread. */
 	unsigned int event_count;

@@ -28,7 +28,7 @@ struct run_totals {
 	uint64_t zc_enobufs;
 	uint64_t zc_copied_min; /* the true copied count's bounds */
 	uint64_t zc_copied_max;
-	uint64_t zc_unmatched; /* completions no send was waiting for */
+	uint64_t zc_unmatched;	    /* completions no send was waiting for */
 	uint64_t uring_cq_overflow; /* CQEs the kernel had to hold back */
 	uint64_t uring_fixed_sends; /* requests from registered buffers */
 	uint64_t rx_mapped; /* --rx zerocopy: bytes read in mapped pages */

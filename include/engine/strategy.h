@@ -27,7 +27,7 @@
  * needs: 61440 bytes (15 pages) of payload plus the IPv4 and TCP headers
  * and the timestamp option.
  */
-#define STRATEGY_RX_ZEROCOPY_MTU	     61492
+#define STRATEGY_RX_ZEROCOPY_MTU     61492
 #define STRATEGY_RX_ZEROCOPY_HEADERS 52
 
 /* What one end of a flow is given. */
@@ -113,8 +113,7 @@ const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,
 					     const struct run_settings *s);
 
 /* The fields of each message of params (--fields). */
-static inline unsigned int
-strategy_fields(const struct strategy_params *params)
+static inline unsigned int strategy_fields(const struct strategy_params *params)
 {
 	return params->settings->fields ? params->settings->fields
 					: MESSAGE_FIELDS_DEFAULT;

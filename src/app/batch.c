@@ -58,8 +58,7 @@ static void batch_row(const struct run_result *r)
 	if (r->config.settings.rx == RX_ZEROCOPY && t->bytes_received)
 		printf("    rx zerocopy: %.0f%% of the bytes read in mapped "
 		       "pages, %.0f%% copied\n",
-		       100.0 * (double)t->rx_mapped /
-			       (double)t->bytes_received,
+		       100.0 * (double)t->rx_mapped / (double)t->bytes_received,
 		       100.0 * (double)t->rx_copied /
 			       (double)t->bytes_received);
 	if (r->error)

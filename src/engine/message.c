@@ -86,8 +86,7 @@ void message_split(size_t size, unsigned int fields,
 	field_len[fields - 1] += size % fields;
 }
 
-static int message_layout(struct message *msg, size_t size,
-			  unsigned int fields)
+static int message_layout(struct message *msg, size_t size, unsigned int fields)
 {
 	memset(msg, 0, sizeof(*msg));
 	if (size < MESSAGE_SIZE_MIN || size > MESSAGE_SIZE_MAX || fields < 1 ||
@@ -176,14 +175,13 @@ void message_fini(struct message *msg)
 }
 
 /* Copies the message's first 8 bytes to or from stamp, across fields. */
-static void stamp_bytes(const struct message *msg, uint8_t stamp[8],
-			bool write)
+static void stamp_bytes(const struct message *msg, uint8_t stamp[8], bool write)
 {
 	size_t done = 0;
 
 	for (unsigned int i = 0; i < msg->field_count && done < 8; i++) {
 		size_t n = msg->field_len[i] < 8 - done ? msg->field_len[i]
-							 : 8 - done;
+							: 8 - done;
 
 		if (write)
 			memcpy(msg->field[i], stamp + done, n);

@@ -1024,14 +1024,14 @@ void run_finish(struct run *run, struct run_result *result)
 					     final.totals.zc_completions));
 	/* A completion no send waited for: the accounting is wrong. */
 	if (final.totals.zc_unmatched)
-		run_set_error(run,
-			      "%llu zero-copy completions matched no send",
-			      (unsigned long long)final.totals.zc_unmatched);
+		run_set_error(run, "%llu zero-copy completions matched no send",
+			      (unsigned long long) final.totals.zc_unmatched);
 	if (final.totals.uring_cq_overflow)
 		run_set_error(run,
 			      "io_uring's completion queue overflowed %llu "
 			      "times: completions were held back or lost",
-			      (unsigned long long)final.totals.uring_cq_overflow);
+			      (unsigned long long)
+				      final.totals.uring_cq_overflow);
 	result->error = run->error;
 	run->error = NULL;
 	/* Kept for the session's life: no room to grow. */

@@ -12,12 +12,9 @@
 #include "units.h"
 
 static const char *const pairs[][2] = {
-	{"one-copy", "two-copy"},
-	{"zero-copy", "two-copy"},
-	{"zero-copy", "one-copy"},
-	{"uring-zc", "uring"},
-	{"sendfile", "zero-copy"},
-	{"splice", "one-copy"},
+	{"one-copy", "two-copy"},  {"zero-copy", "two-copy"},
+	{"zero-copy", "one-copy"}, {"uring-zc", "uring"},
+	{"sendfile", "zero-copy"}, {"splice", "one-copy"},
 };
 #define PAIR_COUNT (sizeof(pairs) / sizeof(pairs[0]))
 

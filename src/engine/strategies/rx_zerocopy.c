@@ -141,8 +141,7 @@ static int rx_zc_open(const struct strategy_params *params, void **rx)
 	z->stats = params->stats;
 	z->region_size = rx_zc_region(z->size);
 	z->copybuf_size = rx_zc_copybuf(z->size);
-	z->region = mmap(NULL, z->region_size, PROT_READ, MAP_SHARED, z->fd,
-			 0);
+	z->region = mmap(NULL, z->region_size, PROT_READ, MAP_SHARED, z->fd, 0);
 	if (z->region == MAP_FAILED) {
 		z->region = NULL;
 		r = -errno;
@@ -163,8 +162,8 @@ static int rx_zc_open(const struct strategy_params *params, void **rx)
 	 */
 	lowat = (int)(z->region_size / 2);
 	if (!params->request_response &&
-	    setsockopt(z->fd, SOL_SOCKET, SO_RCVLOWAT, &lowat,
-		       sizeof(lowat)) < 0) {
+	    setsockopt(z->fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof(lowat)) <
+		    0) {
 		r = -errno;
 		goto err;
 	}
@@ -232,8 +231,7 @@ static int rx_zc_fetch(struct rx_zc *z)
 			return zc.err < 0 ? zc.err : -zc.err;
 		z->mapped = zc.length;
 		z->pos = 0;
-		z->copied_len = zc.copybuf_len > 0 ? (size_t)zc.copybuf_len
-						   : 0;
+		z->copied_len = zc.copybuf_len > 0 ? (size_t)zc.copybuf_len : 0;
 		z->copied_pos = 0;
 		z->skip = zc.recv_skip_hint;
 		if (z->mapped || z->copied_len || z->skip)

@@ -18,10 +18,10 @@
 #include "slot_pool.h"
 #include "sysfile.h"
 
-#define PAGE		4096
-#define WAIT_MIN_NS	20000
-#define WAIT_MAX_NS	1000000
-#define STALL_LIMIT_NS	(10000 * NS_PER_MS)
+#define PAGE	       4096
+#define WAIT_MIN_NS    20000
+#define WAIT_MAX_NS    1000000
+#define STALL_LIMIT_NS (10000 * NS_PER_MS)
 
 static size_t page_round(size_t n)
 {
@@ -155,8 +155,7 @@ int slot_pool_next(struct slot_pool *pool, struct message **msg)
 	return 0;
 }
 
-size_t slot_pool_offset(const struct slot_pool *pool,
-			const struct message *msg)
+size_t slot_pool_offset(const struct slot_pool *pool, const struct message *msg)
 {
 	return (size_t)(msg - pool->slot) * pool->stride;
 }

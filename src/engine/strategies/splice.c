@@ -89,8 +89,7 @@ static int splice_tx_slot(void *tx, struct message **msg)
 static int splice_out(struct splice_tx *t, size_t n)
 {
 	while (n > 0) {
-		ssize_t m = splice(t->pipe[0], NULL, t->fd, NULL, n,
-				   t->flags);
+		ssize_t m = splice(t->pipe[0], NULL, t->fd, NULL, n, t->flags);
 
 		if (m < 0 && errno == EINTR)
 			continue;
@@ -156,7 +155,8 @@ const struct strategy_ops strategy_splice = {
 			 "copy",
 			 false},
 			{"kernel: skbs that point at the sender's pages",
-			 "veth to a local socket: nothing pinned for zero-copy, "
+			 "veth to a local socket: nothing pinned for "
+			 "zero-copy, "
 			 "so nothing is copied at delivery",
 			 false},
 			{"kernel: the receiver's TCP queue (still the sender's "

@@ -67,7 +67,7 @@ struct tx_slot {
 struct tx_request {
 	unsigned int first;
 	unsigned int len;
-	bool sent;	/* it moved bytes */
+	bool sent; /* it moved bytes */
 	bool notif_owed;
 };
 
@@ -268,8 +268,8 @@ static size_t tx_arena_size(const struct strategy_params *params,
 {
 	size_t page = 4096;
 
-	return ((size_t)slot_count * tx_slot_stride(params) + page - 1) /
-	       page * page;
+	return ((size_t)slot_count * tx_slot_stride(params) + page - 1) / page *
+	       page;
 }
 
 size_t uring_tx_memory(const struct strategy_params *params, bool zerocopy)
@@ -509,8 +509,8 @@ static int tx_flush(struct uring_tx *t)
 	t->fly_bytes = 0;
 	t->fly_done = 0;
 	for (unsigned int i = 0; i < t->fly_len; i++) {
-		struct tx_slot *s = &t->slot[(t->fly_first + i) %
-					     t->slot_count];
+		struct tx_slot *s =
+			&t->slot[(t->fly_first + i) % t->slot_count];
 
 		s->state = SLOT_FLYING;
 		t->fly_bytes += s->msg.size;
@@ -556,8 +556,7 @@ static int ring_init(struct io_uring *ring, unsigned int cq_entries)
 {
 	struct io_uring_params p = {
 		.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL |
-			 IORING_SETUP_COOP_TASKRUN |
-			 IORING_SETUP_SINGLE_ISSUER,
+			 IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
 		.cq_entries = cq_entries,
 	};
 	int r = io_uring_queue_init_params(4, ring, &p);
