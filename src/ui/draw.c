@@ -421,18 +421,17 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 		units_format_cpus(&e->running.settings.pin, cpus, sizeof(cpus));
 		snprintf(pin, sizeof(pin), " pin %s", cpus);
 	}
-	/* A teaching run that breaks the buffer rule says so first. */
 	if (e->running.settings.rx == RX_ZEROCOPY)
 		snprintf(pin + strlen(pin), sizeof(pin) - strlen(pin),
 			 " rx-zc");
-	if (e->running.settings.unsafe_reuse)
-		snprintf(pin + strlen(pin), sizeof(pin) - strlen(pin),
-			 " UNSAFE REUSE");
+	/* A teaching run that breaks the buffer rule says so first. */
 	if (e->state == EXPLORER_RUNNING)
-		snprintf(state, sizeof(state), "run %u: %s %s x%u%s, %.1f s%s",
-			 e->run_number, e->running.strategy->name, size,
-			 e->running.threads, pin, e->live.elapsed_s,
-			 e->live.warmup ? " (warm-up)" : "");
+		snprintf(
+			state, sizeof(state), "%srun %u: %s %s x%u%s, %.1f s%s",
+			e->running.settings.unsafe_reuse ? "UNSAFE REUSE " : "",
+			e->run_number, e->running.strategy->name, size,
+			e->running.threads, pin, e->live.elapsed_s,
+			e->live.warmup ? " (warm-up)" : "");
 	else if (e->state == EXPLORER_STOPPING)
 		snprintf(state, sizeof(state), "run %u: stopping",
 			 e->run_number);

@@ -92,15 +92,10 @@ const struct strategy_ops strategy_sendfile = {
 	.rx_close = scatter_close,
 	.path =
 		{
-			{"sender: the fields, written in place in a memfd's "
-			 "mapped pages",
-			 "sendfile(): TCP takes references to the page-cache "
-			 "pages, no copy",
-			 false},
+			{"sender: the fields, in a memfd's mapped pages",
+			 "sendfile(): TCP takes the page-cache pages", false},
 			{"kernel: skbs that point at the memfd's pages",
-			 "veth to a local socket: no user buffer is pinned, so "
-			 "nothing is copied at delivery",
-			 false},
+			 "veth, local socket: none pinned, none copied", false},
 			{"kernel: the receiver's TCP queue (still the sender's "
 			 "pages)",
 			 "recvmsg(iovec): the kernel copies into the fields",

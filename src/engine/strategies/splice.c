@@ -147,18 +147,11 @@ const struct strategy_ops strategy_splice = {
 	.path =
 		{
 			{"sender: the fields in the application's pages",
-			 "vmsplice(): the pipe takes references to those "
-			 "pages, no copy",
-			 false},
+			 "vmsplice(): the pipe takes the pages", false},
 			{"kernel: a pipe whose buffers are the sender's pages",
-			 "splice(): TCP takes the pipe's page references, no "
-			 "copy",
-			 false},
+			 "splice(): TCP takes the pipe's pages", false},
 			{"kernel: skbs that point at the sender's pages",
-			 "veth to a local socket: nothing pinned for "
-			 "zero-copy, "
-			 "so nothing is copied at delivery",
-			 false},
+			 "veth, local socket: none pinned, none copied", false},
 			{"kernel: the receiver's TCP queue (still the sender's "
 			 "pages)",
 			 "recvmsg(iovec): the kernel copies into the fields",
