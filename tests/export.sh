@@ -44,6 +44,90 @@ ok $? "a folder exits 1 and says so (got $rc: ${err##*$'\n'})"
 	[ -z "$(ls -A "$tmp/out/taken")" ]
 ok $? "and leaves no temporary file behind"
 
+# Output paths are tried before anything runs: a study never runs for
+# nothing.
+start=$(date +%s%N)
+err=$(run -d 30 -o "$tmp/missing/r.json" 2>&1)
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+[ $rc = 1 ] && [[ "$err" == *"-o $tmp/missing/r.json: cannot create a file in its folder: No such file or directory"* ]] &&
+	[[ "$err" != *ETA* ]] && [ "$ms" -lt 2000 ]
+ok $? "an unwritable -o fails before any run (rc $rc, ${ms} ms: ${err##*$'\n'})"
+err=$(run -d 30 --csv "$tmp/out/a.csv" --svg "$tmp/out/taken" 2>&1)
+[ $? = 1 ] && [[ "$err" == *"--svg $tmp/out/taken: a folder"* && "$err" != *ETA* ]] &&
+	[ ! -e "$tmp/out/a.csv" ]
+ok $? "a folder as --svg fails before any run, and --csv is not written"
+for pair in "-o $tmp/out/same --csv $tmp/out/same" \
+	"--csv $tmp/out/same --svg $tmp/out/../out/same" \
+	"-o $tmp/out/r.json --svg $tmp/out/r-link.json"; do
+	ln -sf r.json "$tmp/out/r-link.json"
+	# shellcheck disable=SC2086
+	err=$(run -d 30 $pair 2>&1)
+	rc=$?
+	[ $rc = 2 ] && [[ "$err" == *"name the same file"* && "$err" != *ETA* ]] &&
+		[ ! -e "$tmp/out/same" ]
+	ok $? "the same file twice ($pair): exit 2 before any run (rc $rc)"
+done
+rm -f "$tmp/out/r-link.json"
+
+# A checkpoint that fails (the folder went away after the start) is said at
+# once, before the next run starts, not only at the end.
+mkdir "$tmp/gone"
+"$NIO_TOP" --batch -s one-copy,two-copy -m 4K -d 0.5 -w 0 \
+	-o "$tmp/gone/r.json" >/dev/null 2>"$tmp/gone.err" &
+study=$!
+wait_for_line 'ETA' 50 "$tmp/gone.err"
+rm -rf "$tmp/gone"
+wait $study
+rc=$?
+grep -q "the checkpoint of -o failed: $tmp/gone/r.json: cannot create a file in its folder" "$tmp/gone.err" &&
+	sed -n '/checkpoint of -o failed/,$p' "$tmp/gone.err" | grep -q '2/2' &&
+	[ $rc = 1 ]
+ok $? "a failed checkpoint is said at once, before the next run (rc $rc)"
+
+# kill -9 while an export is being written leaves nothing behind.  A big
+# export (a real run's, its runs repeated) takes long enough to write that
+# the kill lands in the middle: the writer is killed once it holds the
+# unnamed temporary file open.
+jq '.runs = [range(600) as $i | .runs[0]]' "$tmp/out/r.json" >"$tmp/big.json"
+mkdir "$tmp/kill"
+landed=0
+for i in 1 2 3 4 5; do
+	"$NIO_TOP" --batch --load "$tmp/big.json" -o "$tmp/kill/r.json" \
+		>/dev/null 2>&1 &
+	writer=$!
+	for _ in $(seq 500); do
+		ls -l /proc/$writer/fd 2>/dev/null | grep -q "$tmp/kill/#" && break
+		sleep 0.01
+	done
+	ls -l /proc/$writer/fd 2>/dev/null | grep -q "$tmp/kill/#" &&
+		landed=$((landed + 1))
+	kill -9 $writer 2>/dev/null
+	wait $writer 2>/dev/null
+done
+[ $landed -ge 3 ] && [ -z "$(ls -A "$tmp/kill")" ]
+ok $? "kill -9 while writing ($landed of 5 mid-write): no file left behind"
+# A name a killed writer had for a moment (between naming its file and the
+# rename) is removed by the next write of the same file.
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+echo partial >"$tmp/kill/.r.json.$dead.0"
+echo other >"$tmp/kill/.other.json.$dead.0"
+run -o "$tmp/kill/r.json" 2>/dev/null &&
+	[ "$(ls -A "$tmp/kill" | sort | tr '\n' ' ')" = ".other.json.$dead.0 r.json " ]
+ok $? "a killed writer's temporary name is cleared by the next write, nothing else"
+
+# -p of an export bigger than a preset may be (1 MiB): it replays.
+jq '.runs = [range(160) as $i | .runs[0]]' "$tmp/out/r.json" >"$tmp/replay.json"
+size=$(stat -c %s "$tmp/replay.json")
+"$NIO_TOP" --batch -p "$tmp/replay.json" -o "$tmp/replayed.json" \
+	>/dev/null 2>"$tmp/replay.err"
+rc=$?
+[ $rc = 0 ] && [ "$size" -gt 1100000 ] &&
+	jq_true "$tmp/replayed.json" '(.runs | length) == 1 and .runs[0].strategy == "one-copy" and .runs[0].bytes_received > 0'
+ok $? "-p of a $size-byte export replays its run (rc $rc: $(head -1 "$tmp/replay.err"))"
+
 # An export written before the layers were split (nio-top 0.1.0, protocol
 # version 1) still loads, its 64-bit counts exact.
 old=${NIO_TOP_SOURCE:?}/tests/fuzz/corpus/export/stream.json

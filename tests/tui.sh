@@ -179,6 +179,18 @@ wait_exit && [ "$(cat "$tmp/exit")" = 0 ]
 ok $? "q twice quits"
 T kill-server
 
+# A checkpoint of -o that fails (its folder went away) is said on the
+# status line at once, not only at quit.
+mkdir "$tmp/cp"
+start "${utf8[@]}" -- -s one-copy -d 1 -o "$tmp/cp/r.json"
+wait_screen 'Throughput .*Gbit/s' 30
+rm -rf "$tmp/cp"
+wait_screen 'checkpoint of -o failed: .*cp/r.json' 40
+ok $? "a failed checkpoint shows on the status line at once"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
 # Request/response: the Mode control, the round-trip line, the header.
 start "${utf8[@]}" -- -s one-copy -m 4K
 wait_screen 'Throughput .*Gbit/s' 30
@@ -245,6 +257,17 @@ start TERM=xterm-256color NIO_TOP_THEMES="$tmp/themes" -- --theme bad
 wait_exit
 screen | grep -q 'bad.theme: line 2: not a colour .*: main_fg'
 ok $? "a bad theme names its line and key"
+T kill-server
+# A theme that is a FIFO is refused at once: nothing waits for a writer.
+mkfifo "$tmp/themes/fifo.theme"
+start TERM=xterm-256color NIO_TOP_THEMES="$tmp/themes" -- --theme fifo
+for tenth in $(seq 20); do
+	[ -s "$tmp/exit" ] && break
+	sleep 0.1
+done
+[ -s "$tmp/exit" ] && [ "$(cat "$tmp/exit")" = 1 ] &&
+	screen | grep -q 'fifo.theme: not a regular file'
+ok $? "a theme that is a FIFO: an error within $tenth tenths of a second, exit 1"
 T kill-server
 [ "$(net_snapshot)" = "$before" ]
 ok $? "nothing left behind by the failed starts"

@@ -47,6 +47,20 @@ int outfile_commit(struct outfile *f, char **cause);
 int outfile_write_text(const char *path, const char *text, char **cause);
 
 /*
+ * Tries path before anything is worth writing to it: for a regular file (or
+ * a new one) a temporary file is made in its folder and removed; a device or
+ * a FIFO must be writable; anything refused at writing is refused now.  0, or
+ * -errno with *cause as outfile_commit() says it.  Nothing is left behind.
+ */
+int outfile_try(const char *path, char **cause);
+
+/*
+ * Whether two paths name one file that writing replaces (a link and its
+ * target, say): one would replace the other.  A device or a FIFO is not.
+ */
+bool outfile_same(const char *a, const char *b);
+
+/*
  * Whether path is (or would be) a regular file that can be replaced again
  * and again: a device or a FIFO is written once, at the end.
  */

@@ -20,24 +20,77 @@
  * With -o the export is rewritten, atomically, after every finished run, so
  * that a crash or kill -9 keeps what finished.  A long session's export is
  * big: a rewrite waits until ten times its last cost has passed, so that
- * writing never takes more than a tenth of the time.  Quiet: the write at
- * exit reports, and says why if writing fails.
+ * writing never takes more than a tenth of the time.  A failure is said at
+ * once, but the same failure only once in a row.
  */
-void app_checkpoint(struct app *app, const struct session *s)
+int app_checkpoint(struct app *app, const struct session *s, char **cause)
 {
 	uint64_t start = clock_now_ns();
-	char *cause = NULL;
+	char *why = NULL;
+	int r;
 
+	*cause = NULL;
 	if (!s->options.output ||
 	    start - app->checkpoint_end_ns < 10 * app->checkpoint_cost_ns)
-		return;
+		return 0;
 	/* A device or a FIFO gets the export once, at the end. */
 	if (!outfile_replaceable(s->options.output))
-		return;
-	export_write(s->options.output, s, &cause);
-	free(cause);
+		return 0;
+	r = export_write(s->options.output, s, &why);
 	app->checkpoint_end_ns = clock_now_ns();
 	app->checkpoint_cost_ns = app->checkpoint_end_ns - start;
+	if (r == 0) {
+		app->checkpoint_failed[0] = '\0';
+		free(why);
+		return 0;
+	}
+	if (!why &&
+	    asprintf(&why, "%s: %s", s->options.output, strerror(-r)) < 0)
+		why = NULL;
+	if (why && strcmp(why, app->checkpoint_failed) == 0) {
+		free(why);
+		return 0;
+	}
+	snprintf(app->checkpoint_failed, sizeof(app->checkpoint_failed), "%s",
+		 why ? why : "");
+	*cause = why;
+	return r;
+}
+
+/*
+ * The files -o, --csv and --svg name, before anything runs: no two the same
+ * (2), and each one writable (1), so that a study never runs for nothing.
+ */
+static int app_check_outputs(const struct options *o)
+{
+	const char *const names[] = {"-o", "--csv", "--svg"};
+	const char *paths[] = {o->output, o->csv, o->svg};
+
+	for (size_t i = 0; i < 3; i++)
+		for (size_t k = i + 1; k < 3; k++)
+			if (paths[i] && paths[k] &&
+			    outfile_same(paths[i], paths[k])) {
+				fprintf(stderr,
+					"nio-top: %s and %s name the same "
+					"file (%s): each needs its own\n",
+					names[i], names[k], paths[k]);
+				return 2;
+			}
+	for (size_t i = 0; i < 3; i++) {
+		char *cause = NULL;
+		int r;
+
+		if (!paths[i])
+			continue;
+		r = outfile_try(paths[i], &cause);
+		if (r < 0) {
+			fprintf(stderr, "nio-top: %s %s\n", names[i],
+				cause ? cause : strerror(-r));
+			free(cause);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* -o, --csv and --svg: each written atomically; 0 or 1 (a failure said). */
@@ -103,6 +156,9 @@ int app_run(const struct options *options)
 	if (options->check)
 		return check_run(options);
 
+	status = app_check_outputs(options);
+	if (status)
+		return status;
 	r = loop_setup(&app);
 	if (r < 0) {
 		fprintf(stderr,

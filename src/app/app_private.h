@@ -40,6 +40,7 @@ struct app {
 	/* The last checkpoint of the -o export: when it ended, what it cost. */
 	uint64_t checkpoint_end_ns;
 	uint64_t checkpoint_cost_ns;
+	char checkpoint_failed[512]; /* the failure said last, or "" */
 };
 
 /* loop.c: signals, the timer, and the loop itself. */
@@ -48,8 +49,11 @@ void loop_teardown(struct app *app);
 /* Runs fe until it is done; a signal is handed to it once. */
 void loop_run(struct app *app, const struct frontend *fe);
 
-/* app.c: rewrites -o after a finished run, at most a tenth of the time. */
-void app_checkpoint(struct app *app, const struct session *s);
+/*
+ * app.c: rewrites -o after a finished run, at most a tenth of the time.  0,
+ * or -errno with *cause (caller frees) when it failed, to be said at once.
+ */
+int app_checkpoint(struct app *app, const struct session *s, char **cause);
 
 /* The front ends: each returns the exit status. */
 int batch_run(struct app *app, struct session *s);

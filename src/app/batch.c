@@ -146,6 +146,7 @@ static void batch_start(struct batch *b)
 static void batch_finish(struct batch *b)
 {
 	struct run_result result;
+	char *cause = NULL;
 
 	run_finish(b->run, &result);
 	b->run = NULL;
@@ -157,7 +158,11 @@ static void batch_finish(struct batch *b)
 	b->failed |= result.error != NULL;
 	if (session_add_result(b->session, &result) < 0)
 		b->failed = true;
-	app_checkpoint(b->app, b->session);
+	if (app_checkpoint(b->app, b->session, &cause) < 0) {
+		fprintf(stderr, "nio-top: the checkpoint of -o failed: %s\n",
+			cause ? cause : "out of memory");
+		free(cause);
+	}
 }
 
 static unsigned int batch_fds(void *data, struct pollfd *pfd)

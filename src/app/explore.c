@@ -143,8 +143,16 @@ static void explore_step(void *data, const struct pollfd *pfd, unsigned int n,
 	if (redraw)
 		ui_draw(x->ui, &x->explorer);
 	if (x->session->result_count != x->saved && !x->explorer.viewing) {
+		char *cause = NULL;
+
 		x->saved = x->session->result_count;
-		app_checkpoint(x->app, x->session);
+		if (app_checkpoint(x->app, x->session, &cause) < 0) {
+			explorer_say(&x->explorer,
+				     "the checkpoint of -o failed: %s",
+				     cause ? cause : "out of memory");
+			ui_draw(x->ui, &x->explorer);
+		}
+		free(cause);
 	}
 }
 

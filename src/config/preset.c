@@ -14,6 +14,7 @@
 #include "cause.h"
 #include "jsonfile.h"
 #include "preset.h"
+#include "userfile.h"
 
 void preset_dirs(const char *dirs[4])
 {
@@ -51,14 +52,11 @@ static int preset_path(const char *name, char *out, size_t size, char **cause)
 /* Whether the file's text begins as an export does. */
 static bool looks_like_export(const char *path)
 {
-	char head[256];
-	FILE *f = fopen(path, "re");
-	size_t n = f ? fread(head, 1, sizeof(head) - 1, f) : 0;
+	char head[256], *cause = NULL;
+	int r = userfile_head(path, head, sizeof(head), &cause);
 
-	if (f)
-		fclose(f);
-	head[n] = '\0';
-	return strstr(head, "\"" PRESET_EXPORT_FORMAT "\"") != NULL;
+	free(cause);
+	return r == 0 && strstr(head, "\"" PRESET_EXPORT_FORMAT "\"") != NULL;
 }
 
 int preset_read(const char *name, cJSON **root, const cJSON **preset,

@@ -3,12 +3,16 @@
  * where the file system has it: it has no name until the commit links it in
  * beside the target and renames it over, so a process killed while writing
  * leaves nothing behind.  Where O_TMPFILE is missing, a named temporary file
- * (".NAME.XXXXXX") is used and removed on every failure.
+ * is used and removed on every failure.  Either way a name it has for a
+ * moment is ".NAME.PID.N": one left by a process killed at that moment is
+ * removed the next time NAME is written, once that process is gone.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,45 +116,135 @@ static mode_t creation_mode(void)
 	return 0666 & ~mask;
 }
 
-/* The temporary file of a replacement, in the target's folder. */
-static void outfile_open_temporary(struct outfile *f)
+/*
+ * A temporary name beside the target, ".NAME.PID.N", made by make (a link,
+ * or a file created exclusively) for the first free N: 0 with f->tmp, or
+ * -errno.
+ */
+static int outfile_temporary_name(struct outfile *f,
+				  int (*make)(struct outfile *f))
+{
+	char *copy = strdup(f->path);
+	int r = -EEXIST;
+
+	if (!copy)
+		return -ENOMEM;
+	for (unsigned int attempt = 0; attempt < 100 && r == -EEXIST;
+	     attempt++) {
+		free(f->tmp);
+		if (asprintf(&f->tmp, "%s/.%s.%d.%u", f->dir, basename(copy),
+			     (int)getpid(), attempt) < 0) {
+			f->tmp = NULL;
+			r = -ENOMEM;
+			break;
+		}
+		r = make(f);
+	}
+	free(copy);
+	if (r < 0) {
+		free(f->tmp);
+		f->tmp = NULL;
+	}
+	return r;
+}
+
+static int create_exclusive(struct outfile *f)
+{
+	f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	return f->fd < 0 ? -errno : 0;
+}
+
+/*
+ * Whether name is ".BASE.PID.N" for a process that no longer runs: a
+ * temporary file of a writer killed between naming it and the rename.
+ */
+static bool stale_temporary(const char *name, const char *base)
+{
+	size_t len = strlen(base);
+	const char *p = name;
+	unsigned long pid;
+	char *end;
+
+	if (p[0] != '.' || strncmp(p + 1, base, len) != 0 || p[len + 1] != '.')
+		return false;
+	p += len + 2;
+	if (*p < '0' || *p > '9')
+		return false;
+	errno = 0;
+	pid = strtoul(p, &end, 10);
+	if (errno || *end != '.' || end[1] < '0' || end[1] > '9' || pid == 0 ||
+	    pid > INT_MAX)
+		return false;
+	for (p = end + 1; *p >= '0' && *p <= '9'; p++)
+		;
+	if (*p)
+		return false;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+/* Removes what a killed writer of the same target left in its folder. */
+static void outfile_remove_stale(struct outfile *f)
+{
+	char *copy = strdup(f->path);
+	const char *base;
+	struct dirent *ent;
+	DIR *d;
+	int dir_fd;
+
+	if (!copy)
+		return;
+	base = basename(copy);
+	d = opendir(f->dir);
+	dir_fd = d ? dirfd(d) : -1;
+	while (d && (ent = readdir(d))) {
+		struct stat st;
+
+		if (!stale_temporary(ent->d_name, base) ||
+		    fstatat(dir_fd, ent->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		unlinkat(dir_fd, ent->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	free(copy);
+}
+
+/* The target's folder, for the temporary file: 0 or -errno. */
+static int outfile_dir(struct outfile *f)
 {
 	char *copy = strdup(f->path);
 
-	if (!copy) {
-		outfile_fail(f, "create a temporary file", -ENOMEM);
-		return;
-	}
+	if (!copy)
+		return -ENOMEM;
 	f->dir = strdup(dirname(copy));
 	free(copy);
-	if (!f->dir) {
-		outfile_fail(f, "create a temporary file", -ENOMEM);
+	return f->dir ? 0 : -ENOMEM;
+}
+
+/* The temporary file of a replacement, in the target's folder. */
+static void outfile_open_temporary(struct outfile *f)
+{
+	int r = outfile_dir(f);
+
+	if (r < 0) {
+		outfile_fail(f, "create a file in its folder", r);
 		return;
 	}
+	outfile_remove_stale(f);
 	f->fd = open(f->dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 	if (f->fd >= 0) {
 		f->unnamed = true;
 		return;
 	}
 	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
-		outfile_fail(f, "create a temporary file", -errno);
+		outfile_fail(f, "create a file in its folder", -errno);
 		return;
 	}
-	copy = strdup(f->path);
-	if (!copy ||
-	    asprintf(&f->tmp, "%s/.%s.XXXXXX", f->dir, basename(copy)) < 0) {
-		f->tmp = NULL;
-		free(copy);
-		outfile_fail(f, "create a temporary file", -ENOMEM);
-		return;
-	}
-	free(copy);
-	f->fd = mkostemp(f->tmp, O_CLOEXEC);
-	if (f->fd < 0) {
-		outfile_fail(f, "create a temporary file", -errno);
-		free(f->tmp);
-		f->tmp = NULL;
-	}
+	r = outfile_temporary_name(f, create_exclusive);
+	if (r < 0)
+		outfile_fail(f, "create a file in its folder", r);
 }
 
 /* A device or a FIFO: opened without waiting for a reader. */
@@ -221,33 +315,20 @@ static void outfile_keep_attributes(struct outfile *f)
 		outfile_fail(f, "keep its mode", -errno);
 }
 
+static int link_unnamed(struct outfile *f)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f->fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, f->tmp, AT_SYMLINK_FOLLOW) < 0
+		       ? -errno
+		       : 0;
+}
+
 /* Gives the unnamed file a name beside the target: 0 or -errno. */
 static int outfile_link(struct outfile *f)
 {
-	char proc[64], *copy = strdup(f->path);
-
-	if (!copy)
-		return -ENOMEM;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f->fd);
-	for (unsigned int attempt = 0; attempt < 100; attempt++) {
-		free(f->tmp);
-		if (asprintf(&f->tmp, "%s/.%s.%d.%u", f->dir, basename(copy),
-			     (int)getpid(), attempt) < 0) {
-			f->tmp = NULL;
-			break;
-		}
-		if (linkat(AT_FDCWD, proc, AT_FDCWD, f->tmp,
-			   AT_SYMLINK_FOLLOW) == 0) {
-			free(copy);
-			return 0;
-		}
-		if (errno != EEXIST)
-			break;
-	}
-	free(copy);
-	free(f->tmp);
-	f->tmp = NULL;
-	return errno ? -errno : -EEXIST;
+	return outfile_temporary_name(f, link_unnamed);
 }
 
 static void outfile_replace(struct outfile *f)
@@ -324,4 +405,66 @@ bool outfile_replaceable(const char *path)
 	if (stat(path, &st) < 0)
 		return errno == ENOENT;
 	return S_ISREG(st.st_mode);
+}
+
+int outfile_try(const char *path, char **cause)
+{
+	struct outfile f = {.name = path, .fd = -1};
+
+	outfile_resolve(&f);
+	if (!f.error && f.replace) {
+		outfile_open_temporary(&f);
+		if (f.fd >= 0)
+			close(f.fd);
+		f.fd = -1;
+		if (f.tmp)
+			unlink(f.tmp);
+	} else if (!f.error &&
+		   faccessat(AT_FDCWD, f.path, W_OK, AT_EACCESS) < 0) {
+		outfile_fail(&f, "write it", -errno);
+	}
+	return outfile_commit(&f, cause);
+}
+
+/*
+ * Where path's data would go, as one text: a link's target, and for a file
+ * not yet there its folder resolved; NULL if that cannot be known.
+ */
+static char *outfile_canonical(const char *path)
+{
+	char *full = realpath(path, NULL), *copy, *dir, *joined = NULL;
+
+	if (full || errno != ENOENT)
+		return full;
+	copy = strdup(path);
+	if (!copy)
+		return NULL;
+	dir = realpath(dirname(copy), NULL);
+	free(copy);
+	copy = strdup(path);
+	if (dir && copy && asprintf(&joined, "%s/%s", dir, basename(copy)) < 0)
+		joined = NULL;
+	free(dir);
+	free(copy);
+	return joined;
+}
+
+bool outfile_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	bool same;
+
+	/* A device or a FIFO is written through: each report goes in turn. */
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+		       S_ISREG(sa.st_mode);
+	if (strcmp(a, b) == 0)
+		return true;
+	ca = outfile_canonical(a);
+	cb = outfile_canonical(b);
+	same = ca && cb && strcmp(ca, cb) == 0;
+	free(ca);
+	free(cb);
+	return same;
 }

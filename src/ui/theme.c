@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cause.h"
 #include "theme.h"
+#include "userfile.h"
 
 #ifndef NIO_TOP_THEME_DIR
 #define NIO_TOP_THEME_DIR "/usr/local/share/nio-top/themes"
@@ -203,38 +205,39 @@ int theme_parse(const char *text, struct theme *theme, char **cause)
 	return 0;
 }
 
+/* The longest theme file read: btop's own are a few KiB. */
+#define THEME_FILE_MAX 16383
+
 int theme_load(const char *dir, const char *name, struct theme *theme,
 	       char **cause)
 {
-	char path[4096], text[16384], *inner = NULL;
+	char path[4096], *text = NULL, *inner = NULL;
 	size_t len;
-	FILE *f;
 	int r;
 
 	*cause = NULL;
 	snprintf(path, sizeof(path), "%s/%s.theme", dir, name);
-	f = fopen(path, "re");
-	if (!f) {
-		r = -errno;
-		if (asprintf(cause, "theme '%s': %s: %s", name, path,
-			     strerror(errno)) < 0)
-			*cause = NULL;
+	/* Never a theme cut short, nor a FIFO waited on: a user's file. */
+	r = userfile_read(path, THEME_FILE_MAX, &text, &len, &inner);
+	if (r == -EFBIG) {
+		free(inner);
+		return cause_set(cause, r, "%s: longer than %d bytes", path,
+				 THEME_FILE_MAX);
+	}
+	if (r < 0) {
+		r = cause_set(cause, r, "theme '%s': %s", name,
+			      inner ? inner : strerror(-r));
+		free(inner);
 		return r;
 	}
-	len = fread(text, 1, sizeof(text) - 1, f);
-	/* Never a theme cut short: a longer file is refused. */
-	if (len == sizeof(text) - 1 && fgetc(f) != EOF) {
-		fclose(f);
-		if (asprintf(cause, "%s: longer than %zu bytes", path,
-			     sizeof(text) - 1) < 0)
-			*cause = NULL;
-		return -EFBIG;
+	if (strlen(text) != len) {
+		free(text);
+		return cause_set(cause, -EINVAL, "%s: holds a NUL byte", path);
 	}
-	fclose(f);
-	text[len] = '\0';
 	theme_default(theme);
 	snprintf(theme->name, sizeof(theme->name), "%s", name);
 	r = theme_parse(text, theme, &inner);
+	free(text);
 	if (r < 0) {
 		if (asprintf(cause, "%s: %s", path, inner ? inner : "bad") < 0)
 			*cause = NULL;
