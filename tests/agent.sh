@@ -6,7 +6,7 @@
 # running, and then serves a real client correctly.
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd jq ip timeout
+need_cmd jq ip timeout python3
 trap 'two_hosts_remove; rm -rf "$tmp"' EXIT
 
 two_hosts
@@ -120,6 +120,7 @@ kill -TERM "$agent"
 wait "$agent"
 printf 's3cret\n' >"$tmp/secret"
 printf 'guess\n' >"$tmp/wrong"
+chmod 600 "$tmp/secret" "$tmp/wrong"
 start_agent "$log" --auth-file "$tmp/secret"
 ok $? "an agent with a secret listens"
 good_run
@@ -132,6 +133,128 @@ ok $? "a wrong secret: refused before any run"
 ok $? "no run started for a client without the secret"
 good_run --auth-file "$tmp/secret"
 ok $? "the right secret: the run is clean"
+
+# greet_ms HELLO: connects from $host_b, sends HELLO and prints the first
+# line the agent answers and how many ms that took.
+greet_ms() {
+	ip netns exec "$host_b" timeout 5 bash -c '
+		start=$(date +%s%N)
+		exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
+		printf "%s\n" "$1" >&3
+		IFS= read -r line <&3
+		echo "$(( ($(date +%s%N) - start) / 1000000 )) $line"' greet "$@"
+}
+good_hello='{"type":"hello","version":3,"secret":"s3cret","tool":"test"}'
+
+# Strangers who connect and say nothing hold a handshake each, never the
+# client slot: the real client is greeted at once, even with every handshake
+# taken (the oldest makes room).
+strangers=
+for i in 1 2 3 4 5; do
+	ip netns exec "$host_b" timeout 4 bash -c \
+		'exec 3<>/dev/tcp/198.18.99.1/5310 && sleep 3' &
+	strangers="$strangers $!"
+done
+sleep 0.5
+out=$(greet_ms "$good_hello")
+[ "${out%% *}" -lt 1000 ] && [[ "$out" == *'"type":"welcome"'* ]]
+ok $? "five silent strangers do not delay a client with the secret (${out%% *} ms)"
+good_run --auth-file "$tmp/secret"
+ok $? "and its run is clean meanwhile"
+# shellcheck disable=SC2086
+wait $strangers
+wait_for_line 'dropped: no hello within 2 s' 30 "$log"
+ok $? "a silent stranger is dropped after 2 s"
+grep -q 'dropped: busy: too many connections waiting to be greeted' "$log"
+ok $? "the oldest silent stranger made room for the newest"
+
+# Guessing is slow: after a wrong secret the next one is checked a second
+# later, whoever sends it.
+start=$(date +%s%N)
+for guess in one two three; do
+	greet_ms "{\"type\":\"hello\",\"version\":3,\"secret\":\"$guess\"}" \
+		>>"$tmp/guesses"
+done
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$(grep -c 'wrong secret' "$tmp/guesses")" = 3 ] && [ $ms -ge 2000 ]
+ok $? "three wrong secrets take two seconds or more ($ms ms)"
+
+# A busy agent tells only a greeted peer whom it serves.
+client --batch -s one-copy -m 16K -d 3 -w 0 --auth-file "$tmp/secret" \
+	>/dev/null 2>&1 &
+busy_client=$!
+wait_for_line 'run [0-9]*: one-copy 16K x1 stream' 50 "$log"
+sleep 1.1
+out=$(greet_ms '{"type":"hello","version":3,"secret":"nope"}')
+[[ "$out" == *'wrong secret'* && "$out" != *198.18.99* && "$out" != *serving* ]]
+ok $? "busy, to a stranger: only \"wrong secret\" (${out#* })"
+out=$(greet_ms "$good_hello")
+[[ "$out" == *'busy: serving 198.18.99.2:'*' one client at a time'* ]]
+ok $? "busy, to a peer with the secret: who is served and for how long"
+wait "$busy_client"
+ok $? "the client being served is not disturbed"
+
+# Twenty clients one after another, each closing cleanly: every one is
+# greeted, none is told the agent is busy with the one before.
+ip netns exec "$host_b" timeout 20 bash -c '
+	for i in $(seq 20); do
+		exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
+		printf "%s\n" "$1" >&3
+		IFS= read -r line <&3
+		echo "$line"
+		exec 3<&-
+	done' again "$good_hello" >"$tmp/again"
+[ "$(grep -c '"type":"welcome"' "$tmp/again")" = 20 ]
+ok $? "20 immediate reconnects after clean closes: $(grep -c '"type":"welcome"' "$tmp/again") greeted"
+
+# Nothing a stranger sends reaches the log raw: a forged line and a screen
+# clear arrive escaped, before any authentication.
+say '{"type":"hello\nnio-top agent: 10.9.8.7:1 greeted (forged)\u001b[2J","version":3}' >/dev/null
+wait_for_line 'is not a message' 20 "$log"
+grep -qF 'hello\x0anio-top agent: 10.9.8.7:1 greeted (forged)\x1b[2J' "$log" &&
+	! grep -q $'\e' "$log" && ! grep -q '^nio-top agent: 10.9.8.7' "$log"
+ok $? "an escape sequence sent before authentication is escaped in the log"
+
+kill -TERM "$agent"
+wait "$agent"
+
+# The secret file: private, one line, one limit on both ends.
+printf 's3cret\n' >"$tmp/open-secret"
+chmod 644 "$tmp/open-secret"
+err=$(ip netns exec "$host_a" timeout 5 "$NIO_TOP" --serve --listen 198.18.99.1 \
+	--auth-file "$tmp/open-secret" 2>&1)
+[ $? = 1 ] && [[ "$err" == *"open-secret: other users may read it (mode 0644): chmod 600 $tmp/open-secret"* ]]
+ok $? "a world-readable secret: the agent refuses to start, naming the fix"
+err=$(client --batch -d 0.1 --auth-file "$tmp/open-secret" 2>&1)
+[ $? = 1 ] && [[ "$err" == *"chmod 600"* ]]
+ok $? "and so does a client"
+ln -s "$tmp/secret" "$tmp/link-secret"
+printf 'ab\0cd\n' >"$tmp/nul-secret"
+printf 'one\ntwo\n' >"$tmp/two-secret"
+head -c 257 /dev/zero | tr '\0' k >"$tmp/long-secret"
+head -c 256 /dev/zero | tr '\0' k >"$tmp/max-secret"
+chmod 600 "$tmp"/*-secret
+for bad in "link:a symbolic link" "nul:holds a NUL byte" \
+	"two:more than one line" "long:longer than 256 bytes"; do
+	err=$(client --batch -d 0.1 --auth-file "$tmp/${bad%%:*}-secret" 2>&1)
+	[ $? = 1 ] && [[ "$err" == *"${bad#*:}"* ]]
+	ok $? "a bad secret file is refused: ${bad#*:}"
+done
+start_agent "$log" --auth-file "$tmp/max-secret"
+good_run --auth-file "$tmp/max-secret"
+ok $? "a 256-byte secret: the agent and the client both take it"
+kill -TERM "$agent"
+wait "$agent"
+
+# A greeted client that says nothing with no run is dropped (--max-idle),
+# and nio-top --connect greets the agent again for its next run.
+start_agent "$log" --max-idle 1
+out=$(ip netns exec "$host_b" timeout 5 bash -c '
+	exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
+	printf "%s\n" "{\"type\":\"hello\",\"version\":3}" >&3
+	cat <&3')
+[[ "$out" == *'"type":"welcome"'* && "$out" == *'idle for 1 s with no run'* ]]
+ok $? "a greeted client silent for --max-idle is dropped, told why"
 
 kill -TERM "$agent"
 wait "$agent"
@@ -177,6 +300,27 @@ grep -q 'warning: listening on every address with no secret' "$tmp/open.log"
 ok $? "every address and no secret: the agent warns"
 kill -TERM "$open_agent"
 wait "$open_agent"
+
+# A hostile agent's words reach the client's terminal escaped.
+cat >"$tmp/hostile.py" <<'PY'
+import socket
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("198.18.99.1", 5312))
+s.listen(1)
+c, _ = s.accept()
+c.recv(4096)
+c.sendall(b'{"type":"error","error":"evil\\u001b[2J\\nforged","version":3}\n')
+c.close()
+PY
+ip netns exec "$host_a" timeout 10 python3 "$tmp/hostile.py" &
+hostile=$!
+sleep 0.5
+err=$(ip netns exec "$host_b" "$NIO_TOP" --connect 198.18.99.1:5312 --batch \
+	-d 0.1 2>&1)
+wait "$hostile"
+[[ "$err" == *'refused: evil\x1b[2J\x0aforged'* ]] && [[ "$err" != *$'\e'* ]]
+ok $? "a hostile agent's error text is printed escaped"
 
 [ -z "$(ip netns pids "$host_a")$(ip netns pids "$host_b")" ]
 ok $? "no process is left in either namespace"

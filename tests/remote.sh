@@ -106,6 +106,25 @@ ok $? "quitting the explorer leaves the agent cleanly"
 wait_exit
 [ "$(cat "$tmp/exit" 2>/dev/null)" = 0 ]
 ok $? "the explorer exits 0"
+T kill-server
+
+# An agent drops a client that idles past --max-idle; the explorer greets
+# it again for its next run.
+kill -TERM "$agent"
+wait "$agent"
+start_agent "$tmp/idle.log" --max-idle 1
+start -- --connect 198.18.99.1 -s one-copy -m 16K -d 0.5
+wait_for_line 'run 1: received [0-9]* bytes' 50 "$tmp/idle.log" &&
+	wait_for_line 'dropped: idle for 1 s with no run' 50 "$tmp/idle.log"
+ok $? "a fixed run over, the idle explorer is dropped after --max-idle"
+T send-keys Enter
+wait_for_line 'run 2: received [0-9]* bytes' 50 "$tmp/idle.log" &&
+	[ "$(grep -c 'greeted' "$tmp/idle.log")" = 2 ] &&
+	! grep -q 'error' "$tmp/idle.log"
+ok $? "its next run greets the agent again and is clean"
+T send-keys q
+wait_exit
+T kill-server
 
 kill -TERM "$agent"
 wait "$agent"

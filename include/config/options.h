@@ -83,6 +83,7 @@ struct options {
 	unsigned int max_threads;
 	unsigned int max_slots;
 	uint64_t max_duration_ms;
+	uint64_t max_idle_ms; /* a greeted client with no run, silent */
 
 	/* The preset the options started from, if any. */
 	char preset_name[65];

@@ -1,11 +1,12 @@
 /*
  * The agent (`nio-top --serve`): a long-running server for one client at a
- * time.  It greets a client (protocol version, shared secret), runs the ends
- * of each run the client asks for (receivers, or senders with --reverse)
- * over connections the client makes, paced by the client's clock, counts its
- * own threads, sends its figures every tick and its report at the end.  A
- * client that sends a bad message, goes away or hangs is dropped and the
- * agent waits for the next; a second client meanwhile is told it is busy.
+ * time.  It greets a client (protocol version, shared secret) before the
+ * client may take its one slot, runs the ends of each run the client asks
+ * for (receivers, or senders with --reverse) over connections the client
+ * makes, paced by the client's clock, counts its own threads, sends its
+ * figures every tick and its report at the end.  A client that sends a bad
+ * message, goes away, hangs or idles is dropped and the agent waits for the
+ * next; a second greeted client meanwhile is told it is busy.
  * The main loop polls what agent_poll() asks for and calls agent_step().
  */
 #ifndef NIO_TOP_AGENT_H
@@ -17,7 +18,10 @@
 
 #include "options.h"
 
-#define AGENT_POLL_MAX 3
+/* Connections waiting to be greeted, at most. */
+#define AGENT_HANDSHAKES_MAX 4
+/* The listener, the client, the run, and the handshakes. */
+#define AGENT_POLL_MAX (3 + AGENT_HANDSHAKES_MAX)
 
 struct agent;
 

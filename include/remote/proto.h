@@ -23,15 +23,24 @@
 #define PROTO_AGENT_LINE_MAX (64 * 1024)
 /* The longest line a client reads: results carry latency histograms. */
 #define PROTO_CLIENT_LINE_MAX (1024 * 1024)
-/* The longest shared secret (--auth-file). */
+/* The longest shared secret (--auth-file), on both ends. */
 #define PROTO_SECRET_MAX 256
 
 /*
- * The shared secret in path (--auth-file): its first line, 1 ..
- * PROTO_SECRET_MAX bytes.  0, or -errno with *cause naming the file.
+ * The shared secret in path (--auth-file): the whole file, one line of 1 ..
+ * PROTO_SECRET_MAX bytes (a final newline is not part of it; a NUL is an
+ * error), in a regular file that no other user may read or write.  0, or
+ * -EINVAL with *cause naming the file and the fix.
  */
-int proto_read_secret(const char *path, char *secret, size_t size,
+int proto_read_secret(const char *path, char secret[PROTO_SECRET_MAX + 1],
 		      char **cause);
+/*
+ * text as it may be printed: control characters and bytes that are not
+ * UTF-8 written as \xHH.  Anything the other side sent goes through it
+ * before a log or a terminal sees it.  NULL when out of memory.
+ */
+char *proto_escape(const char *text);
+
 /* Whether two secrets are equal, in a time that does not tell where not. */
 bool proto_secret_equal(const char *a, const char *b);
 

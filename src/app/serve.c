@@ -8,6 +8,9 @@
 #include "agent.h"
 #include "app_private.h"
 
+_Static_assert(AGENT_POLL_MAX <= LOOP_FDS_MAX,
+	       "the loop polls every descriptor the agent asks for");
+
 struct serve {
 	struct agent *agent;
 	bool stopped;

@@ -1,10 +1,16 @@
 /*
- * The agent.  One client at a time: a connection is greeted (its hello must
- * come within HELLO_TIMEOUT_MS, with this protocol version and the secret if
- * one is set), then serves runs one after another until the client leaves.
- * Everything a client sends is checked by proto_parse(); a bad message gets
- * an error line and the connection is closed, and the agent goes back to
- * listening.  Only the step that accepts a run's flows waits (at most
+ * The agent.  A new connection is a handshake first: up to
+ * AGENT_HANDSHAKES_MAX of them at once, each given HANDSHAKE_TIMEOUT_MS for
+ * its hello, which must carry this protocol version and the secret if one is
+ * set.  Only a greeted client takes the one client slot, so a stranger who
+ * connects and says nothing holds a handshake, never the agent; once the
+ * handshakes are full the oldest makes room.  After a wrong secret the next
+ * secret is checked AUTH_DELAY_MS later, whoever sends it: guessing is slow.
+ * The client then has runs served one after another until it leaves, or
+ * until it says nothing with no run for --max-idle.  Everything a client
+ * sends is checked by proto_parse(); a bad message gets an error line and the
+ * connection is closed.  Whatever the other side wrote is escaped before it
+ * reaches the log.  Only the step that accepts a run's flows waits (at most
  * FLOWS_TIMEOUT_MS); everything else is driven by the caller's poll.
  */
 #include <arpa/inet.h>
@@ -26,28 +32,41 @@
 #include "run.h"
 #include "units.h"
 
-#define HELLO_TIMEOUT_MS 10000
-#define FLOWS_TIMEOUT_MS 5000
-#define SEND_TIMEOUT_S	 5
-#define TICK_NS		 (RUN_TICK_MS * NS_PER_MS)
+#define HANDSHAKE_TIMEOUT_MS 2000
+#define AUTH_DELAY_MS	     1000
+#define FLOWS_TIMEOUT_MS     5000
+#define SEND_TIMEOUT_S	     5
+#define TICK_NS		     (RUN_TICK_MS * NS_PER_MS)
+
+/* A connection that has not been greeted yet. */
+struct handshake {
+	int fd; /* -1: free */
+	char peer[INET_ADDRSTRLEN + 8];
+	struct sockaddr_in addr;
+	uint64_t connected_ns;
+	struct proto_reader in;
+	cJSON *hello; /* read; its secret waits for AUTH_DELAY_MS to pass */
+};
 
 struct agent {
 	struct options options; /* the base of every run's options */
 	uint64_t budget;	/* bytes of buffers one run may allocate */
 	FILE *log;
 	int listen_fd;
-	char secret[PROTO_SECRET_MAX + 2];
+	char secret[PROTO_SECRET_MAX + 1];
 	bool has_secret;
 	struct host_info host; /* for the welcome */
+	struct handshake shake[AGENT_HANDSHAKES_MAX];
+	uint64_t auth_next_ns; /* no secret is checked before this */
 
-	/* The client, if any. */
+	/* The client, greeted, if any. */
 	int fd;
 	char peer[INET_ADDRSTRLEN + 8];
 	struct sockaddr_in peer_addr;
 	struct proto_reader in;
-	bool greeted;
 	bool stalled; /* a send failed: the client is dropped */
 	uint64_t connected_ns;
+	uint64_t idle_since_ns; /* its last word, or its last run's end */
 
 	/* Its run, from "run" to the report. */
 	unsigned int run_id;
@@ -64,16 +83,27 @@ struct agent {
 static void agent_log(struct agent *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * One line of the log.  Lines quote what clients sent (a tool's name, a bad
+ * key), so the whole line is escaped: one line per event, nothing a client
+ * wrote reaches the terminal raw.
+ */
 static void agent_log(struct agent *a, const char *fmt, ...)
 {
+	char *line = NULL, *clean = NULL;
 	va_list ap;
 
-	fprintf(a->log, "nio-top agent: ");
 	va_start(ap, fmt);
-	vfprintf(a->log, fmt, ap);
+	if (vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
 	va_end(ap);
-	fputc('\n', a->log);
+	if (line)
+		clean = proto_escape(line);
+	fprintf(a->log, "nio-top agent: %s\n",
+		clean ? clean : "(out of memory for a log line)");
 	fflush(a->log);
+	free(clean);
+	free(line);
 }
 
 static int agent_listen(struct agent *a, const struct options *o, char **cause)
@@ -169,9 +199,14 @@ int agent_open(const struct options *o, FILE *log, struct agent **out,
 	a->log = log;
 	a->listen_fd = a->fd = a->data_fd = -1;
 	r = proto_reader_init(&a->in, PROTO_AGENT_LINE_MAX);
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
+		a->shake[i].fd = -1;
+		if (r == 0)
+			r = proto_reader_init(&a->shake[i].in,
+					      PROTO_AGENT_LINE_MAX);
+	}
 	if (r == 0 && o->auth_file) {
-		r = proto_read_secret(o->auth_file, a->secret,
-				      sizeof(a->secret), cause);
+		r = proto_read_secret(o->auth_file, a->secret, cause);
 		a->has_secret = r == 0;
 	}
 	if (r == 0)
@@ -189,10 +224,11 @@ int agent_open(const struct options *o, FILE *log, struct agent **out,
 		  a->has_secret ? ", secret required" : "");
 	agent_log(a,
 		  "a run may use %s of buffers (%s%s), %u flows, %u slots, "
-		  "%.0f s",
+		  "%.0f s; an idle client is dropped after %.0f s",
 		  budget, whose ? "a quarter of " : "--max-memory",
 		  whose ? whose : "", o->max_threads, o->max_slots,
-		  (double)o->max_duration_ms / 1000);
+		  (double)o->max_duration_ms / 1000,
+		  (double)o->max_idle_ms / 1000);
 	if (!o->listen && !a->has_secret)
 		agent_log(a,
 			  "warning: listening on every address with no "
@@ -304,6 +340,7 @@ static void agent_finish_run(struct agent *a)
 	}
 	run_finish(a->run, &result);
 	a->run = NULL;
+	a->idle_since_ns = clock_now_ns();
 	agent_send(a, agent_result(a, &result, rtt));
 	agent_log_result(a, &result);
 	run_result_fini(&result);
@@ -331,8 +368,23 @@ static void agent_forget(struct agent *a)
 {
 	close(a->fd);
 	a->fd = -1;
-	a->greeted = false;
 	a->stalled = false;
+}
+
+/* Ends a handshake, with a last error line if why. */
+static void handshake_drop(struct agent *a, struct handshake *h,
+			   const char *why)
+{
+	if (h->fd < 0)
+		return;
+	if (why) {
+		proto_send_error(h->fd, why);
+		agent_log(a, "%s dropped: %s", h->peer, why);
+	}
+	close(h->fd);
+	h->fd = -1;
+	cJSON_Delete(h->hello);
+	h->hello = NULL;
 }
 
 /* Ends the client's run and connection, with a last error line. */
@@ -351,6 +403,10 @@ void agent_close(struct agent *a, const char *why)
 	if (!a)
 		return;
 	agent_drop(a, why ? why : "the agent stopped");
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
+		handshake_drop(a, &a->shake[i], NULL);
+		proto_reader_fini(&a->shake[i].in);
+	}
 	if (a->listen_fd >= 0)
 		close(a->listen_fd);
 	proto_reader_fini(&a->in);
@@ -358,62 +414,90 @@ void agent_close(struct agent *a, const char *why)
 	free(a);
 }
 
+/*
+ * A new connection becomes a handshake; when every handshake is taken the
+ * oldest makes room, told only that the agent is busy.
+ */
 static void agent_accept(struct agent *a)
 {
 	struct timeval limit = {.tv_sec = SEND_TIMEOUT_S};
 	struct sockaddr_in from;
 	socklen_t len = sizeof(from);
 	int one = 1, idle = 10, interval = 5, count = 3;
-	char name[sizeof(a->peer)], ip[INET_ADDRSTRLEN];
+	char ip[INET_ADDRSTRLEN];
+	struct handshake *h = NULL;
 	int fd = accept4(a->listen_fd, (struct sockaddr *)&from, &len,
 			 SOCK_CLOEXEC);
 
 	if (fd < 0)
 		return;
-	inet_ntop(AF_INET, &from.sin_addr, ip, sizeof(ip));
-	snprintf(name, sizeof(name), "%s:%u", ip, ntohs(from.sin_port));
 	/* A client whose writes stall, or whose host vanished, is dropped. */
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
 	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof(interval));
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count));
-	if (a->fd >= 0) {
-		char why[160];
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
+		struct handshake *k = &a->shake[i];
 
-		snprintf(why, sizeof(why),
-			 "busy: serving %s for %.0f s; one client at a time",
-			 a->peer,
-			 (double)(clock_now_ns() - a->connected_ns) / 1e9);
-		proto_send_error(fd, why);
-		close(fd);
-		agent_log(a, "%s refused: %s", name, why);
-		return;
+		if (k->fd < 0) {
+			h = k;
+			break;
+		}
+		if (!h || k->connected_ns < h->connected_ns)
+			h = k;
 	}
-	a->fd = fd;
-	a->peer_addr = from;
-	memcpy(a->peer, name, sizeof(name));
-	a->connected_ns = clock_now_ns();
-	a->runs = 0;
-	proto_reader_reset(&a->in);
-	agent_log(a, "%s connected", a->peer);
+	if (h->fd >= 0)
+		handshake_drop(a, h,
+			       "busy: too many connections waiting to be "
+			       "greeted; try again");
+	inet_ntop(AF_INET, &from.sin_addr, ip, sizeof(ip));
+	snprintf(h->peer, sizeof(h->peer), "%s:%u", ip, ntohs(from.sin_port));
+	h->fd = fd;
+	h->addr = from;
+	h->connected_ns = clock_now_ns();
+	proto_reader_reset(&h->in);
+	agent_log(a, "%s connected", h->peer);
 }
 
-static void agent_hello(struct agent *a, const cJSON *msg)
+static void agent_read(struct agent *a);
+static void agent_lines(struct agent *a);
+
+/*
+ * Whether the client slot is taken.  A client that has just closed its
+ * connection cleanly may not have been read yet: it is read first, so that
+ * it frees the slot for one that follows it at once.
+ */
+static bool agent_busy(struct agent *a)
 {
-	const cJSON *secret = cJSON_GetObjectItemCaseSensitive(msg, "secret");
-	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(msg, "tool");
+	struct pollfd pfd = {.fd = a->fd, .events = POLLIN};
+
+	if (a->fd >= 0 && poll(&pfd, 1, 0) > 0)
+		agent_read(a);
+	return a->fd >= 0;
+}
+
+/* The handshake is greeted: it becomes the client. */
+static void agent_welcome(struct agent *a, struct handshake *h)
+{
+	const cJSON *tool = cJSON_GetObjectItemCaseSensitive(h->hello, "tool");
+	struct proto_reader in = a->in;
 	cJSON *welcome;
 
-	if (a->has_secret && !cJSON_IsString(secret)) {
-		agent_drop(a, "this agent needs a secret (--auth-file)");
-		return;
-	}
-	if (a->has_secret &&
-	    !proto_secret_equal(secret->valuestring, a->secret)) {
-		agent_drop(a, "wrong secret");
-		return;
-	}
+	/* What the client sent after its hello is the client's to read. */
+	a->in = h->in;
+	h->in = in;
+	a->fd = h->fd;
+	a->peer_addr = h->addr;
+	memcpy(a->peer, h->peer, sizeof(a->peer));
+	a->connected_ns = a->idle_since_ns = clock_now_ns();
+	a->runs = 0;
+	a->stalled = false;
+	agent_log(a, "%s greeted (%s)", a->peer,
+		  cJSON_IsString(tool) ? tool->valuestring : "no tool named");
+	h->fd = -1;
+	cJSON_Delete(h->hello);
+	h->hello = NULL;
 	welcome = proto_message("welcome", 0);
 	cJSON_AddNumberToObject(welcome, "version", PROTO_VERSION);
 	cJSON_AddStringToObject(welcome, "tool", "nio-top " NIO_TOP_VERSION);
@@ -421,9 +505,80 @@ static void agent_hello(struct agent *a, const cJSON *msg)
 	cJSON_AddItemToObject(welcome, "capabilities",
 			      codec_capabilities(&a->host));
 	agent_send(a, welcome);
-	a->greeted = true;
-	agent_log(a, "%s greeted (%s)", a->peer,
-		  cJSON_IsString(tool) ? tool->valuestring : "no tool named");
+	agent_lines(a);
+}
+
+/*
+ * A hello read: its secret checked (not before auth_next_ns, after a wrong
+ * one), then the client slot taken if it is free.
+ */
+static void agent_authenticate(struct agent *a, struct handshake *h,
+			       uint64_t now_ns)
+{
+	const cJSON *secret = cJSON_GetObjectItemCaseSensitive(h->hello,
+							       "secret");
+	char why[160];
+
+	if (a->has_secret && !cJSON_IsString(secret)) {
+		handshake_drop(a, h, "this agent needs a secret (--auth-file)");
+		return;
+	}
+	if (a->has_secret && now_ns < a->auth_next_ns)
+		return;
+	if (a->has_secret &&
+	    !proto_secret_equal(secret->valuestring, a->secret)) {
+		a->auth_next_ns = now_ns + AUTH_DELAY_MS * NS_PER_MS;
+		handshake_drop(a, h, "wrong secret");
+		return;
+	}
+	if (agent_busy(a)) {
+		/* Only a greeted peer learns whom the agent serves. */
+		snprintf(why, sizeof(why),
+			 "busy: serving %s for %.0f s; one client at a time",
+			 a->peer, (double)(now_ns - a->connected_ns) / 1e9);
+		proto_send_error(h->fd, why);
+		agent_log(a, "%s refused: %s", h->peer, why);
+		handshake_drop(a, h, NULL);
+		return;
+	}
+	agent_welcome(a, h);
+}
+
+/* What a handshake sent: its first line must be a good hello. */
+static void handshake_read(struct agent *a, struct handshake *h,
+			   uint64_t now_ns)
+{
+	ssize_t n = proto_reader_fill(&h->in, h->fd);
+	const char *type;
+	char *line, *cause = NULL, why[128];
+	size_t len;
+	int r;
+
+	if (n == 0 ||
+	    (n < 0 && n != -EAGAIN && n != -EINTR && n != -EMSGSIZE)) {
+		agent_log(a, "%s left before its hello", h->peer);
+		handshake_drop(a, h, NULL);
+		return;
+	}
+	r = proto_reader_next(&h->in, &line, &len);
+	if (r == 0)
+		return;
+	if (r < 0) {
+		snprintf(why, sizeof(why), "a message longer than %d bytes",
+			 PROTO_AGENT_LINE_MAX);
+		handshake_drop(a, h, why);
+		return;
+	}
+	if (proto_parse(line, len, &h->hello, &type, &cause) < 0) {
+		handshake_drop(a, h, cause ? cause : "a bad message");
+		free(cause);
+		return;
+	}
+	if (strcmp(type, "hello") != 0) {
+		handshake_drop(a, h, "the first message must be a hello");
+		return;
+	}
+	agent_authenticate(a, h, now_ns);
 }
 
 static void agent_refuse(struct agent *a, unsigned int id, const char *why)
@@ -718,11 +873,8 @@ static void agent_line(struct agent *a, const char *line, size_t len)
 		free(cause);
 		return;
 	}
-	if (!a->greeted && strcmp(type, "hello") != 0)
-		agent_drop(a, "the first message must be a hello");
-	else if (!a->greeted)
-		agent_hello(a, msg);
-	else if (strcmp(type, "hello") == 0)
+	a->idle_since_ns = clock_now_ns();
+	if (strcmp(type, "hello") == 0)
 		agent_drop(a, "hello: already greeted");
 	else
 		agent_message(a, msg, type);
@@ -749,6 +901,14 @@ static void agent_read(struct agent *a)
 		agent_forget(a);
 		return;
 	}
+	agent_lines(a);
+}
+
+/* The client's whole lines, read already. */
+static void agent_lines(struct agent *a)
+{
+	char why[128];
+
 	while (a->fd >= 0) {
 		char *line;
 		size_t len;
@@ -819,45 +979,111 @@ unsigned int agent_poll(const struct agent *a, struct pollfd *pfd)
 	if (a->run)
 		pfd[n++] = (struct pollfd){.fd = run_event_fd(a->run),
 					   .events = POLLIN};
+	/* A hello waiting for its secret to be checked is read already. */
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++)
+		if (a->shake[i].fd >= 0 && !a->shake[i].hello)
+			pfd[n++] = (struct pollfd){.fd = a->shake[i].fd,
+						   .events = POLLIN};
 	return n;
+}
+
+static uint64_t earliest(uint64_t deadline, uint64_t d)
+{
+	return !deadline || d < deadline ? d : deadline;
+}
+
+/* Whether the client holds the agent with no run and no word. */
+static bool agent_idle(const struct agent *a)
+{
+	return a->fd >= 0 && !a->run && a->data_fd < 0;
 }
 
 uint64_t agent_deadline_ns(const struct agent *a)
 {
 	uint64_t deadline = 0;
 
-	if (a->fd >= 0 && !a->greeted)
-		deadline = a->connected_ns + HELLO_TIMEOUT_MS * NS_PER_MS;
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
+		const struct handshake *h = &a->shake[i];
+
+		if (h->fd >= 0 && h->hello)
+			deadline = earliest(deadline, a->auth_next_ns);
+		else if (h->fd >= 0)
+			deadline = earliest(deadline,
+					    h->connected_ns +
+						    HANDSHAKE_TIMEOUT_MS *
+							    NS_PER_MS);
+	}
+	if (agent_idle(a))
+		deadline = earliest(deadline,
+				    a->idle_since_ns +
+					    a->options.max_idle_ms * NS_PER_MS);
 	if (a->run) {
 		uint64_t d = run_deadline_ns(a->run);
 
 		if (a->next_tick_ns < d)
 			d = a->next_tick_ns;
-		if (!deadline || d < deadline)
-			deadline = d;
+		deadline = earliest(deadline, d);
 	}
 	return deadline;
+}
+
+/* Whether pfd (n of them) says fd may be read. */
+static bool readable(const struct pollfd *pfd, unsigned int n, int fd)
+{
+	for (unsigned int i = 0; fd >= 0 && i < n; i++)
+		if (pfd[i].fd == fd)
+			return pfd[i].revents != 0;
+	return false;
+}
+
+/* Handshakes: what they sent, and their time limits. */
+static void agent_handshakes(struct agent *a, const struct pollfd *pfd,
+			     unsigned int n, uint64_t now_ns)
+{
+	char why[64];
+
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
+		struct handshake *h = &a->shake[i];
+
+		if (h->fd >= 0 && !h->hello && readable(pfd, n, h->fd))
+			handshake_read(a, h, now_ns);
+		if (h->fd >= 0 && h->hello && now_ns >= a->auth_next_ns)
+			agent_authenticate(a, h, now_ns);
+		if (h->fd >= 0 && !h->hello &&
+		    now_ns >= h->connected_ns +
+				      HANDSHAKE_TIMEOUT_MS * NS_PER_MS) {
+			snprintf(why, sizeof(why), "no hello within %d s",
+				 HANDSHAKE_TIMEOUT_MS / 1000);
+			handshake_drop(a, h, why);
+		}
+	}
 }
 
 void agent_step(struct agent *a, const struct pollfd *pfd, unsigned int n,
 		uint64_t now_ns)
 {
-	for (unsigned int i = 0; i < n; i++) {
-		if (!pfd[i].revents)
-			continue;
-		if (pfd[i].fd == a->listen_fd)
-			agent_accept(a);
-		else if (pfd[i].fd == a->fd)
-			agent_read(a);
+	char why[96];
+
+	/*
+	 * The client first: one that closed frees the slot before a hello
+	 * that came after it is answered, and before anyone new is accepted.
+	 */
+	if (readable(pfd, n, a->fd))
+		agent_read(a);
+	agent_handshakes(a, pfd, n, now_ns);
+	if (readable(pfd, n, a->listen_fd))
+		agent_accept(a);
+	if (agent_idle(a) &&
+	    now_ns >= a->idle_since_ns + a->options.max_idle_ms * NS_PER_MS) {
+		snprintf(why, sizeof(why),
+			 "idle for %.3g s with no run (this agent's "
+			 "--max-idle)",
+			 (double)a->options.max_idle_ms / 1000);
+		agent_drop(a, why);
 	}
-	if (a->fd >= 0 && !a->greeted &&
-	    now_ns >= a->connected_ns + HELLO_TIMEOUT_MS * NS_PER_MS)
-		agent_drop(a, "no hello within 10 s");
 	if (a->run && !a->overtime &&
 	    now_ns > a->run_started_ns +
 			     a->options.max_duration_ms * NS_PER_MS) {
-		char why[96];
-
 		snprintf(why, sizeof(why),
 			 "the run passed this agent's --max-duration of %.3g s",
 			 (double)a->options.max_duration_ms / 1000);

@@ -5,7 +5,6 @@
  * and options, read and written by json/codec and config/options.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -14,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cause.h"
 #include "jsonfile.h"
 #include "proto.h"
+#include "userfile.h"
 
 #define TEXT_MAX 4096
 
@@ -138,41 +137,101 @@ static const struct message_type message_types[] = {
 	{"result", result_fields},
 };
 
-int proto_read_secret(const char *path, char *secret, size_t size, char **cause)
+int proto_read_secret(const char *path, char secret[PROTO_SECRET_MAX + 1],
+		      char **cause)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	struct stat st;
-	ssize_t n;
-	char *nl;
+	char *text = NULL, *why = NULL;
+	size_t len;
+	int r;
 
-	if (fd < 0)
-		return cause_set(cause, -EINVAL, "--auth-file: %s: %s", path,
-				 strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return cause_set(cause, -EINVAL,
-				 "--auth-file: %s: not a regular file", path);
+	*cause = NULL;
+	secret[0] = '\0';
+	/* The secret, a newline (maybe \r\n) and nothing more. */
+	r = userfile_read_private(path, PROTO_SECRET_MAX + 2, &text, &len,
+				  &why);
+	if (r == -EFBIG)
+		r = cause_set(cause, -EINVAL,
+			      "--auth-file: %s: the secret is longer than %d "
+			      "bytes",
+			      path, PROTO_SECRET_MAX);
+	else if (r < 0)
+		r = cause_set(cause, -EINVAL, "--auth-file: %s",
+			      why ? why : strerror(-r));
+	free(why);
+	if (r < 0)
+		return r;
+	if (len && text[len - 1] == '\n')
+		len--;
+	if (len && text[len - 1] == '\r')
+		len--;
+	if (memchr(text, '\0', len))
+		r = cause_set(cause, -EINVAL,
+			      "--auth-file: %s: holds a NUL byte", path);
+	else if (memchr(text, '\n', len) || memchr(text, '\r', len))
+		r = cause_set(cause, -EINVAL,
+			      "--auth-file: %s: more than one line; the "
+			      "secret is the whole file",
+			      path);
+	else if (len == 0)
+		r = cause_set(cause, -EINVAL,
+			      "--auth-file: %s: holds no secret", path);
+	else if (len > PROTO_SECRET_MAX)
+		r = cause_set(cause, -EINVAL,
+			      "--auth-file: %s: the secret is longer than %d "
+			      "bytes",
+			      path, PROTO_SECRET_MAX);
+	if (r == 0) {
+		memcpy(secret, text, len);
+		secret[len] = '\0';
 	}
-	n = read(fd, secret, size - 1);
-	close(fd);
-	if (n < 0)
-		return cause_set(cause, -EINVAL, "--auth-file: %s: %s", path,
-				 strerror(errno));
-	secret[n] = '\0';
-	nl = strpbrk(secret, "\r\n");
-	if (nl)
-		*nl = '\0';
-	else if ((size_t)n == size - 1)
-		return cause_set(cause, -EINVAL,
-				 "--auth-file: %s: the secret is longer than "
-				 "%zu bytes",
-				 path, size - 2);
-	if (!secret[0] || strlen(secret) != strcspn(secret, "\r\n"))
-		return cause_set(cause, -EINVAL,
-				 "--auth-file: %s: the first line holds no "
-				 "secret",
-				 path);
-	return 0;
+	explicit_bzero(text, len);
+	free(text);
+	return r;
+}
+
+/* The length of the UTF-8 sequence at p (1 .. 4), or 0 if it is not one. */
+static size_t utf8_length(const unsigned char *p)
+{
+	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4	  ? 4
+		   : p[0] >= 0xe0		  ? 3
+		   : p[0] >= 0xc2 && p[0] <= 0xdf ? 2
+						  : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+char *proto_escape(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	char *out = malloc(4 * strlen(text) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t n = *p < 0x80 ? 1 : utf8_length(p);
+
+		/*
+		 * C0 controls, DEL, the C1 controls (U+0080 .. U+009F: CSI
+		 * among them) and bytes that are not UTF-8 are written as
+		 * \xHH, so that nothing the other side sent can move a
+		 * terminal's cursor or forge a line.
+		 */
+		if (n == 0 || *p < 0x20 || *p == 0x7f ||
+		    (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
+			for (size_t i = 0; i < (n ? n : 1); i++)
+				o += sprintf(o, "\\x%02x", p[i]);
+			p += n ? n : 1;
+			continue;
+		}
+		memcpy(o, p, n);
+		o += n;
+		p += n;
+	}
+	*o = '\0';
+	return out;
 }
 
 bool proto_secret_equal(const char *a, const char *b)

@@ -194,6 +194,19 @@ static int remote_next(struct remote *rm, cJSON **msg, const char **type,
 	return 1;
 }
 
+/*
+ * The text the agent sent at key, escaped for printing (caller frees); never
+ * NULL.
+ */
+static char *agent_text(const cJSON *msg, const char *key, const char *none)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(msg, key);
+	char *text = proto_escape(cJSON_IsString(item) ? item->valuestring
+						       : none);
+
+	return text ? text : strdup("(out of memory)");
+}
+
 /* Reads what the socket holds: bytes, or -errno with *cause. */
 static int remote_fill(struct remote *rm, char **cause)
 {
@@ -240,55 +253,82 @@ static int remote_receive(struct remote *rm, int timeout_ms, cJSON **msg,
 	}
 }
 
-/* Waits for the answer to run id: one of the types wanted, or an error. */
+/*
+ * Waits up to timeout_ms for the answer to run id: the type wanted, or an
+ * error.
+ */
 static int remote_answer(struct remote *rm, unsigned int id, const char *wanted,
-			 cJSON **answer, char **cause)
+			 int timeout_ms, cJSON **answer, char **cause)
 {
 	for (;;) {
 		const char *type;
-		const cJSON *text;
+		char *text;
 		cJSON *msg;
-		int r = remote_receive(rm, REPLY_TIMEOUT_MS, &msg, &type,
-				       cause);
+		int r = remote_receive(rm, timeout_ms, &msg, &type, cause);
 
 		if (r < 0)
 			return r;
-		text = cJSON_GetObjectItemCaseSensitive(msg, "error");
 		if (proto_run_id(msg) == id && strcmp(type, wanted) == 0) {
 			*answer = msg;
 			return 0;
 		}
+		text = agent_text(msg, "error", "no reason given");
 		if (strcmp(type, "error") == 0)
 			r = cause_set(cause, -ECONNREFUSED, "agent %s: %s",
-				      rm->name, text->valuestring);
+				      rm->name, text);
 		else if (proto_run_id(msg) == id &&
 			 strcmp(type, "refused") == 0)
 			r = cause_set(cause, -EINVAL, "agent %s: %s", rm->name,
-				      text->valuestring);
+				      text);
 		/* Else a tick or report of a run given up on, skipped. */
 		else if (strcmp(type, "tick") != 0 &&
 			 strcmp(type, "result") != 0)
 			r = cause_set(cause, -EPROTO,
 				      "agent %s sent \"%s\", not \"%s\"",
 				      rm->name, type, wanted);
+		free(text);
 		cJSON_Delete(msg);
 		if (r < 0)
 			return r;
 	}
 }
 
+/* Text the agent described itself with, its control characters as '?'. */
+static void printable(char *text)
+{
+	for (; *text; text++)
+		if ((unsigned char)*text < 0x20 || *text == 0x7f)
+			*text = '?';
+}
+
+static void host_printable(struct host_info *h)
+{
+	struct capability *caps[] = {&h->netns, &h->veth, &h->tbf, &h->netem,
+				     &h->pmu};
+
+	printable(h->kernel);
+	printable(h->cpu_model);
+	for (size_t i = 0; i < sizeof(caps) / sizeof(*caps); i++)
+		printable(caps[i]->reason);
+	for (size_t i = 0; i < STRATEGIES_MAX; i++)
+		printable(h->strategy[i].reason);
+	for (size_t i = 0; i < COUNTERS_MAX; i++) {
+		printable(h->event_name[i]);
+		printable(h->event[i].reason);
+	}
+}
+
 /* Connects and greets: the agent's version must be this one's. */
 static int remote_greet(struct remote *rm, char **cause)
 {
-	char secret[PROTO_SECRET_MAX + 1];
+	char secret[PROTO_SECRET_MAX + 1], *text;
 	cJSON *msg, *reply;
 	const char *type;
 	uint64_t version;
 	int r;
 
 	if (rm->auth_file) {
-		r = proto_read_secret(rm->auth_file, secret, sizeof(secret),
-				      cause);
+		r = proto_read_secret(rm->auth_file, secret, cause);
 		if (r < 0)
 			return r;
 	}
@@ -313,13 +353,11 @@ static int remote_greet(struct remote *rm, char **cause)
 	if (r < 0)
 		return r;
 	if (strcmp(type, "welcome") != 0) {
-		const cJSON *text = cJSON_GetObjectItemCaseSensitive(reply,
-								     "error");
+		char *text = agent_text(reply, "error", "no welcome");
 
 		r = cause_set(cause, -ECONNREFUSED, "agent %s refused: %s",
-			      rm->name,
-			      cJSON_IsString(text) ? text->valuestring
-						   : "no welcome");
+			      rm->name, text);
+		free(text);
 		cJSON_Delete(reply);
 		return r;
 	}
@@ -333,14 +371,16 @@ static int remote_greet(struct remote *rm, char **cause)
 				 rm->name, (unsigned long long)version,
 				 PROTO_VERSION);
 	}
-	snprintf(rm->tool, sizeof(rm->tool), "%s",
-		 cJSON_GetObjectItemCaseSensitive(reply, "tool")->valuestring);
+	text = agent_text(reply, "tool", "");
+	snprintf(rm->tool, sizeof(rm->tool), "%s", text);
+	free(text);
 	r = codec_read_host(
 		cJSON_GetObjectItemCaseSensitive(reply, "host"),
 		cJSON_GetObjectItemCaseSensitive(reply, "capabilities"),
 		&rm->host, "welcome.host", "welcome.capabilities", CODEC_STRICT,
 		cause);
 	cJSON_Delete(reply);
+	host_printable(&rm->host);
 	if (r < 0)
 		return cause_set(cause, -EPROTO, "agent %s sent a bad %s",
 				 rm->name, *cause ? *cause : "welcome");
@@ -435,6 +475,40 @@ static int remote_dial_flows(struct remote *rm, uint16_t port,
 	return 0;
 }
 
+/*
+ * Between runs the agent may have dropped this client (idle for its
+ * --max-idle, say): what it said since is read, and a closed connection is
+ * forgotten so that the next run greets it again.
+ */
+static void remote_check(struct remote *rm)
+{
+	struct pollfd pfd = {.fd = rm->fd, .events = POLLIN};
+	char *cause = NULL;
+	bool gone = false;
+
+	if (rm->fd < 0 || poll(&pfd, 1, 0) <= 0)
+		return;
+	gone = remote_fill(rm, &cause) < 0;
+	while (!gone) {
+		const char *type;
+		cJSON *msg;
+		int r = remote_next(rm, &msg, &type, &cause);
+
+		if (r <= 0) {
+			gone = r < 0;
+			break;
+		}
+		/* Late ticks and reports of runs given up on are skipped. */
+		gone = strcmp(type, "error") == 0;
+		cJSON_Delete(msg);
+	}
+	free(cause);
+	if (gone) {
+		close(rm->fd);
+		rm->fd = -1;
+	}
+}
+
 /* The far end's start: the run's settings, its port, the flows. */
 static int remote_start(void *data, const struct run_config *config, int *fds,
 			char **cause)
@@ -449,6 +523,7 @@ static int remote_start(void *data, const struct run_config *config, int *fds,
 	*cause = NULL;
 	for (unsigned int i = 0; i < config->threads; i++)
 		fds[i] = -1;
+	remote_check(rm);
 	if (rm->fd < 0) {
 		r = remote_greet(rm, cause);
 		if (r < 0)
@@ -463,7 +538,8 @@ static int remote_start(void *data, const struct run_config *config, int *fds,
 	r = proto_send(rm->fd, msg);
 	cJSON_Delete(msg);
 	if (r == 0)
-		r = remote_answer(rm, id, "ready", &reply, cause);
+		r = remote_answer(rm, id, "ready", REPLY_TIMEOUT_MS, &reply,
+				  cause);
 	if (r < 0)
 		goto out;
 	jsonfile_u64(cJSON_GetObjectItemCaseSensitive(reply, "port"), &port);
@@ -478,7 +554,8 @@ static int remote_start(void *data, const struct run_config *config, int *fds,
 		r = proto_send(rm->fd, msg);
 	cJSON_Delete(msg);
 	if (r == 0)
-		r = remote_answer(rm, id, "started", &reply, cause);
+		r = remote_answer(rm, id, "started", REPLY_TIMEOUT_MS, &reply,
+				  cause);
 out:
 	cJSON_Delete(reply);
 	if (r < 0) {
@@ -564,8 +641,12 @@ static int remote_tick(struct remote *rm, const cJSON *msg, char **cause)
 	    codec_read_hist(latency, &v->latency, "tick.latency", cause))
 		return -EINVAL;
 	v->has_sample = true;
-	if (cJSON_IsString(error))
-		view_fail(v, false, "agent: %s", error->valuestring);
+	if (cJSON_IsString(error)) {
+		char *text = agent_text(msg, "error", "");
+
+		view_fail(v, false, "agent: %s", text);
+		free(text);
+	}
 	return 0;
 }
 
@@ -603,8 +684,12 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 	v->gbps = cJSON_GetObjectItemCaseSensitive(msg, "gbps")->valuedouble;
 	v->msgs_per_s = cJSON_GetObjectItemCaseSensitive(msg, "msgs_per_s")
 				->valuedouble;
-	if (cJSON_IsString(error))
-		view_fail(v, false, "agent: %s", error->valuestring);
+	if (cJSON_IsString(error)) {
+		char *text = agent_text(msg, "error", "");
+
+		view_fail(v, false, "agent: %s", text);
+		free(text);
+	}
 	v->has_sample = true;
 	v->done = true;
 	return 0;
@@ -614,10 +699,13 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 static int remote_handle(struct remote *rm, const cJSON *msg, const char *type,
 			 char **cause)
 {
-	if (strcmp(type, "error") == 0)
-		return cause_set(cause, -ECONNRESET, "%s",
-				 cJSON_GetObjectItemCaseSensitive(msg, "error")
-					 ->valuestring);
+	if (strcmp(type, "error") == 0) {
+		char *text = agent_text(msg, "error", "");
+		int r = cause_set(cause, -ECONNRESET, "%s", text);
+
+		free(text);
+		return r;
+	}
 	if (proto_run_id(msg) != rm->last_id)
 		return 0;
 	if (strcmp(type, "tick") == 0 && !rm->view.done)
