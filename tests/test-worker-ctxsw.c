@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "counters.h"
 #include "run.h"
 #include "tap.h"
@@ -100,7 +101,14 @@ int main(void)
 		topo_destroy(&topo);
 		return tap_done();
 	}
-	/* Let every worker open its counters before the first reading. */
+	/* The clock starts once every thread is ready, as the loop ticks. */
+	while (!run_started(run)) {
+		struct pollfd pfd = {.fd = run_event_fd(run), .events = POLLIN};
+
+		poll(&pfd, 1, 100);
+		run_tick(run, clock_now_ns());
+	}
+	/* Let every worker settle before the first reading. */
 	poll(NULL, 0, 300);
 	proc_a = worker_switches();
 	perf_a = perf_switches(run);

@@ -25,6 +25,8 @@
 #include "topo.h"
 
 #define RUN_TICK_MS 100
+/* How long a run's threads may take to be ready (buffers filled). */
+#define RUN_READY_TIMEOUT_MS 30000
 
 enum run_mode {
 	RUN_STREAM, /* messages back to back: throughput */
@@ -167,6 +169,12 @@ uint64_t run_deadline_ns(const struct run *run);
 /* Samples and moves the run on; true once every thread has ended. */
 bool run_tick(struct run *run, uint64_t now_ns);
 
+/*
+ * Whether the clock has started: every thread was ready (its buffers
+ * allocated and filled, its counters open) and has been let go.
+ */
+bool run_started(const struct run *run);
+
 /* The counters of every flow right now (for live views). */
 void run_sample(const struct run *run, struct sample *out);
 
@@ -194,10 +202,13 @@ const char *run_error(const struct run *run);
  */
 bool run_latency(const struct run *run, struct latency_hist *out);
 
-/* Seconds since the flows started; *warmup while still warming up. */
+/*
+ * Seconds since the clock started (0 while the threads get ready); *warmup
+ * until the measured window starts.
+ */
 double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup);
 
-/* A paced run: the warm-up ends now. */
+/* A paced run: the warm-up ends now (or at once, when it is not started). */
 void run_end_warmup(struct run *run);
 
 /* Ends the measured window now; the flows drain and the run completes. */

@@ -16,6 +16,26 @@
 #include "latency.h"
 #include "strategy.h"
 
+/*
+ * Where a run's threads wait for each other: each opens its counters and its
+ * strategy (buffers allocated and filled), says it is ready and waits until
+ * the run opens the gate, so that the run's clock starts with every flow
+ * ready.  ready and ended are counted here; the run's eventfd only wakes its
+ * main loop.
+ */
+struct worker_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t opened;
+	bool open;
+	atomic_uint ready;
+	atomic_uint ended;
+};
+
+void worker_gate_init(struct worker_gate *gate);
+/* Lets every thread waiting at the gate go on (for good). */
+void worker_gate_open(struct worker_gate *gate);
+void worker_gate_fini(struct worker_gate *gate);
+
 struct worker_flow {
 	struct flow_stats tx;
 	struct flow_stats rx;
@@ -35,7 +55,8 @@ struct worker_flow {
 	const atomic_bool *stop; /* senders finish their message and drain */
 	int tx_fd;		 /* the sending end (server namespace), or -1 */
 	int rx_fd;   /* the receiving end (client namespace), or -1 */
-	int done_fd; /* eventfd: +1 as each thread ends */
+	int done_fd; /* eventfd: written as each thread is ready and ends */
+	struct worker_gate *gate;
 
 	/* NULL: not counted.  Each thread opens its own, then says so. */
 	const struct counter_set *counters;

@@ -1,9 +1,12 @@
 /*
  * A run's life: connect one TCP connection per flow across the topology, start
- * the flows' threads, sample every tick, note the counters where the warm-up
- * ends and where the measured window ends, tell the senders to stop, and wait
- * for every thread to drain and end.  A failing thread, or a caller's abort,
- * shuts every connection down so that no thread stays blocked.
+ * the flows' threads, wait until every one is ready (its buffers allocated
+ * and filled) and only then start the clock, sample every tick, note the
+ * counters where the warm-up ends and where the measured window ends, tell
+ * the senders to stop, and wait for every thread to drain and end.  A failing
+ * thread, or a caller's abort, shuts every connection down so that no thread
+ * stays blocked.  A run that delivered no message in its measured window has
+ * failed, and says so.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +29,7 @@
 #define REPORT_GRACE_NS (5000 * NS_PER_MS)
 
 enum run_state {
+	RUN_STARTING, /* the threads get ready; the clock has not started */
 	RUN_WARMUP,
 	RUN_MEASURE,
 	RUN_STOPPING,
@@ -39,6 +43,9 @@ struct run {
 	struct topo_link_stats link_before;
 	enum run_state state;
 	atomic_bool stop;
+	struct worker_gate gate; /* where the threads wait for the clock */
+	uint64_t ready_deadline_ns;
+	bool measure_at_start; /* paced: "measure" came while starting */
 	int done_fd;
 	unsigned int threads; /* started, i.e. expected to end */
 	unsigned int threads_ended;
@@ -202,6 +209,7 @@ out:
 static void run_cut_connections(struct run *run)
 {
 	atomic_store(&run->stop, true);
+	worker_gate_open(&run->gate);
 	if (run->connections_cut)
 		return;
 	run->connections_cut = true;
@@ -216,6 +224,9 @@ static void run_cut_connections(struct run *run)
 
 static void run_free(struct run *run)
 {
+	/* No thread may wait for a clock that will not start. */
+	atomic_store(&run->stop, true);
+	worker_gate_open(&run->gate);
 	for (unsigned int i = 0; i < run->flow_count; i++) {
 		worker_join(&run->flows[i]);
 		if (run->flows[i].tx_counting)
@@ -235,6 +246,7 @@ static void run_free(struct run *run)
 	free(run->flows);
 	free(run->intervals);
 	free(run->error);
+	worker_gate_fini(&run->gate);
 	free(run);
 }
 
@@ -390,6 +402,7 @@ static int run_alloc(const struct run_config *config, struct run **out)
 	if (!run)
 		return -ENOMEM;
 	run->config = *config;
+	worker_gate_init(&run->gate);
 	run->flow_count = config->threads;
 	run->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	flows_size = run->flow_count * sizeof(*run->flows);
@@ -418,6 +431,7 @@ static int run_alloc(const struct run_config *config, struct run **out)
 			&f->rx_cpu);
 		f->stop = &run->stop;
 		f->done_fd = run->done_fd;
+		f->gate = &run->gate;
 		f->tx_fd = f->rx_fd = -1;
 	}
 	*out = run;
@@ -455,11 +469,12 @@ static int run_connect_far(struct run *run, char **cause)
 	return r;
 }
 
-/* Starts the connected flows' threads and the clock. */
+/*
+ * Starts the connected flows' threads; the clock starts once they are all
+ * ready (run_tick).
+ */
 static int run_launch(struct run *run, struct run **out, char **cause)
 {
-	const struct run_config *config = &run->config;
-
 	for (unsigned int i = 0; i < run->flow_count; i++) {
 		int r = worker_start(&run->flows[i]);
 
@@ -478,19 +493,13 @@ static int run_launch(struct run *run, struct run **out, char **cause)
 	}
 
 	run->start_ns = clock_now_ns();
-	run->warmup_end_ns = config->paced
-				     ? UINT64_MAX
-				     : run->start_ns +
-					       config->settings.warmup_ms *
-						       NS_PER_MS;
-	run->end_ns = config->settings.duration_ms && !config->paced
-			      ? run->warmup_end_ns +
-					config->settings.duration_ms * NS_PER_MS
-			      : UINT64_MAX;
+	run->ready_deadline_ns = run->start_ns +
+				 (uint64_t)RUN_READY_TIMEOUT_MS * NS_PER_MS;
 	run->next_tick_ns = run->start_ns + TICK_NS;
 	run_read(run, run->start_ns, &run->last);
 	run_measure_from(run, &run->last);
-	run->state = config->settings.warmup_ms ? RUN_WARMUP : RUN_MEASURE;
+	run->measure_to = run->last;
+	run->state = RUN_STARTING;
 	*out = run;
 	return 0;
 }
@@ -575,6 +584,8 @@ uint64_t run_deadline_ns(const struct run *run)
 		boundary = run->end_ns;
 	else if (run->state == RUN_STOPPING && !run->connections_cut)
 		boundary = run->stop_ns + STOP_GRACE_NS;
+	else if (run->state == RUN_STARTING)
+		boundary = run->ready_deadline_ns;
 	return boundary && boundary < deadline ? boundary : deadline;
 }
 
@@ -736,12 +747,15 @@ static void run_begin_stop(struct run *run, uint64_t now_ns)
 		return;
 	if (run->state == RUN_WARMUP)
 		run_measure_from(run, &run->last);
-	run->measure_to = run->last;
+	if (run->state != RUN_STARTING)
+		run->measure_to = run->last;
 	if (run->rtt)
 		run_merge_latency(run, run->rtt_to);
 	run->state = RUN_STOPPING;
 	run->stop_ns = now_ns;
 	atomic_store(&run->stop, true);
+	/* Threads waiting for the clock go on, and find the run stopped. */
+	worker_gate_open(&run->gate);
 	run_mark_far(run, RUN_MARK_STOP, NULL);
 }
 
@@ -808,20 +822,80 @@ static void run_check_far(struct run *run, uint64_t now_ns)
 	run_cut_connections(run);
 }
 
+/*
+ * Every thread is ready: the clock starts now, and the threads go.  A paced
+ * run measures from its client's "measure"; its client says it at once when
+ * there is no warm-up, so that both hosts count from the same moment.
+ */
+static void run_go(struct run *run, uint64_t now_ns)
+{
+	const struct run_config *config = &run->config;
+	bool warmup = config->paced ? !run->measure_at_start
+				    : config->settings.warmup_ms > 0;
+
+	run->start_ns = now_ns;
+	run->warmup_end_ns = config->paced
+				     ? UINT64_MAX
+				     : now_ns + config->settings.warmup_ms *
+							NS_PER_MS;
+	run->end_ns = config->settings.duration_ms && !config->paced
+			      ? run->warmup_end_ns +
+					config->settings.duration_ms * NS_PER_MS
+			      : UINT64_MAX;
+	run->next_tick_ns = now_ns + TICK_NS;
+	run_read(run, now_ns, &run->last);
+	run_measure_from(run, &run->last);
+	run->state = warmup ? RUN_WARMUP : RUN_MEASURE;
+	worker_gate_open(&run->gate);
+	if (!warmup)
+		run_mark_far(run, RUN_MARK_MEASURE, NULL);
+}
+
+/* Before the clock: every thread ready, or a failure when they take long. */
+static void run_check_ready(struct run *run, uint64_t now_ns)
+{
+	if (run->state != RUN_STARTING)
+		return;
+	if (atomic_load_explicit(&run->gate.ready, memory_order_acquire) >=
+	    run->threads) {
+		run_go(run, now_ns);
+		return;
+	}
+	if (now_ns < run->ready_deadline_ns)
+		return;
+	run_set_error(run,
+		      "%u of %u threads were ready (buffers allocated and "
+		      "filled) within %d s",
+		      atomic_load(&run->gate.ready), run->threads,
+		      RUN_READY_TIMEOUT_MS / 1000);
+	run_begin_stop(run, now_ns);
+	run_mark_far(run, RUN_MARK_ABORT, run->error);
+	run_cut_connections(run);
+}
+
+bool run_started(const struct run *run)
+{
+	return run->state > RUN_STARTING;
+}
+
 bool run_tick(struct run *run, uint64_t now_ns)
 {
-	eventfd_t ended;
+	eventfd_t wakes;
 
-	if (eventfd_read(run->done_fd, &ended) == 0)
-		run->threads_ended += (unsigned int)ended;
+	/* The eventfd only wakes the loop; the gate counts. */
+	(void)eventfd_read(run->done_fd, &wakes);
+	run->threads_ended = atomic_load_explicit(&run->gate.ended,
+						  memory_order_acquire);
 	run_check_errors(run, now_ns);
 	run_check_far(run, now_ns);
+	run_check_ready(run, now_ns);
 
 	/*
 	 * An interval per tick (and at the warm-up's end and the run's),
 	 * however often the front end calls.
 	 */
-	if (run->state < RUN_STOPPING && now_ns >= run_deadline_ns(run)) {
+	if ((run->state == RUN_WARMUP || run->state == RUN_MEASURE) &&
+	    now_ns >= run_deadline_ns(run)) {
 		struct sample s;
 
 		run_read(run, now_ns, &s);
@@ -881,7 +955,9 @@ bool run_latency(const struct run *run, struct latency_hist *out)
 
 double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup)
 {
-	*warmup = run->state == RUN_WARMUP;
+	*warmup = run->state <= RUN_WARMUP;
+	if (run->state == RUN_STARTING)
+		return 0;
 	return (double)(now_ns - run->start_ns) / 1e9;
 }
 
@@ -911,6 +987,8 @@ void run_stop(struct run *run)
 
 void run_end_warmup(struct run *run)
 {
+	if (run->state == RUN_STARTING)
+		run->measure_at_start = true;
 	if (run->state != RUN_WARMUP)
 		return;
 	run_close_tick(run, clock_now_ns());
@@ -1032,6 +1110,13 @@ void run_finish(struct run *run, struct run_result *result)
 			      "times: completions were held back or lost",
 			      (unsigned long long)
 				      final.totals.uring_cq_overflow);
+	/* Figures of a window that delivered nothing would mean nothing. */
+	if ((run->config.role == RUN_BOTH || run->far) &&
+	    !(result->msgs_per_s > 0))
+		run_set_error(run,
+			      "no message arrived in the measured window "
+			      "(%.3g s)",
+			      result->measured_s);
 	result->error = run->error;
 	run->error = NULL;
 	/* Kept for the session's life: no room to grow. */

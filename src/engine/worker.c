@@ -26,10 +26,47 @@ static void worker_count(struct flow_stats *stats, uint64_t messages,
 	flow_stat_add(&stats->bytes, messages * msg_size);
 }
 
+void worker_gate_init(struct worker_gate *gate)
+{
+	pthread_mutex_init(&gate->lock, NULL);
+	pthread_cond_init(&gate->opened, NULL);
+	gate->open = false;
+	atomic_init(&gate->ready, 0);
+	atomic_init(&gate->ended, 0);
+}
+
+void worker_gate_open(struct worker_gate *gate)
+{
+	pthread_mutex_lock(&gate->lock);
+	gate->open = true;
+	pthread_cond_broadcast(&gate->opened);
+	pthread_mutex_unlock(&gate->lock);
+}
+
+void worker_gate_fini(struct worker_gate *gate)
+{
+	pthread_cond_destroy(&gate->opened);
+	pthread_mutex_destroy(&gate->lock);
+}
+
+/* This thread is ready: it says so and waits for the run's clock. */
+static void worker_ready(struct worker_flow *flow)
+{
+	struct worker_gate *gate = flow->gate;
+
+	atomic_fetch_add_explicit(&gate->ready, 1, memory_order_release);
+	eventfd_write(flow->done_fd, 1);
+	pthread_mutex_lock(&gate->lock);
+	while (!gate->open)
+		pthread_cond_wait(&gate->opened, &gate->lock);
+	pthread_mutex_unlock(&gate->lock);
+}
+
 static void worker_end(struct worker_flow *flow, int fd, bool failed)
 {
 	/* A failed side shuts the connection so the other side ends too. */
 	shutdown(fd, failed ? SHUT_RDWR : SHUT_WR);
+	atomic_fetch_add_explicit(&flow->gate->ended, 1, memory_order_release);
 	eventfd_write(flow->done_fd, 1);
 }
 
@@ -102,6 +139,7 @@ static void *worker_sender(void *arg)
 	r = flow->ops->tx_open(&params, &tx);
 	if (r < 0)
 		goto out;
+	worker_ready(flow);
 
 	for (;;) {
 		step = "read a request";
@@ -169,6 +207,7 @@ static void *worker_receiver(void *arg)
 	r = ops->rx_open(&params, &rx);
 	if (r < 0)
 		goto out;
+	worker_ready(flow);
 	for (;;) {
 		step = "send a request";
 		r = worker_request(flow, seq, &requesting, &sent_ns);

@@ -75,7 +75,8 @@ struct agent {
 	int data_fd; /* listening for the flows, between ready and started */
 	struct run *run;
 	uint64_t run_started_ns;
-	bool overtime; /* aborted for passing --max-duration */
+	bool overtime;	/* aborted for passing --max-duration */
+	bool announced; /* "started": its threads were ready and went */
 	uint64_t next_tick_ns;
 	unsigned int runs;
 };
@@ -325,6 +326,8 @@ static void agent_log_result(struct agent *a, const struct run_result *r)
 		  r->error ? r->error : "");
 }
 
+static void agent_refuse(struct agent *a, unsigned int id, const char *why);
+
 /* The run has ended: report it (if the client is still there) and log. */
 static void agent_finish_run(struct agent *a)
 {
@@ -341,7 +344,14 @@ static void agent_finish_run(struct agent *a)
 	run_finish(a->run, &result);
 	a->run = NULL;
 	a->idle_since_ns = clock_now_ns();
-	agent_send(a, agent_result(a, &result, rtt));
+	/* A run that never got going is refused, with why. */
+	if (a->announced)
+		agent_send(a, agent_result(a, &result, rtt));
+	else
+		agent_refuse(a, a->run_id,
+			     result.error ? result.error
+					  : "its threads ended before they "
+					    "were ready");
 	agent_log_result(a, &result);
 	run_result_fini(&result);
 	free(rtt);
@@ -818,8 +828,8 @@ static void agent_flows(struct agent *a, const cJSON *msg, unsigned int id)
 	a->runs++;
 	a->run_started_ns = clock_now_ns();
 	a->overtime = false;
+	a->announced = false;
 	a->next_tick_ns = a->run_started_ns + TICK_NS;
-	agent_send(a, proto_message("started", id));
 	units_format_size(a->config.msg_size, size, sizeof(size));
 	agent_log(a, "run %u: %s %s x%u %s, this host runs the %s", id,
 		  a->config.strategy->name, size, a->config.threads,
@@ -1092,7 +1102,12 @@ void agent_step(struct agent *a, const struct pollfd *pfd, unsigned int n,
 	}
 	if (a->run && run_tick(a->run, now_ns)) {
 		agent_finish_run(a);
-	} else if (a->run && now_ns >= a->next_tick_ns) {
+	} else if (a->run && !a->announced && run_started(a->run)) {
+		/* Its threads are ready: the client's clock may start. */
+		a->announced = true;
+		a->next_tick_ns = now_ns + TICK_NS;
+		agent_send(a, proto_message("started", a->run_id));
+	} else if (a->run && a->announced && now_ns >= a->next_tick_ns) {
 		agent_tick(a);
 		while (a->next_tick_ns <= now_ns)
 			a->next_tick_ns += TICK_NS;

@@ -554,8 +554,10 @@ static int remote_start(void *data, const struct run_config *config, int *fds,
 		r = proto_send(rm->fd, msg);
 	cJSON_Delete(msg);
 	if (r == 0)
-		r = remote_answer(rm, id, "started", REPLY_TIMEOUT_MS, &reply,
-				  cause);
+		/* The agent's threads fill their buffers first. */
+		r = remote_answer(rm, id, "started",
+				  RUN_READY_TIMEOUT_MS + REPLY_TIMEOUT_MS,
+				  &reply, cause);
 out:
 	cJSON_Delete(reply);
 	if (r < 0) {
