@@ -58,4 +58,28 @@ ok $? "--no-counters: no counter blocks"
 jq_true "$out" '(.runs[0].sender.counters | keys) == ["context-switches", "task-clock"] and .config.events == ["task-clock", "context-switches"]'
 ok $? "--events replaces the default set"
 
+# Descriptors: a run is checked against ulimit -n before it starts, so no
+# counter is ever summed over only the threads that could open it.
+err=$(ulimit -n 64 && "$NIO_TOP" --batch -s one-copy -m 16K -t 20 -d 0.2 -w 0 \
+	-o "$tmp/t20.json" 2>&1 >/dev/null)
+rc=$?
+[ $rc = 1 ] && [[ "$err" == *"20 flows need about "*" open files here"*"ulimit -n allows 64: raise it (ulimit -n "* ]] &&
+	jq_true "$tmp/t20.json" '(.runs | length) == 0'
+ok $? "ulimit -n 64, -t 20: refused before the run, saying what it needs (${err##*x20: })"
+(ulimit -n 64 && "$NIO_TOP" --batch -s one-copy -m 16K -t 4 -d 0.2 -w 0 \
+	-o "$tmp/t4.json" >/dev/null 2>&1)
+ok $? "ulimit -n 64, -t 4: fits, and runs"
+jq_true "$tmp/t4.json" '.runs[0] | [.sender.counters[], .receiver.counters[]] |
+	all(.status != "partial") and
+	([.[] | select(.status == "ok")] | length) >= 6'
+ok $? "and every counter is whole (none partial)"
+(ulimit -S -n 64 && "$NIO_TOP" --batch -s one-copy -m 16K -t 20 -d 0.2 -w 0 \
+	-o "$tmp/soft.json" >/dev/null 2>&1)
+rc=$?
+[ $rc = 0 ] && jq_true "$tmp/soft.json" '.runs[0] |
+	.sender.counters["task-clock"].status == "ok" and
+	.receiver.counters["task-clock"].status == "ok" and
+	.sender.derived.cpu_pct > 0'
+ok $? "a soft limit of 64 under a higher hard one: raised, -t 20 counts every thread (rc $rc)"
+
 done_testing

@@ -379,6 +379,46 @@ static void test_resolve(void)
 	free(cause);
 }
 
+/*
+ * A side whose threads could not all open an event (out of descriptors):
+ * the sum of some threads is not the side's, so it has no value, and the
+ * status says how many threads it had.
+ */
+static void test_partial(void)
+{
+	static const uint32_t two[] = {8, 9};
+	struct counter_reading some = {
+		.raw = 1000, .enabled_ns = 10, .running_ns = 10};
+	struct counter_open open = {
+		.error = EMFILE, .threads = 20, .opened = 12};
+	struct counter_set set;
+	struct counter_value v;
+
+	resolve(&set, two, 2, true);
+	counter_evaluate(&set, 2, &open, &some, &v);
+	ok(v.status == COUNTER_PARTIAL && !counter_known(&v) &&
+		   strstr(v.reason, "opened on 12 of 20 threads only") &&
+		   strstr(v.reason, "Too many open files"),
+	   "opened on 12 of 20 threads: partial, no value (%s)", v.reason);
+	ok(strcmp(counter_status_name(v.status), "partial") == 0,
+	   "its status is named \"partial\"");
+	open = (struct counter_open){.threads = 20, .opened = 20};
+	counter_evaluate(&set, 2, &open, &some, &v);
+	ok(v.status == COUNTER_OK && v.value == 1000,
+	   "opened on every thread: ok, the sum");
+	open = (struct counter_open){.error = EMFILE, .threads = 20};
+	counter_evaluate(&set, 2, &open, &some, &v);
+	ok(v.status == COUNTER_NOT_SUPPORTED && !counter_known(&v),
+	   "opened on none: not counted at all, no value");
+	/* Two PMUs: each hardware event twice, the software one once. */
+	ok(counters_descriptors(&set) == 2 + 2 + 1,
+	   "descriptors per thread with two PMUs: %u",
+	   counters_descriptors(&set));
+	resolve(&set, two, 1, false);
+	ok(counters_descriptors(&set) == 1,
+	   "without a PMU only the software event takes a descriptor");
+}
+
 int main(void)
 {
 	test_ok_and_order();
@@ -389,5 +429,6 @@ int main(void)
 	test_hybrid();
 	test_threads_sum();
 	test_resolve();
+	test_partial();
 	return tap_done();
 }

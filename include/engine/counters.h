@@ -26,6 +26,7 @@ enum counter_status {
 	COUNTER_NOT_SUPPORTED, /* ENOENT, EOPNOTSUPP, ENODEV: e.g. no PMU */
 	COUNTER_NO_PERMISSION, /* EACCES, EPERM */
 	COUNTER_USER_ONLY,     /* kernel counting refused; user counted */
+	COUNTER_PARTIAL,       /* opened on some of a side's threads only */
 };
 
 struct counter_event {
@@ -54,10 +55,16 @@ struct counters_ops {
 
 extern const struct counters_ops counters_syscalls;
 
-/* How opening one event went for a thread. */
+/*
+ * How opening one event went for a thread, or for every thread of a side:
+ * then the first error any met, and (when known; 0 otherwise) how many
+ * threads there are and how many opened it.
+ */
 struct counter_open {
 	int error;	/* errno (positive), or 0 */
 	bool user_only; /* kernel counting refused; user counted */
+	unsigned int threads;
+	unsigned int opened;
 };
 
 struct thread_counters {
@@ -129,6 +136,13 @@ int counters_resolve_for(const char *const *names, unsigned int count,
 			 bool pmu_present, struct counter_set *set,
 			 char **cause);
 
+/*
+ * The descriptors one thread holds for the set: each event once, a hardware
+ * event once per CPU PMU; none for hardware events without a PMU (they fail
+ * before they take one).
+ */
+unsigned int counters_descriptors(const struct counter_set *set);
+
 /* Index of the event called name, or -1. */
 int counters_find(const struct counter_set *set, const char *name);
 
@@ -144,6 +158,8 @@ void thread_counters_close(struct thread_counters *tc);
 /*
  * The status, value and reason of event i of set, opened as open says, from
  * what its threads counted in total (delta: a difference of two readings).
+ * An event some of the threads could not open is partial: no value, since a
+ * sum over some threads is not the side's.
  */
 void counter_evaluate(const struct counter_set *set, unsigned int i,
 		      const struct counter_open *open,

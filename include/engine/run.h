@@ -152,6 +152,18 @@ struct run;
 size_t run_memory(const struct run_config *config);
 
 /*
+ * The file descriptors the ends this host runs will hold: each end's socket,
+ * its strategy's (an io_uring) and its counters', and a little more.
+ */
+size_t run_descriptors(const struct run_config *config);
+/*
+ * Whether this process may open them on top of those it holds: the soft
+ * RLIMIT_NOFILE is raised as far as the hard one allows; beyond, -EMFILE
+ * with *cause saying how many and what to do.
+ */
+int run_check_descriptors(const struct run_config *config, char **cause);
+
+/*
  * Starts a run over topo; far is NULL unless config->role leaves ends to
  * another host.  0, or -errno with *cause.
  */

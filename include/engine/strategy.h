@@ -64,6 +64,8 @@ struct strategy_ops {
 	 * receiver must be a thread of this process, not on another host.
 	 */
 	bool local_receiver;
+	/* Descriptors each end holds besides its socket (an io_uring's). */
+	unsigned int descriptors;
 	/* The data path from the sender's fields to the receiver's. */
 	struct strategy_step path[STRATEGY_STEPS_MAX];
 

@@ -35,6 +35,7 @@ const char *const counter_status_names[] = {
 	[COUNTER_NOT_SUPPORTED] = "not-supported",
 	[COUNTER_NO_PERMISSION] = "no-permission",
 	[COUNTER_USER_ONLY] = "user-only",
+	[COUNTER_PARTIAL] = "partial",
 	NULL,
 };
 
@@ -252,6 +253,20 @@ static bool per_pmu(const struct counter_event *ev)
 	       ev->attr.type == PERF_TYPE_HW_CACHE;
 }
 
+unsigned int counters_descriptors(const struct counter_set *set)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; set && i < set->count; i++) {
+		const struct counter_event *ev = &set->event[i];
+
+		if (ev->hardware && !set->pmu_present)
+			continue;
+		n += per_pmu(ev) ? set->pmu_count : 1;
+	}
+	return n;
+}
+
 static int open_event(struct thread_counters *tc, unsigned int i,
 		      uint32_t pmu_type, int group_fd)
 {
@@ -423,6 +438,14 @@ void counter_evaluate(const struct counter_set *set, unsigned int i,
 	int err = open->error;
 
 	*out = (struct counter_value){.value = NAN, .running_pct = NAN};
+	if (err && open->opened && open->opened < open->threads) {
+		out->status = COUNTER_PARTIAL;
+		snprintf(out->reason, sizeof(out->reason),
+			 "opened on %u of %u threads only (the others: %s): "
+			 "no value for the side",
+			 open->opened, open->threads, strerror(err));
+		return;
+	}
 	if (err == EACCES || err == EPERM) {
 		out->status = COUNTER_NO_PERMISSION;
 		snprintf(out->reason, sizeof(out->reason),

@@ -14,10 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cause.h"
 #include "netns.h"
 #include "run.h"
 #include "worker.h"
@@ -292,6 +295,26 @@ static void run_mark_far(const struct run *run, enum run_mark mark,
 		run->far->mark(run->far->data, mark, why);
 }
 
+static bool run_side_open(const struct run *run, bool sender,
+			  struct counter_open *open);
+static bool run_side_far(const struct run *run, bool sender);
+
+/*
+ * An event that some of a side's threads could not open counts only part of
+ * the side: its reading is dropped, so that nothing is derived from it.
+ */
+static void run_drop_partial(const struct run *run, bool sender,
+			     struct counter_reading *reading)
+{
+	struct counter_open open[COUNTERS_MAX];
+
+	if (run_side_far(run, sender) || !run_side_open(run, sender, open))
+		return;
+	for (unsigned int i = 0; i < run->config.counters->count; i++)
+		if (open[i].opened < open[i].threads)
+			reading[i] = (struct counter_reading){0};
+}
+
 /* Puts the far end's latest counts into s: the ends this host lacks. */
 static void run_merge_far(const struct run *run, struct sample *s)
 {
@@ -339,6 +362,8 @@ static void run_merge_latency(const struct run *run, struct latency_hist *out)
 static void run_read(const struct run *run, uint64_t now_ns, struct sample *out)
 {
 	sampler_read(run->flows, run->flow_count, now_ns, out);
+	run_drop_partial(run, true, out->tx_counters);
+	run_drop_partial(run, false, out->rx_counters);
 	if (run->far)
 		run_merge_far(run, out);
 }
@@ -535,6 +560,9 @@ int run_start(const struct run_config *config, const struct topo *topo,
 	r = run_check_ends(config, cause);
 	if (r < 0)
 		return r;
+	r = run_check_descriptors(config, cause);
+	if (r < 0)
+		return r;
 	r = run_alloc(config, &run);
 	if (r < 0)
 		return r;
@@ -604,6 +632,73 @@ static void run_set_error(struct run *run, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The descriptors this process holds now. */
+static size_t open_descriptors(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	size_t n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	/* ".", ".." and the folder's own descriptor. */
+	return n > 3 ? n - 3 : 0;
+}
+
+size_t run_descriptors(const struct run_config *c)
+{
+	unsigned int ends = c->role == RUN_BOTH ? 2 : 1;
+	size_t per_end = 1 + c->strategy->descriptors +
+			 (c->counters ? counters_descriptors(c->counters) : 0);
+
+	/* Each end's socket, ring and counters; the listener; some slack. */
+	return (size_t)c->threads * ends * per_end + 1 + 8;
+}
+
+/* What a run short of descriptors needs: appended to reason. */
+static void run_descriptor_hint(const struct run_config *c, char *reason,
+				size_t size)
+{
+	struct rlimit limit = {0};
+	size_t len = strlen(reason);
+
+	getrlimit(RLIMIT_NOFILE, &limit);
+	snprintf(reason + len, size - len,
+		 "; ulimit -n is %llu, the run needs about %zu",
+		 (unsigned long long)limit.rlim_cur,
+		 run_descriptors(c) + open_descriptors());
+}
+
+int run_check_descriptors(const struct run_config *c, char **cause)
+{
+	size_t need = run_descriptors(c) + open_descriptors();
+	struct rlimit limit;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit) < 0 || need <= limit.rlim_cur)
+		return 0;
+	/* The soft limit is ours to raise, up to the hard one. */
+	if (limit.rlim_max == RLIM_INFINITY || need <= limit.rlim_max) {
+		limit.rlim_cur = need;
+		if (setrlimit(RLIMIT_NOFILE, &limit) == 0)
+			return 0;
+	}
+	return cause_set(
+		cause, -EMFILE,
+		"%u flows need about %zu open files here (%u per "
+		"thread for its socket%s%s), and ulimit -n allows "
+		"%llu: raise it (ulimit -n %zu), or run fewer flows%s",
+		c->threads, need,
+		1 + c->strategy->descriptors +
+			(c->counters ? counters_descriptors(c->counters) : 0),
+		c->strategy->descriptors ? ", its io_uring" : "",
+		c->counters ? " and its perf events" : "",
+		(unsigned long long)limit.rlim_max, need,
+		c->counters ? " or count fewer events (--events, "
+			      "--no-counters)"
+			    : "");
+}
+
 /* Whether one side's threads run on the far end. */
 static bool run_side_far(const struct run *run, bool sender)
 {
@@ -613,8 +708,8 @@ static bool run_side_far(const struct run *run, bool sender)
 
 /*
  * How one side's events opened over every thread of it here: each event's
- * first error, and user-only if any thread counted user space only.  False
- * until every thread has opened its counters.
+ * first error, user-only if any thread counted user space only, and how many
+ * threads opened it.  False until every thread has opened its counters.
  */
 static bool run_side_open(const struct run *run, bool sender,
 			  struct counter_open *open)
@@ -635,6 +730,8 @@ static bool run_side_open(const struct run *run, bool sender,
 			if (!open[i].error)
 				open[i].error = tc->open[i].error;
 			open[i].user_only |= tc->open[i].user_only;
+			open[i].threads++;
+			open[i].opened += !tc->open[i].error;
 		}
 	}
 	return true;
@@ -687,6 +784,9 @@ void run_counter_value(const struct run *run, bool sender, unsigned int i,
 		return;
 	}
 	counter_evaluate(set, i, &open[i], delta, out);
+	if (open[i].error == EMFILE || open[i].error == ENFILE)
+		run_descriptor_hint(&run->config, out->reason,
+				    sizeof(out->reason));
 }
 
 bool run_counters_open(const struct run *run, bool sender,

@@ -632,6 +632,8 @@ static int agent_check_limits(struct agent *a, const struct run_config *c,
 				 "allows %.3g s (--max-duration)",
 				 (double)time_ms / 1000,
 				 (double)o->max_duration_ms / 1000);
+	if (run_check_descriptors(c, cause) < 0)
+		return -EINVAL;
 	bytes = run_memory(c);
 	if (bytes > a->budget) {
 		units_format_size(c->msg_size, size, sizeof(size));

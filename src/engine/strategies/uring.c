@@ -26,6 +26,7 @@ const struct strategy_ops strategy_uring = {
 	.summary = "io_uring SENDMSG and RECVMSG, one request per batch of "
 		   "messages (their fields in one iovec)",
 	.uring = true,
+	.descriptors = 1,
 	.probe = uring_copy_probe,
 	.tx_memory = uring_copy_tx_memory,
 	.rx_memory = uring_rx_memory,

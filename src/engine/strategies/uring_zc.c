@@ -36,6 +36,7 @@ const struct strategy_ops strategy_uring_zc = {
 		   "report; receives as uring",
 	.zerocopy = true,
 	.uring = true,
+	.descriptors = 1,
 	.probe = uring_zc_probe,
 	.tx_memory = uring_zc_tx_memory,
 	.rx_memory = uring_rx_memory,
