@@ -2,7 +2,8 @@
 # Nothing is left behind, however nio-top ends: after kill -9 the namespaces
 # it held are referenced by nothing and the machine's links, named namespaces
 # and lsns look as before; --keep-netns names vanish on SIGINT, SIGTERM and
-# SIGKILL;
+# SIGKILL, also of the whole process group, and stale names an earlier
+# nio-top left are cleared by the next;
 # and 50 starts and stops in a row never collide or grow anything.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -65,6 +66,65 @@ done
 [ ! -e /run/netns/niotest-srv ] && [ ! -e /run/netns/niotest-cli ] &&
 	! grep -q niotest /proc/self/mountinfo
 ok $? "SIGKILL: within 2 s the names and their mounts are gone"
+
+# names_gone PREFIX: within 2 s no name and no mount of PREFIX is left.
+names_gone() {
+	for _ in $(seq 20); do
+		[ ! -e /run/netns/$1-srv ] && [ ! -e /run/netns/$1-cli ] &&
+			! grep -q "/run/netns/$1-" /proc/self/mountinfo && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A kill of nio-top's whole process group misses the guard, which has a
+# session of its own: timeout -s KILL, and kill -9 -PGID.
+timeout -s KILL 3 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 \
+	--keep-netns niogrp >/dev/null 2>"$tmp/err" &
+killer=$!
+wait_for_line ' 1/1 ETA ' 50 "$tmp/err" && [ -e /run/netns/niogrp-srv ]
+ok $? "timeout -s KILL 3: named while running"
+wait $killer
+rc=$?
+names_gone niogrp
+ok $? "timeout -s KILL 3 (exit $rc): within 2 s the names and their mounts are gone"
+setsid "$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niogrp \
+	>/dev/null 2>"$tmp/err" &
+leader=$!
+wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
+[ "$(ps -o pgid= -p $leader | tr -d ' ')" = $leader ] && [ -e /run/netns/niogrp-cli ]
+ok $? "kill -9 -PGID: nio-top leads its group, named while running"
+kill -9 -- -$leader
+wait $leader 2>/dev/null
+names_gone niogrp
+ok $? "kill -9 -PGID: within 2 s the names and their mounts are gone"
+
+# What kills the guard too (a kill of the whole cgroup) leaves the names;
+# the next nio-top with the prefix knows them for its own and clears them.
+"$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niostale \
+	>/dev/null 2>"$tmp/err" &
+pid=$!
+wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
+guard=$(pgrep -P $pid -x nio-top)
+[ -n "$guard" ] && kill -9 "$guard" && kill -9 $pid
+wait $pid 2>/dev/null
+sleep 0.3
+[ -e /run/netns/niostale-srv ] && [ -e /run/netns/niostale-cli ]
+ok $? "guard and nio-top killed together: the names are left"
+"$NIO_TOP" --batch -s one-copy -m 4K -d 0.2 -w 0 --keep-netns niostale \
+	>/dev/null 2>"$tmp/err"
+ok $? "the next start with the prefix clears them instead of 'File exists' ($(tail -1 "$tmp/err"))"
+names_gone niostale
+ok $? "and leaves no name behind"
+# A namespace someone else named so is never taken for a stale one.
+ip netns add niostale-srv
+err=$("$NIO_TOP" --batch -s one-copy -m 4K -d 0.2 -w 0 --keep-netns niostale \
+	2>&1 >/dev/null)
+rc=$?
+[ $rc = 1 ] && [[ "$err" == *"niostale-srv: File exists"* ]] &&
+	[ -e /run/netns/niostale-srv ] && [ ! -e /run/netns/niostale-cli ]
+ok $? "a name made by 'ip netns add' is left alone: File exists (rc $rc)"
+ip netns del niostale-srv
 
 # 50 cycles, each building and removing the topology (named, so a leftover
 # would be an EEXIST on the next one).

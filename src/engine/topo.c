@@ -10,8 +10,10 @@
  * loopback: one private namespace with lo up.  current: the caller's lo.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/nsfs.h>
 #include <linux/pkt_sched.h>
 #include <math.h>
 #include <net/if.h>
@@ -22,10 +24,12 @@
 #include <netlink/route/qdisc.h>
 #include <netlink/route/qdisc/netem.h>
 #include <netlink/route/qdisc/tbf.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -38,6 +42,8 @@
 #define SERVER_LINK "nio0"
 #define CLIENT_LINK "nio1"
 #define KEEP_DIR    "/run/netns"
+/* lo's alias in every namespace nio-top makes: how a stale name is known. */
+#define LO_MARK "nio-top"
 
 const char *const topo_kind_names[] = {
 	[TOPO_VETH] = "veth",
@@ -104,7 +110,9 @@ struct nl_job {
 	int nl_error;	  /* libnl's code of the failure */
 	const char *qdisc_kind;
 	struct topo_link_stats *stats;
-	unsigned int mtu; /* out: the MTU the kernel gave the link */
+	unsigned int mtu;  /* out: the MTU the kernel gave the link */
+	bool foreign_link; /* out: a link nio-top does not make */
+	bool marked;	   /* out: lo carries nio-top's mark */
 };
 
 static int nl_errno(int nl_error)
@@ -171,7 +179,8 @@ static int link_index(struct nl_sock *sk, const char *name, int *ifindex,
 	return 0;
 }
 
-static int link_up(struct nl_sock *sk, const char *name)
+/* Sets link name up, and its alias to alias if not NULL. */
+static int link_up(struct nl_sock *sk, const char *name, const char *alias)
 {
 	struct rtnl_link *link, *change;
 	int err = rtnl_link_get_kernel(sk, 0, name, &link);
@@ -184,6 +193,8 @@ static int link_up(struct nl_sock *sk, const char *name)
 		return -NLE_NOMEM;
 	}
 	rtnl_link_set_flags(change, IFF_UP);
+	if (alias)
+		rtnl_link_set_ifalias(change, alias);
 	err = rtnl_link_change(sk, link, change, 0);
 	rtnl_link_put(change);
 	rtnl_link_put(link);
@@ -287,11 +298,11 @@ static int bring_up_end(struct nl_sock *sk, struct nl_job *job,
 	if (err < 0)
 		return err;
 	job->step = "set the veth end up";
-	err = link_up(sk, name);
+	err = link_up(sk, name, NULL);
 	if (err < 0)
 		return err;
 	job->step = "set lo up";
-	return link_up(sk, "lo");
+	return link_up(sk, "lo", LO_MARK);
 }
 
 /* Server namespace: the veth pair, its end, shaping. */
@@ -355,7 +366,7 @@ static int build_loopback(struct nl_sock *sk, struct nl_job *job)
 	int ifindex, err;
 
 	job->step = "set lo up";
-	err = link_up(sk, "lo");
+	err = link_up(sk, "lo", LO_MARK);
 	if (err < 0)
 		return err;
 	return link_index(sk, "lo", &ifindex, &job->mtu);
@@ -410,6 +421,129 @@ static int probe_qdisc(struct nl_sock *sk, struct nl_job *job)
 	return qdisc_delete(sk, ifindex);
 }
 
+/*
+ * Whether lo carries nio-top's mark, and whether a link other than lo and
+ * the pair's ends is in the namespace.
+ */
+static void note_links(struct nl_object *obj, void *arg)
+{
+	const char *name = rtnl_link_get_name((struct rtnl_link *)obj);
+	const char *alias = rtnl_link_get_ifalias((struct rtnl_link *)obj);
+	struct nl_job *job = arg;
+
+	if (name && strcmp(name, "lo") == 0 && alias &&
+	    strcmp(alias, LO_MARK) == 0)
+		job->marked = true;
+	if (!name || (strcmp(name, "lo") != 0 && strcmp(name, SERVER_LINK) &&
+		      strcmp(name, CLIENT_LINK)))
+		job->foreign_link = true;
+}
+
+static int list_links(struct nl_sock *sk, struct nl_job *job)
+{
+	struct nl_cache *links;
+	int err;
+
+	job->step = "list the links";
+	err = rtnl_link_alloc_cache(sk, AF_UNSPEC, &links);
+	if (err < 0)
+		return err;
+	nl_cache_foreach(links, note_links, job);
+	nl_cache_free(links);
+	return 0;
+}
+
+/* Whether any process holds the namespace with inode ino, but the caller. */
+static bool netns_held(ino_t ino)
+{
+	char want[48], link[64], path[600];
+	DIR *procs = opendir("/proc"), *fds;
+	struct dirent *p, *f;
+	bool held = false;
+
+	snprintf(want, sizeof(want), "net:[%lu]", (unsigned long)ino);
+	while (procs && !held && (p = readdir(procs))) {
+		ssize_t n;
+
+		if (p->d_name[0] < '0' || p->d_name[0] > '9' ||
+		    atoi(p->d_name) == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/ns/net", p->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		held = n > 0 && (link[n] = '\0', strcmp(link, want) == 0);
+		snprintf(path, sizeof(path), "/proc/%s/fd", p->d_name);
+		fds = held ? NULL : opendir(path);
+		while (fds && !held && (f = readdir(fds))) {
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s",
+				 p->d_name, f->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			held = n > 0 &&
+			       (link[n] = '\0', strcmp(link, want) == 0);
+		}
+		if (fds)
+			closedir(fds);
+	}
+	if (procs)
+		closedir(procs);
+	return held;
+}
+
+/* How many mounts of this mount namespace show the namespace ino. */
+static unsigned int netns_mounts(ino_t ino)
+{
+	char want[48], line[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	unsigned int n = 0;
+
+	snprintf(want, sizeof(want), " net:[%lu] ", (unsigned long)ino);
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, want) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * Whether path is a name an earlier nio-top left behind (killed with the
+ * guard, say by a kill of its cgroup): bound from a network namespace no
+ * process holds and no other mount shows, whose lo carries nio-top's mark
+ * and which holds no link but lo and the pair's ends -- or an empty file
+ * never bound.  Such a name is removed, so that the prefix can be used again;
+ * a namespace someone made with `ip netns add` is never taken for one.
+ */
+static bool keep_clear_stale(const char *path)
+{
+	struct stat st, parent;
+	struct nl_job job = {.fn = list_links};
+	bool stale;
+	int fd;
+
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) < 0 || stat(KEEP_DIR, &parent) < 0) {
+		close(fd);
+		return false;
+	}
+	if (st.st_dev == parent.st_dev) {
+		/* Not bound: a name left half made. */
+		stale = S_ISREG(st.st_mode) && st.st_size == 0;
+	} else {
+		stale = ioctl(fd, NS_GET_NSTYPE) == CLONE_NEWNET &&
+			netns_mounts(st.st_ino) == 1 &&
+			!netns_held(st.st_ino) &&
+			netns_run(fd, nl_job_thread, &job) == 0 && job.marked &&
+			!job.foreign_link;
+	}
+	close(fd);
+	if (!stale)
+		return false;
+	umount2(path, MNT_DETACH);
+	return unlink(path) == 0;
+}
+
 /* Binds a namespace under /run/netns so `ip netns exec` can enter it. */
 static int keep_netns(int ns, const char *prefix, const char *side, char **path,
 		      char **cause)
@@ -424,6 +558,14 @@ static int keep_netns(int ns, const char *prefix, const char *side, char **path,
 		return -ENOMEM;
 	}
 	fd = open(*path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (fd < 0 && errno == EEXIST) {
+		if (keep_clear_stale(*path))
+			fd = open(*path,
+				  O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+				  0444);
+		else
+			errno = EEXIST;
+	}
 	if (fd < 0)
 		goto fail_errno;
 	close(fd);
@@ -438,8 +580,11 @@ static int keep_netns(int ns, const char *prefix, const char *side, char **path,
 
 fail_errno:
 	r = -errno;
-	if (asprintf(cause, "--keep-netns: cannot bind %s: %s",
-		     *path ? *path : KEEP_DIR, strerror(errno)) < 0)
+	if (asprintf(cause, "--keep-netns: cannot bind %s: %s%s",
+		     *path ? *path : KEEP_DIR, strerror(errno),
+		     r == -EEXIST ? " (a running nio-top, or a namespace "
+				    "nio-top did not make, has the name)"
+				  : "") < 0)
 		*cause = NULL;
 	free(*path);
 	*path = NULL;
@@ -450,7 +595,11 @@ fail_errno:
  * A name under /run/netns outlives the process that made it, so a child
  * process holds the read end of a pipe and removes the names when it reads
  * end-of-file: that happens however nio-top ends (kill -9, a crash).  The
- * child keeps nothing else open, so it never holds a namespace itself.
+ * child keeps nothing else open, so it never holds a namespace itself, and
+ * it is in a session of its own, so that a signal to nio-top's process
+ * group (timeout, kill -9 -PGID, the terminal's Ctrl-C) does not reach it.
+ * What kills a whole cgroup kills it too: the names it leaves then are
+ * recognised as stale and cleared by the next nio-top that wants them.
  */
 static int keep_guard_start(struct topo *topo, char **cause)
 {
@@ -468,6 +617,7 @@ static int keep_guard_start(struct topo *topo, char **cause)
 	if (pid == 0) {
 		char byte;
 
+		setsid();
 		if (fds[0] > 0)
 			close_range(0, (unsigned int)fds[0] - 1, 0);
 		close_range((unsigned int)fds[0] + 1, ~0U, 0);
