@@ -7,18 +7,27 @@
 # themselves explain (each finished run stays in the session, with its
 # intervals) plus 2 MiB.  Needs root, tmux.
 #
-#   bench/soak.sh [BUILD_DIR] [SECONDS]
+# With "long", one continuous run instead, no key pressed until the end
+# (shaped to 1 Gbit/s, so that the machine stays usable): its intervals
+# older than five minutes are merged (timeline.h), so RSS stops growing once
+# the last five minutes are held, and the run's export stays within the
+# timeline's bound however long it ran.
+#
+#   bench/soak.sh [BUILD_DIR] [SECONDS] [long]
 set -eu
 build=${1:-build}
 seconds=${2:-600}
+mode=${3:-changes}
 nio_top=$(realpath "$build/nio-top")
 . "$(dirname "$(realpath "$0")")/lib.sh"
 sock="$tmp/tmux.sock"
 bench_cleanup='tmux -S "$sock" kill-server 2>/dev/null'
 T() { tmux -S "$sock" "$@"; }
+args=
+[ "$mode" = long ] && args="-s one-copy -m 64K --rate 1G"
 
 T -f /dev/null new-session -d -s soak -x 120 -y 40 \
-	"cd $tmp; env TERM=xterm-256color LANG=C.UTF-8 $nio_top -o $tmp/soak.json; sleep 3600"
+	"cd $tmp; env TERM=xterm-256color LANG=C.UTF-8 $nio_top -o $tmp/soak.json $args; sleep 3600"
 shell=$(T display -p -t soak '#{pane_pid}')
 pid=
 while [ -z "$pid" ]; do
@@ -40,6 +49,28 @@ sample() {
 printf '%6s %10s %5s %8s\n' "t s" "RSS KiB" fds threads
 sleep 2
 start=$(date +%s)
+if [ "$mode" = long ]; then
+	while :; do
+		now=$(($(date +%s) - start))
+		[ $now -ge "$seconds" ] && break
+		sample "$now"
+		sleep 30
+	done
+	sample "$(($(date +%s) - start))"
+	T send-keys -t soak q
+	while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+	# RSS once the last five minutes are held, against the end.
+	held=$(awk '$1 >= 330 {print $2; exit}' "$tmp/samples")
+	end_rss=$(tail -1 "$tmp/samples" | awk '{print $2}')
+	echo
+	echo "one run of $seconds s: RSS $(head -1 "$tmp/samples" | awk '{print $2}') KiB at start, ${held:-?} KiB at 5.5 min, $end_rss KiB at the end"
+	jq -r '.runs[-1] | "its export: \(.intervals | length) intervals, " +
+		"\([.intervals[] | select(.length_s < 0.15)] | length) of 100 ms, " +
+		"the oldest merged to \([.intervals[].length_s] | max) s"' \
+		"$tmp/soak.json"
+	echo "export: $(stat -c %s "$tmp/soak.json") bytes"
+	exit 0
+fi
 step=0
 while :; do
 	now=$(($(date +%s) - start))

@@ -38,6 +38,9 @@ jq_true "$out" '[.runs[] | .error == null and .gbps > 0 and .measured_s > 0.25 a
 ok $? "every run: no error, a rate over a ~0.3 s measured window"
 jq_true "$out" '[.runs[] | (.intervals | length) >= 3 and ([.intervals[] | select(.warmup)] | length) >= 1] | all'
 ok $? "every run: 100 ms intervals, the warm-up ones marked"
+jq_true "$out" '[.runs[] | .intervals | all(.length_s > 0 and .length_s < 0.15) and
+	(([.[].length_s] | add) - .[-1].t_s | fabs) < 1e-6] | all'
+ok $? "every run: each interval says its length, end to end from the start"
 jq_true "$out" '[.runs[] | .topology.kind == "veth" and .link.tx_bytes >= .bytes_sent] | all'
 ok $? "the runs crossed the veth, which carried at least every byte"
 rows=$(grep -cE '^(two-copy|one-copy|zero-copy|uring|uring-zc|sendfile|splice) ' "$tmp/table")

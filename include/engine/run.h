@@ -68,8 +68,13 @@ struct run_config {
 	const struct counter_set *counters; /* NULL: not counted */
 };
 
+/*
+ * One interval of a run: a tick (100 ms), or, older than a few minutes into
+ * a long run, several merged (timeline.h); length_s says which.
+ */
 struct run_interval {
-	double t_s; /* end of the interval, from the start of the run */
+	double t_s;	 /* end of the interval, from the start of the run */
+	double length_s; /* how long it lasted */
 	bool warmup;
 	struct metric_values side[2]; /* sender, receiver */
 };

@@ -23,6 +23,7 @@
 #include "cause.h"
 #include "netns.h"
 #include "run.h"
+#include "timeline.h"
 #include "worker.h"
 
 #define TICK_NS (RUN_TICK_MS * NS_PER_MS)
@@ -72,9 +73,7 @@ struct run {
 	struct sample measure_from;
 	struct sample measure_to;
 
-	struct run_interval *intervals;
-	size_t interval_count;
-	size_t interval_capacity;
+	struct timeline timeline; /* the intervals' boundaries, merged */
 	char *error;
 };
 
@@ -247,7 +246,7 @@ static void run_free(struct run *run)
 	free(run->rtt_from);
 	free(run->rtt_to);
 	free(run->flows);
-	free(run->intervals);
+	timeline_fini(&run->timeline);
 	free(run->error);
 	worker_gate_fini(&run->gate);
 	free(run);
@@ -428,6 +427,8 @@ static int run_alloc(const struct run_config *config, struct run **out)
 		return -ENOMEM;
 	run->config = *config;
 	worker_gate_init(&run->gate);
+	timeline_init(&run->timeline, TICK_NS,
+		      TIMELINE_RECENT_S * 1000 * NS_PER_MS, TIMELINE_OLD_MAX);
 	run->flow_count = config->threads;
 	run->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	flows_size = run->flow_count * sizeof(*run->flows);
@@ -813,31 +814,38 @@ static void run_side(const struct run *run, bool sender,
 		run_counter_value(run, sender, i, &delta[i], &side->value[i]);
 }
 
-static void run_add_interval(struct run *run, const struct sample *s)
+/*
+ * The interval since the last boundary ends at s, in the phase the run is in
+ * (only while the clock runs and the window is open).
+ */
+static void run_boundary(struct run *run, const struct sample *s)
 {
-	struct run_interval *iv;
+	if (run->state == RUN_WARMUP || run->state == RUN_MEASURE)
+		(void)timeline_add(&run->timeline, s, run->state == RUN_WARMUP);
+	run->last = *s;
+}
 
-	if (s->t_ns <= run->last.t_ns)
+/* The result's intervals, from the timeline's boundaries. */
+static void run_intervals(const struct run *run, struct run_result *result)
+{
+	size_t n = timeline_intervals(&run->timeline);
+
+	result->intervals = n ? calloc(n, sizeof(*result->intervals)) : NULL;
+	if (!result->intervals)
 		return;
-	if (run->interval_count == run->interval_capacity) {
-		size_t capacity = run->interval_capacity
-					  ? 2 * run->interval_capacity
-					  : 64;
-		void *grown = realloc(run->intervals,
-				      capacity * sizeof(*run->intervals));
+	for (size_t i = 0; i < n; i++) {
+		struct run_interval *iv = &result->intervals[i];
+		const struct sample *from, *to;
 
-		if (!grown)
-			return;
-		run->intervals = grown;
-		run->interval_capacity = capacity;
+		timeline_interval(&run->timeline, i, &from, &to, &iv->warmup);
+		iv->t_s = (double)(to->t_ns - run->start_ns) / 1e9;
+		iv->length_s = (double)(to->t_ns - from->t_ns) / 1e9;
+		sampler_side(run->config.counters, from, to, true, NULL,
+			     &iv->side[0]);
+		sampler_side(run->config.counters, from, to, false, NULL,
+			     &iv->side[1]);
 	}
-	iv = &run->intervals[run->interval_count++];
-	iv->t_s = (double)(s->t_ns - run->start_ns) / 1e9;
-	iv->warmup = run->state == RUN_WARMUP;
-	sampler_side(run->config.counters, &run->last, s, true, NULL,
-		     &iv->side[0]);
-	sampler_side(run->config.counters, &run->last, s, false, NULL,
-		     &iv->side[1]);
+	result->interval_count = n;
 }
 
 /* Ends the measured window now and tells the senders to finish. */
@@ -946,6 +954,7 @@ static void run_go(struct run *run, uint64_t now_ns)
 	run_read(run, now_ns, &run->last);
 	run_measure_from(run, &run->last);
 	run->state = warmup ? RUN_WARMUP : RUN_MEASURE;
+	(void)timeline_add(&run->timeline, &run->last, false);
 	worker_gate_open(&run->gate);
 	if (!warmup)
 		run_mark_far(run, RUN_MARK_MEASURE, NULL);
@@ -999,8 +1008,7 @@ bool run_tick(struct run *run, uint64_t now_ns)
 		struct sample s;
 
 		run_read(run, now_ns, &s);
-		run_add_interval(run, &s);
-		run->last = s;
+		run_boundary(run, &s);
 		if (run->state == RUN_WARMUP && now_ns >= run->warmup_end_ns) {
 			run_measure_from(run, &s);
 			run->state = RUN_MEASURE;
@@ -1071,8 +1079,7 @@ static void run_close_tick(struct run *run, uint64_t now_ns)
 	struct sample s;
 
 	run_read(run, now_ns, &s);
-	run_add_interval(run, &s);
-	run->last = s;
+	run_boundary(run, &s);
 }
 
 void run_stop(struct run *run)
@@ -1150,8 +1157,6 @@ void run_finish(struct run *run, struct run_result *result)
 		.gbps = sampler_gbps(&run->measure_from, &run->measure_to),
 		.msgs_per_s = sampler_msgs_per_s(&run->measure_from,
 						 &run->measure_to),
-		.intervals = run->intervals,
-		.interval_count = run->interval_count,
 		.has_link = run->has_link,
 		.counted = run->config.counters &&
 			   run_side_counted(run, true) &&
@@ -1219,16 +1224,7 @@ void run_finish(struct run *run, struct run_result *result)
 			      result->measured_s);
 	result->error = run->error;
 	run->error = NULL;
-	/* Kept for the session's life: no room to grow. */
-	if (result->interval_count) {
-		void *fitted = realloc(result->intervals,
-				       result->interval_count *
-					       sizeof(*result->intervals));
-
-		if (fitted)
-			result->intervals = fitted;
-	}
-	run->intervals = NULL;
+	run_intervals(run, result);
 	run_free(run);
 }
 

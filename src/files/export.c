@@ -124,6 +124,7 @@ static cJSON *export_intervals(const struct run_result *r)
 		cJSON *item = cJSON_CreateObject();
 
 		cJSON_AddNumberToObject(item, "t_s", iv->t_s);
+		cJSON_AddNumberToObject(item, "length_s", iv->length_s);
 		add_delivered(item, &iv->side[1]);
 		cJSON_AddBoolToObject(item, "warmup", iv->warmup);
 		if (r->counted) {
@@ -421,6 +422,11 @@ static int load_intervals(const cJSON *list, const char *path,
 		metric_values_unknown(&iv->side[1]);
 		if (load_number(item, "t_s", at, &iv->t_s, cause) < 0 ||
 		    load_delivered(item, at, &iv->side[1], cause) < 0)
+			return -EINVAL;
+		/* Exports before merging had 100 ms intervals end to end. */
+		iv->length_s = n > 1 ? iv->t_s - iv[-1].t_s : iv->t_s;
+		if (cJSON_GetObjectItemCaseSensitive(item, "length_s") &&
+		    load_number(item, "length_s", at, &iv->length_s, cause) < 0)
 			return -EINVAL;
 		iv->warmup = cJSON_IsTrue(
 			cJSON_GetObjectItemCaseSensitive(item, "warmup"));
