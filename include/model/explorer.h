@@ -35,7 +35,8 @@ struct gauge_reading {
 
 struct explorer_live {
 	bool running;
-	bool ready; /* the gauges hold a window's rates */
+	bool starting; /* the threads fill their buffers; no clock yet */
+	bool ready;    /* the gauges hold a window's rates */
 	bool warmup;
 	double elapsed_s;
 	/* By the metric table's rows. */

@@ -644,6 +644,7 @@ void explorer_sample(struct explorer *e, uint64_t now_ns)
 	e->sample_count++;
 	e->live.running = true;
 	e->live.elapsed_s = run_elapsed_s(e->run, now_ns, &e->live.warmup);
+	e->live.starting = !run_started(e->run);
 	e->live.totals = to->totals;
 	if (e->sample_count < 2)
 		return;

@@ -398,6 +398,7 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 {
 	const struct session *s = e->session;
 	char size[24], where[96], state[160], sweep[64] = "", pin[80] = "";
+	char elapsed[24];
 
 	attrset(theme_attr(ROLE_SELECTED));
 	mvhline(0, 0, ' ', ui->cols);
@@ -424,14 +425,15 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 	if (e->running.settings.rx == RX_ZEROCOPY)
 		snprintf(pin + strlen(pin), sizeof(pin) - strlen(pin),
 			 " rx-zc");
+	snprintf(elapsed, sizeof(elapsed), "%.1f s", e->live.elapsed_s);
 	/* A teaching run that breaks the buffer rule says so first. */
 	if (e->state == EXPLORER_RUNNING)
-		snprintf(
-			state, sizeof(state), "%srun %u: %s %s x%u%s, %.1f s%s",
-			e->running.settings.unsafe_reuse ? "UNSAFE REUSE " : "",
-			e->run_number, e->running.strategy->name, size,
-			e->running.threads, pin, e->live.elapsed_s,
-			e->live.warmup ? " (warm-up)" : "");
+		snprintf(state, sizeof(state), "%srun %u: %s %s x%u%s, %s%s",
+			 e->running.settings.unsafe_reuse ? "UNSAFE REUSE " : "",
+			 e->run_number, e->running.strategy->name, size,
+			 e->running.threads, pin,
+			 e->live.starting ? "getting ready" : elapsed,
+			 !e->live.starting && e->live.warmup ? " (warm-up)" : "");
 	else if (e->state == EXPLORER_STOPPING)
 		snprintf(state, sizeof(state), "run %u: stopping",
 			 e->run_number);
