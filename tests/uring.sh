@@ -12,8 +12,11 @@ need_cmd jq
 
 out="$tmp/grid.json"
 "$NIO_TOP" --batch -s uring,uring-zc -m 4K,64K -t 1,2 -d 0.5 -w 0.1 --verify \
-	-o "$out" >/dev/null 2>&1
-ok $? "uring and uring-zc x 4K,64K x 1,2 exit 0"
+	-o "$out" >/dev/null 2>"$tmp/grid.err"
+rc=$?
+ok $rc "uring and uring-zc x 4K,64K x 1,2 exit 0"
+[ $rc = 0 ] || grep -v '^\[' "$tmp/grid.err" | sed 's/^/# /'
+jq -r '.runs[] | select(.error) | "# run \(.run): \(.error)"' "$out"
 runs=$(jq '.runs | length' "$out")
 ok $([ "$runs" = 8 ]; echo $?) "8 runs exported (got $runs)"
 jq_true "$out" '[.runs[] | .bytes_received == .bytes_sent and .messages_received == .messages_sent and .messages_sent > 0] | all'
