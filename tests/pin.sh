@@ -12,7 +12,7 @@ need_cmd jq nproc
 beyond=$(($(nproc) > 7 ? $(nproc) : 7))
 out=$("$NIO_TOP" --batch -s one-copy --pin "$beyond" 2>&1 >/dev/null)
 [ $? = 2 ] && [[ "$out" == *"--pin: CPU $beyond is not one this process may run on"* ]]
-ok $? "--pin $beyond exits 2 naming it: $out"
+ok $? "--pin $beyond exits 2 naming it: ${out%%$'\n'*}"
 out=$("$NIO_TOP" --batch -s one-copy --pin 1,,2 2>&1 >/dev/null)
 [ $? = 2 ] && [[ "$out" == *"--pin: '1,,2'"* ]]
 ok $? "a malformed list exits 2 naming it"
