@@ -83,7 +83,7 @@ for opt in batch strategy msg-size threads duration warmup verify output \
 	topology subnet mtu rate delay loss keep-netns slots uring-depth \
 	uring-fixed events no-counters refresh theme list-strategies \
 	check help version serve listen port connect reverse auth-file pin \
-	fields unsafe-reuse rx; do
+	fields unsafe-reuse rx mode min-measured; do
 	[[ "$help" == *"--$opt"* ]]
 	ok $? "--help lists --$opt"
 done

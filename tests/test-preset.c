@@ -81,10 +81,77 @@ static void test_round_trip(const char *dir)
 	ok(cJSON_Compare(pa, pb, true),
 	   "options -> preset -> options -> preset is unchanged");
 	ok(a.strategy_count == 3 && a.msg_size_count == 4 &&
-		   a.thread_count == 4 && a.msg_sizes[1] == 1024,
-	   "pa02 is 3 strategies x 4 sizes x 4 thread counts");
+		   a.thread_count == 4 && a.msg_sizes[1] == 1024 &&
+		   a.mode_count == 2 && a.modes[0] == RUN_STREAM &&
+		   a.modes[1] == RUN_RR && a.repeat == 3,
+	   "pa02 is 3 strategies x 4 sizes x 4 thread counts x stream and "
+	   "rr, 3 times");
 	cJSON_Delete(pa);
 	cJSON_Delete(pb);
+}
+
+/* The preset text {"format": ..., "version": 1, <body>} onto fresh options. */
+static int preset_text(const char *body, struct options *o, char **cause)
+{
+	char text[512], *argv[] = {"nio-top", NULL};
+	cJSON *root;
+	int r;
+
+	snprintf(text, sizeof(text),
+		 "{\"format\": \"nio-top-preset\", \"version\": 1, %s}", body);
+	options_parse(1, argv, o, cause);
+	free(*cause);
+	*cause = NULL;
+	root = cJSON_Parse(text);
+	r = options_from_preset(root, "t.json", o, cause);
+	cJSON_Delete(root);
+	return r;
+}
+
+/* "mode": one name as before lists, a list, and what is written back. */
+static void test_modes(void)
+{
+	struct options o;
+	char *cause = NULL, *text;
+	cJSON *back;
+
+	ok(preset_text("\"mode\": \"rr\"", &o, &cause) == 0 &&
+		   o.mode_count == 1 && o.modes[0] == RUN_RR,
+	   "\"mode\": \"rr\" (one name) still reads (%s)",
+	   cause ? cause : "ok");
+	free(cause);
+	back = options_to_preset(&o);
+	text = cJSON_PrintUnformatted(cJSON_GetObjectItem(back, "mode"));
+	ok(text && strcmp(text, "\"rr\"") == 0,
+	   "one mode is written as one name (%s)", text ? text : "none");
+	cJSON_free(text);
+	cJSON_Delete(back);
+	ok(preset_text("\"mode\": [\"stream\", \"rr\"]", &o, &cause) == 0 &&
+		   o.mode_count == 2 && o.modes[0] == RUN_STREAM &&
+		   o.modes[1] == RUN_RR,
+	   "a list of modes reads in order (%s)", cause ? cause : "ok");
+	free(cause);
+	back = options_to_preset(&o);
+	text = cJSON_PrintUnformatted(cJSON_GetObjectItem(back, "mode"));
+	ok(text && strcmp(text, "[\"stream\",\"rr\"]") == 0,
+	   "two modes are written as a list (%s)", text ? text : "none");
+	cJSON_free(text);
+	cJSON_Delete(back);
+	cause = NULL;
+	ok(preset_text("\"mode\": [\"rr\", \"rr\"]", &o, &cause) < 0 && cause &&
+		   strstr(cause, "t.json: mode[1]: 'rr' is given twice"),
+	   "a mode twice is refused, naming it (%s)", cause ? cause : "none");
+	free(cause);
+	cause = NULL;
+	ok(preset_text("\"mode\": []", &o, &cause) < 0 && cause &&
+		   strstr(cause, "t.json: mode: must be one of"),
+	   "no mode at all is refused (%s)", cause ? cause : "none");
+	free(cause);
+	cause = NULL;
+	ok(preset_text("\"mode\": [\"stream\", 3]", &o, &cause) < 0 && cause &&
+		   strstr(cause, "t.json: mode[1]: must be one of"),
+	   "a mode that is not a name is refused (%s)", cause ? cause : "none");
+	free(cause);
 }
 
 static void test_man(const char *man)
@@ -126,6 +193,7 @@ int main(int argc, char **argv)
 	test_schema(argv[1]);
 	test_shipped(argv[1]);
 	test_round_trip(argv[1]);
+	test_modes();
 	test_man(argv[2]);
 	return tap_done();
 }

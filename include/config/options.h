@@ -50,8 +50,12 @@ struct options {
 	size_t msg_size_count;
 	unsigned int threads[OPTIONS_LIST_MAX];
 	size_t thread_count;
-	enum run_mode mode;
+	/* The modes, in order: the grid's fourth dimension. */
+	int modes[RUN_MODE_COUNT];
+	size_t mode_count;
 	unsigned int repeat; /* runs of each point, interleaved */
+	/* Runs measured for less than this are short (see analysis.h). */
+	uint64_t min_measured_ms;
 	struct run_settings run;
 
 	/* Counters: the events' names, resolved by options_resolve_events(). */
@@ -109,6 +113,7 @@ enum option_type {
 	OPTION_COUNTS,	   /* unsigned int[] and its count */
 	OPTION_STRATEGIES, /* strategy pointers and their count */
 	OPTION_CHOICE,	   /* an enum, one of names */
+	OPTION_CHOICES,	   /* int[] of names' indices, each once, and a count */
 	OPTION_NAME,	   /* char[size], safe as a file name */
 	OPTION_TEXT,	   /* char[size], any text */
 	OPTION_PATH,	   /* const char *, kept from argv */

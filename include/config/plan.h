@@ -1,7 +1,7 @@
 /*
  * The plan: the runs a grid of options asks for -- every combination of
- * their strategies, message sizes and thread counts, in that order, with
- * their mode and settings, the whole grid repeated --repeat times (repeats
+ * their modes, strategies, message sizes and thread counts, in that order,
+ * with their settings, the whole grid repeated --repeat times (repeats
  * interleaved, so a slow minute of a shared machine spreads over every
  * point).  The one grid expansion: batch runs it, the explorer sweeps it.
  */
@@ -15,11 +15,11 @@
 #include "run.h"
 
 /*
- * A run at one point with o's mode and settings; base gives what options do
- * not: which ends run here (role) and the counters.
+ * A run at one point with o's settings; base gives what options do not:
+ * which ends run here (role) and the counters.
  */
 struct run_config plan_point(const struct options *o,
-			     const struct run_config *base,
+			     const struct run_config *base, enum run_mode mode,
 			     const struct strategy_ops *strategy,
 			     size_t msg_size, unsigned int threads);
 

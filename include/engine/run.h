@@ -31,6 +31,7 @@
 enum run_mode {
 	RUN_STREAM, /* messages back to back: throughput */
 	RUN_RR,	    /* one request, one answer: round-trip latency */
+	RUN_MODE_COUNT,
 };
 
 /* The modes' names, in enum order, NULL-terminated. */

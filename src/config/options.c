@@ -91,17 +91,20 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "flows per run"},
 	{.name = "mode",
-	 .arg = "MODE",
+	 .arg = "LIST",
 	 .key = "mode",
 	 .run_key = "mode",
-	 .type = OPTION_CHOICE,
-	 .offset = O(mode),
+	 .type = OPTION_CHOICES,
+	 .offset = O(modes),
+	 .count_offset = O(mode_count),
 	 .run_offset = R(mode),
 	 .names = run_mode_names,
+	 .min = 1,
+	 .max = RUN_MODE_COUNT,
 	 .def = "stream",
 	 .flags = OPTION_RUN,
-	 .help = "stream (throughput), or rr (one request, one answer: "
-		 "round-trip latency)"},
+	 .help = "stream (throughput), rr (one request, one answer: "
+		 "round-trip latency), or both (stream,rr)"},
 	{.name = "duration",
 	 .letter = 'd',
 	 .arg = "SEC",
@@ -139,6 +142,17 @@ const struct option_row option_rows[] = {
 	 .def = "1",
 	 .help = "runs of each combination, interleaved; the analysis takes "
 		 "the median and spread"},
+	{.name = "min-measured",
+	 .arg = "SEC",
+	 .key = "min_measured_s",
+	 .type = OPTION_SECONDS,
+	 .offset = O(min_measured_ms),
+	 .min = 0,
+	 .max = 86400,
+	 .def = "1",
+	 .help = "runs measured for less (or over fewer than 5 intervals) "
+		 "are marked short and left out of the analysis and charts; "
+		 "0 keeps every run"},
 	{.name = "verify",
 	 .key = "verify",
 	 .run_key = "verify",
@@ -689,6 +703,48 @@ static int set_list_text(struct options *o, const struct option_row *row,
 	return r;
 }
 
+/* Name as the index of one of row's choices, not yet in list: 0 or -EINVAL. */
+static int add_choice(const struct option_row *row, const char *where,
+		      const char *name, int *list, size_t *count, char **cause)
+{
+	char choices[128];
+
+	for (int i = 0; row->names[i]; i++) {
+		if (strcmp(name, row->names[i]) != 0)
+			continue;
+		for (size_t k = 0; k < *count; k++)
+			if (list[k] == i)
+				return cause_set(cause, -EINVAL,
+						 "%s: '%s' is given twice",
+						 where, name);
+		list[(*count)++] = i;
+		return 0;
+	}
+	choice_list(row->names, false, choices, sizeof(choices));
+	return cause_set(cause, -EINVAL, "%s: '%s' is not a %s (%s)", where,
+			 name, row->name ? row->name : row->key, choices);
+}
+
+/* A list of choices from text: "stream,rr". */
+static int set_choices_text(struct options *o, const struct option_row *row,
+			    const char *label, const char *text, char **cause)
+{
+	char *items[OPTIONS_LIST_MAX], *copy = NULL;
+	int list[OPTIONS_LIST_MAX];
+	size_t n, count = 0;
+	int r = split_list(label, text, &copy, items, &n, (size_t)row->max,
+			   cause);
+
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = add_choice(row, label, items[i], list, &count, cause);
+	free(copy);
+	if (r < 0)
+		return r;
+	memcpy(at(o, row->offset), list, count * sizeof(int));
+	*(size_t *)at(o, row->count_offset) = count;
+	return 0;
+}
+
 /* The value of row from command-line text (NULL for a flag). */
 static int set_text(struct options *o, const struct option_row *row,
 		    const char *text, char **cause)
@@ -754,6 +810,8 @@ static int set_text(struct options *o, const struct option_row *row,
 		choice_list(row->names, false, choices, sizeof(choices));
 		return cause_set(cause, -EINVAL, "%s: '%s' is not a %s (%s)",
 				 label, text, row->name, choices);
+	case OPTION_CHOICES:
+		return set_choices_text(o, row, label, text, cause);
 	case OPTION_NAME:
 	case OPTION_TEXT:
 		if (strlen(text) < row->min || strlen(text) > row->max ||
@@ -1263,6 +1321,52 @@ static int json_list(struct options *o, const struct option_row *row,
 	return 0;
 }
 
+/*
+ * A list of choices from JSON: one name (as files before lists had it) or a
+ * list of names, each once.
+ */
+static int set_choices_json(struct options *o, const struct option_row *row,
+			    const cJSON *v, const char *where, char **cause)
+{
+	int list[OPTIONS_LIST_MAX];
+	char choices[128], item_where[4400];
+	const cJSON *item;
+	size_t count = 0;
+
+	choice_list(row->names, true, choices, sizeof(choices));
+	if (cJSON_IsString(v)) {
+		if (add_choice(row, where, v->valuestring, list, &count,
+			       cause) < 0) {
+			free(*cause);
+			*cause = NULL;
+			return cause_set(cause, -EINVAL,
+					 "%s: must be one of %s, or a list "
+					 "of them",
+					 where, choices);
+		}
+	} else if (cJSON_IsArray(v)) {
+		cJSON_ArrayForEach(item, v)
+		{
+			snprintf(item_where, sizeof(item_where), "%s[%zu]",
+				 where, count);
+			if (count == (size_t)row->max || !cJSON_IsString(item))
+				return cause_set(cause, -EINVAL,
+						 "%s: must be one of %s",
+						 item_where, choices);
+			if (add_choice(row, item_where, item->valuestring, list,
+				       &count, cause) < 0)
+				return -EINVAL;
+		}
+	}
+	if (!count)
+		return cause_set(cause, -EINVAL,
+				 "%s: must be one of %s, or a list of them",
+				 where, choices);
+	memcpy(at(o, row->offset), list, count * sizeof(int));
+	*(size_t *)at(o, row->count_offset) = count;
+	return 0;
+}
+
 /* The value of row from JSON; where names it ("p.json: topology.mtu"). */
 static int set_json(struct options *o, const struct option_row *row,
 		    const cJSON *v, const char *where, char **cause)
@@ -1318,6 +1422,8 @@ static int set_json(struct options *o, const struct option_row *row,
 		choice_list(row->names, true, choices, sizeof(choices));
 		return cause_set(cause, -EINVAL, "%s: must be one of %s", where,
 				 choices);
+	case OPTION_CHOICES:
+		return set_choices_json(o, row, v, where, cause);
 	case OPTION_NAME:
 	case OPTION_TEXT:
 		if (!cJSON_IsString(v) || strlen(v->valuestring) < row->min ||
@@ -1537,6 +1643,17 @@ static cJSON *row_json(const struct options *o, const struct option_row *row)
 		return cpus_json(p);
 	case OPTION_CHOICE:
 		return cJSON_CreateString(row->names[*(const int *)p]);
+	case OPTION_CHOICES:
+		/* One is written as one name: presets older nio-tops read. */
+		if (n == 1)
+			return cJSON_CreateString(
+				row->names[((const int *)p)[0]]);
+		list = cJSON_CreateArray();
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(
+				list, cJSON_CreateString(
+					      row->names[((const int *)p)[i]]));
+		return list;
 	case OPTION_NAME:
 	case OPTION_TEXT:
 		return cJSON_CreateString(p);
@@ -1626,9 +1743,19 @@ static cJSON *schema_one_of(cJSON *a, cJSON *b)
 	return s;
 }
 
+static cJSON *schema_enum(const char *const *names)
+{
+	cJSON *s = cJSON_CreateObject();
+	cJSON *any = cJSON_AddArrayToObject(s, "enum");
+
+	for (size_t i = 0; names[i]; i++)
+		cJSON_AddItemToArray(any, cJSON_CreateString(names[i]));
+	return s;
+}
+
 static cJSON *schema_of(const struct option_row *row)
 {
-	cJSON *s, *any;
+	cJSON *s, *list;
 
 	switch (row->type) {
 	case OPTION_BOOL:
@@ -1669,11 +1796,12 @@ static cJSON *schema_of(const struct option_row *row)
 				 SETTINGS_CPUS_MAX);
 		break;
 	case OPTION_CHOICE:
-		s = cJSON_CreateObject();
-		any = cJSON_AddArrayToObject(s, "enum");
-		for (size_t i = 0; row->names[i]; i++)
-			cJSON_AddItemToArray(any,
-					     cJSON_CreateString(row->names[i]));
+		s = schema_enum(row->names);
+		break;
+	case OPTION_CHOICES:
+		list = schema_array(schema_enum(row->names), 1, row->max);
+		cJSON_AddBoolToObject(list, "uniqueItems", true);
+		s = schema_one_of(schema_enum(row->names), list);
 		break;
 	case OPTION_SUBNET:
 		s = schema_pattern("^[0-9.]+/[0-9]+$");
@@ -1804,6 +1932,13 @@ static int run_value(const struct option_row *row, const cJSON *v,
 	case OPTION_CHOICE:
 		memcpy(p, at(&scratch, row->offset), sizeof(int));
 		break;
+	case OPTION_CHOICES:
+		/* A run has one. */
+		if (*(size_t *)at(&scratch, row->count_offset) != 1)
+			return cause_set(cause, -EINVAL, "%s: must be one name",
+					 where);
+		memcpy(p, at(&scratch, row->offset), sizeof(int));
+		break;
 	case OPTION_SECONDS:
 		*(uint64_t *)p = *(uint64_t *)at(&scratch, row->offset);
 		break;
@@ -1849,6 +1984,7 @@ void options_run_to_json(const struct run_config *c, cJSON *into)
 			v = cJSON_CreateBool(*(const bool *)p);
 			break;
 		case OPTION_CHOICE:
+		case OPTION_CHOICES:
 			v = cJSON_CreateString(row->names[*(const int *)p]);
 			break;
 		case OPTION_CPUS:

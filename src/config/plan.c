@@ -1,6 +1,7 @@
 /*
- * Plans.  Points are numbered strategy-major: point p of a grid of ns x nm x
- * nt is strategy p / (nm * nt), size p / nt % nm, threads p % nt.
+ * Plans.  Points are numbered mode-major, then strategy: point p of a grid of
+ * nd x ns x nm x nt is mode p / (ns * nm * nt), strategy p / (nm * nt) % ns,
+ * size p / nt % nm, threads p % nt.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -8,14 +9,14 @@
 #include "plan.h"
 
 struct run_config plan_point(const struct options *o,
-			     const struct run_config *base,
+			     const struct run_config *base, enum run_mode mode,
 			     const struct strategy_ops *strategy,
 			     size_t msg_size, unsigned int threads)
 {
 	struct run_config c = *base;
 
 	c.strategy = strategy;
-	c.mode = o->mode;
+	c.mode = mode;
 	c.msg_size = msg_size;
 	c.threads = threads;
 	c.settings = o->run;
@@ -29,10 +30,12 @@ int plan_build(const struct options *o, const struct run_config *base,
 	bool all_s = !given_only || options_given(o, "strategy");
 	bool all_m = !given_only || options_given(o, "msg-size");
 	bool all_t = !given_only || options_given(o, "threads");
+	bool all_d = !given_only || options_given(o, "mode");
+	size_t nd = all_d ? o->mode_count : 1;
 	size_t ns = all_s ? o->strategy_count : 1;
 	size_t nm = all_m ? o->msg_size_count : 1;
 	size_t nt = all_t ? o->thread_count : 1;
-	size_t grid = ns * nm * nt;
+	size_t grid = nd * ns * nm * nt;
 
 	*count = grid * o->repeat;
 	*plan = calloc(*count, sizeof(**plan));
@@ -43,7 +46,10 @@ int plan_build(const struct options *o, const struct run_config *base,
 
 		(*plan)[n] = plan_point(
 			o, base,
-			all_s ? o->strategies[p / (nm * nt)] : base->strategy,
+			all_d ? (enum run_mode)o->modes[p / (ns * nm * nt)]
+			      : base->mode,
+			all_s ? o->strategies[p / (nm * nt) % ns]
+			      : base->strategy,
 			all_m ? o->msg_sizes[p / nt % nm] : base->msg_size,
 			all_t ? o->threads[p % nt] : base->threads);
 		(*plan)[n].round = (unsigned int)(n / grid) + 1;

@@ -421,8 +421,8 @@ void explorer_load_preset(struct explorer *e, size_t index)
 	}
 	free(o.warnings);
 	explorer_changed(e);
-	e->config = plan_point(&o, &base, o.strategies[0], o.msg_sizes[0],
-			       o.threads[0]);
+	e->config = plan_point(&o, &base, (enum run_mode)o.modes[0],
+			       o.strategies[0], o.msg_sizes[0], o.threads[0]);
 	sweep_cancel(e);
 	snprintf(name, sizeof(name), "preset %s", e->presets[index]);
 	if (explorer_given_sweep(e, &o, name) < 0) {
@@ -447,7 +447,8 @@ int explorer_save_preset(struct explorer *e, const char *path)
 	o.msg_size_count = 1;
 	o.threads[0] = e->config.threads;
 	o.thread_count = 1;
-	o.mode = e->config.mode;
+	o.modes[0] = (int)e->config.mode;
+	o.mode_count = 1;
 	o.repeat = 1;
 	o.run = e->config.settings;
 	/* A continuous run is saved as the default timed one. */
