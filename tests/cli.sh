@@ -108,7 +108,7 @@ done
 if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
 	# No --batch, no terminal: the table still comes, headless.
 	out=$("$NIO_TOP" -s one-copy -m 4K -d 0.2 -w 0 </dev/null 2>/dev/null)
-	grep -Eq '^one-copy +4K +1 ' <<<"$out"
+	grep -Eq '^ +1 one-copy +4K +1 stream ' <<<"$out"
 	ok $? "without a terminal nio-top runs headless and prints the table"
 fi
 

@@ -47,10 +47,10 @@ ok $? "batch: the table says what failed ($(grep -o 'error: .*' "$tmp/table"))"
 
 start "${utf8[@]}" -- -s one-copy,two-copy -m 16K -t 2 -d 2 -w 0.2 \
 	--keep-netns $ns -o "$tmp/tui.json"
-wait_screen ': run 1 of 2' 100 && sleep 0.8
+wait_screen ': 1 of 2, run 1' 100 && sleep 0.8
 killed=$(reset_receivers)
 ok $([ "$killed" -ge 1 ]; echo $?) "TUI: ss -K destroyed the receivers' sockets ($killed)"
-wait_screen ': run 2 of 2' 100
+wait_screen ': 2 of 2, run 2' 100
 ok $? "TUI: the sweep goes on to run 2"
 wait_screen 'done: 2 runs' 100
 ok $? "TUI: and finishes it"

@@ -28,8 +28,8 @@ ok $? "round trips measured never exceed the answers received"
 # Two flows each keep one round trip in flight: rate x mean latency ~ 2.
 jq_true "$out" '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 | . > 1.6 and . < 2.4] | all'
 ok $? "Little's law: msgs/s x mean round trip ~ 2 flows ($(jq -c '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 * 100 | round / 100]' "$out"))"
-grep -Eq '^one-copy +4K +2 .* [0-9.]+ +[0-9.]+$' "$tmp/table"
-ok $? "the batch table shows p50 and p99"
+grep -Eq '^ +[0-9]+ one-copy +4K +2 rr .* [0-9.]+ +[0-9.]+( +short)?$' "$tmp/table"
+ok $? "the batch table shows the mode, p50 and p99"
 
 # 4 KiB at 10 Mbit/s takes 3.3 ms on the wire: no round trip is shorter.
 "$NIO_TOP" --batch --mode rr -s one-copy -m 4K -d 0.5 -w 0.1 --rate 10M \
@@ -43,7 +43,7 @@ ok $? "shaped link: p50 $p50 us >= 3277 us of serialization"
 	>"$tmp/stream" 2>/dev/null
 jq_true "$tmp/stream.json" '.runs[0].mode == "stream" and .runs[0].latency_us == null'
 ok $? "a stream run carries no latency"
-grep -Eq '^one-copy +4K +1 .* - +- *$' "$tmp/stream"
+grep -Eq '^ +1 one-copy +4K +1 stream .* - +- +short$' "$tmp/stream"
 ok $? "the batch table shows no latency for stream"
 
 err=$("$NIO_TOP" --batch --mode ping 2>&1)

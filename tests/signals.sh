@@ -70,7 +70,7 @@ for sig in $sigs; do
 	start "${utf8[@]}" NIO_TOP_TEST_SEGV="$tmp/segv-now" \
 		"ASAN_OPTIONS=$ASAN_OPTIONS" -- -s one-copy -m 4K,16K,64K -d 1 \
 		-w 0.2 --keep-netns niosig -o "$out"
-	wait_screen ': run 2 of 3' 100
+	wait_screen ': 2 of 3, run 2' 100
 	ok $? "TUI SIG$sig: the sweep reaches its second run"
 	case $sig in
 	INT) T send-keys -t ui C-c ;;

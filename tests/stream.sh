@@ -43,7 +43,7 @@ jq_true "$out" '[.runs[] | .intervals | all(.length_s > 0 and .length_s < 0.15) 
 ok $? "every run: each interval says its length, end to end from the start"
 jq_true "$out" '[.runs[] | .topology.kind == "veth" and .link.tx_bytes >= .bytes_sent] | all'
 ok $? "the runs crossed the veth, which carried at least every byte"
-rows=$(grep -cE '^(two-copy|one-copy|zero-copy|uring|uring-zc|sendfile|splice) ' "$tmp/table")
+rows=$(grep -cE '^ +[0-9]+ (two-copy|one-copy|zero-copy|uring|uring-zc|sendfile|splice) ' "$tmp/table")
 ok $([ "$rows" = $want ]; echo $?) "the table has $want rows (got $rows)"
 grep -q " $want/$want ETA " "$tmp/err"
 ok $? "progress went to stderr"

@@ -1,22 +1,50 @@
 /*
- * What a session's runs say: each point (strategy, size, threads, mode) as
- * the median and spread of its repeats, and for each thread count the size
- * at which one strategy first beats another (one-copy vs two-copy, zero-copy
- * vs two-copy and one-copy, uring-zc vs uring, sendfile vs zero-copy, splice
- * vs one-copy, and each strategy with zero-copy receive vs the same with
- * copy receive) -- only where the difference lies outside the run-to-run
- * spread; otherwise a tie.  Runs with --unsafe-reuse are left out.
+ * What a session's runs say.  Each point (mode, strategy, receive side, size,
+ * flows) is the median and spread of its runs; for each mode and flow count,
+ * each pair of strategies that differ by one idea (one-copy vs two-copy,
+ * zero-copy vs two-copy and one-copy, uring-zc vs uring, sendfile vs
+ * zero-copy, splice vs one-copy, and each strategy with zero-copy receive vs
+ * the same with copy receive) is compared at every size both were measured
+ * at, by the test of stats.h, and summed up in one verdict that names the
+ * mode, the flows, and the runs and intervals behind it.  Stream and rr
+ * points are never compared with each other.  Runs that failed are left out,
+ * and so are runs with --unsafe-reuse and short ones (measured for less than
+ * the session's min_measured or over fewer than ANALYSIS_MIN_INTERVALS
+ * intervals) unless the user keeps them.
  */
 #ifndef NIO_TOP_ANALYSIS_H
 #define NIO_TOP_ANALYSIS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "run.h"
+#include "stats.h"
 
-/* With one run per point there is no spread: this margin stands in for it. */
-#define ANALYSIS_MARGIN 0.05
+#define ANALYSIS_MIN_INTERVALS 5
+#define ANALYSIS_SIZES_MAX     64
+
+/* One result as the analysis sees it: worked out once, when it arrives. */
+struct analysis_run {
+	bool usable;		    /* finished cleanly, with a figure */
+	bool short_run;		    /* measured too briefly to be analysed */
+	double figure;		    /* stream: Gbit/s; rr: p50 round trip, us */
+	size_t intervals;	    /* measured (warm-up left out) */
+	struct stats_series series; /* of the intervals (see below) */
+};
+
+/*
+ * The run's figure, and its intervals' series: delivered Gbit/s for
+ * stream; for rr the p50 round trip, its intervals' round trips per second
+ * (the inverse of their mean round trip) standing in for its spread.
+ * min_measured_ms 0 keeps every run.
+ */
+void analysis_run_read(const struct run_result *result,
+		       uint64_t min_measured_ms, struct analysis_run *out);
+
+/* Whether lower is better for the mode's figure (rr: a round trip). */
+bool analysis_lower_is_better(enum run_mode mode);
 
 struct analysis_point {
 	const struct strategy_ops *strategy;
@@ -24,19 +52,35 @@ struct analysis_point {
 	unsigned int threads;
 	enum run_mode mode;
 	enum rx_mode rx;
-	size_t runs;
-	/* Stream: Gbit/s; rr: p50 round trip in us (lower is better). */
+	size_t runs;	   /* analysed */
+	size_t short_runs; /* left out as short */
+	size_t intervals;  /* of the runs analysed */
+	/* The results analysed: member[first .. first + runs) of analysis. */
+	size_t first;
+	/* The runs' figure: stream Gbit/s, rr p50 us (lower is better). */
 	double median, min, max;
-	double p99_median_us; /* rr only */
+	double p99_median_us, p99_min_us, p99_max_us; /* rr */
+	struct stats_point estimate;
 };
 
 enum analysis_verdict {
-	VERDICT_FROM,  /* wins from msg_size on */
-	VERDICT_NEVER, /* never wins; the other is ahead somewhere */
-	VERDICT_TIE,   /* within the spread at every size */
+	VERDICT_FROM,	   /* ahead from msg_size on, at every larger size */
+	VERDICT_NEVER,	   /* behind somewhere, ahead nowhere */
+	VERDICT_MIXED,	   /* ahead at some sizes, not from one size on */
+	VERDICT_TIE,	   /* within the minimum effect at every size */
+	VERDICT_UNDECIDED, /* not distinguishable at any size */
+};
+
+/* One size of a comparison. */
+struct analysis_size {
+	size_t msg_size;
+	struct stats_difference difference;
+	size_t runs; /* of both points */
+	double spread;
 };
 
 struct analysis_crossover {
+	enum run_mode mode;
 	unsigned int threads;
 	const char *strategy;
 	const char *versus;
@@ -44,25 +88,49 @@ struct analysis_crossover {
 	bool rx_pair;
 	enum analysis_verdict verdict;
 	size_t msg_size; /* VERDICT_FROM */
-	size_t sizes;	 /* sizes both were measured at */
+	size_t runs;	 /* behind the verdict: of both, at every size */
+	size_t intervals;
+	size_t fewest_runs; /* at any one point */
+	double spread;	    /* the largest of any point */
+	/*
+	 * A zero-copy strategy ahead of its copying peer while the kernel
+	 * copied every send: more work cannot be faster, so the machine's
+	 * noise is the likelier cause.
+	 */
+	bool suspect;
+	size_t size_count;
+	struct analysis_size size[ANALYSIS_SIZES_MAX];
 };
 
 struct analysis {
 	struct analysis_point *points;
 	size_t point_count;
+	size_t *member; /* results' indices, by point */
 	struct analysis_crossover *crossovers;
 	size_t crossover_count;
+	size_t runs;	   /* analysed */
+	size_t short_runs; /* left out as short */
 	bool has_zerocopy;
-	char zerocopy_why[256];
+	bool all_copied; /* the kernel copied (nearly) every zero-copy send */
+	char zerocopy_why[400];
 };
 
-int analysis_build(const struct run_result *results, size_t count,
+/* runs[i] is analysis_run_read() of results[i]. */
+int analysis_build(const struct run_result *results,
+		   const struct analysis_run *runs, size_t count,
 		   struct analysis *out);
 void analysis_fini(struct analysis *a);
 
-/* "threads 2: one-copy beats two-copy from 4K" */
+/* "stream, 2 flows: one-copy beats two-copy from 4K (12 runs, ...)" */
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 			     size_t size);
 const char *analysis_verdict_name(enum analysis_verdict verdict);
+
+/* The point of a run's configuration, or NULL. */
+const struct analysis_point *analysis_find(const struct analysis *a,
+					   enum run_mode mode,
+					   const struct strategy_ops *strategy,
+					   enum rx_mode rx, size_t msg_size,
+					   unsigned int threads);
 
 #endif

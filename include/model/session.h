@@ -32,8 +32,17 @@ struct session {
 	char *notice; /* why the topology differs from the one asked for */
 	struct run_config *plan;
 	size_t plan_count;
+	/*
+	 * The finished runs, numbered from 1 in this order everywhere (the
+	 * header, the runs table, the status line, the export).
+	 */
 	struct run_result *results;
 	size_t result_count;
+	/* What the analysis reads of each result, worked out as it arrives. */
+	struct analysis_run *run_facts;
+	size_t run_fact_count;
+	/* When it began, "2026-11-23 15:04 UTC" (a loaded file's own). */
+	char date[32];
 	/* What this machine can do, probed once (read from a loaded file). */
 	struct host_info host;
 	struct analysis analysis; /* of the results, rebuilt as they change */
@@ -55,8 +64,14 @@ int session_start_run(struct session *session, const struct run_config *config,
 
 /* Takes ownership of *result; the analysis follows. */
 int session_add_result(struct session *session, struct run_result *result);
-/* The analysis again, after results were added some other way. */
+/*
+ * The analysis again, after results were added some other way or the
+ * threshold of short runs (options.min_measured_ms) changed.
+ */
 void session_analyse(struct session *session);
+
+/* The number the next finished run will have. */
+size_t session_next_run(const struct session *session);
 
 void session_close(struct session *session);
 

@@ -23,14 +23,16 @@ struct batch {
 
 static void batch_header(void)
 {
-	printf("%-10s %6s %4s %9s %12s %14s %8s %10s %9s %9s\n", "strategy",
-	       "size", "thr", "Gbit/s", "msgs/s", "bytes", "corrupt",
-	       "zc-copied", "p50-us", "p99-us");
+	printf("%4s %-10s %6s %4s %-6s %9s %12s %14s %8s %10s %9s %9s  %s\n",
+	       "run", "strategy", "size", "thr", "mode", "Gbit/s", "msgs/s",
+	       "bytes", "corrupt", "zc-copied", "p50-us", "p99-us", "note");
 	fflush(stdout);
 }
 
-static void batch_row(const struct run_result *r)
+/* Row number (from 1) of the session's results. */
+static void batch_row(const struct session *s, size_t number)
 {
+	const struct run_result *r = &s->results[number - 1];
 	const struct run_totals *t = &r->totals;
 	char size[24], copied[16] = "-", corrupt[24] = "-";
 	char p50[24] = "-", p99[24] = "-";
@@ -47,10 +49,13 @@ static void batch_row(const struct run_result *r)
 		snprintf(p50, sizeof(p50), "%.1f", r->latency.p50_us);
 		snprintf(p99, sizeof(p99), "%.1f", r->latency.p99_us);
 	}
-	printf("%-10s %6s %4u %9.3f %12.0f %14llu %8s %10s %9s %9s\n",
-	       r->config.strategy->name, size, r->config.threads, r->gbps,
-	       r->msgs_per_s, (unsigned long long)t->bytes_received, corrupt,
-	       copied, p50, p99);
+	printf("%4zu %-10s %6s %4u %-6s %9.3f %12.0f %14llu %8s %10s %9s %9s"
+	       "%s\n",
+	       number, r->config.strategy->name, size, r->config.threads,
+	       run_mode_name(r->config.mode), r->gbps, r->msgs_per_s,
+	       (unsigned long long)t->bytes_received, corrupt, copied, p50, p99,
+	       s->run_facts[number - 1].short_run && !r->error ? "  short"
+							       : "");
 	if (r->config.settings.unsafe_reuse)
 		printf("    UNSAFE REUSE: pages rewritten before the receiver "
 		       "read them (a teaching run, left out of the "
@@ -66,21 +71,31 @@ static void batch_row(const struct run_result *r)
 	fflush(stdout);
 }
 
-/* The analysis after the table: crossovers, and why zero-copy fared so. */
+/* The analysis after the table: verdicts, and why zero-copy fared so. */
 static void batch_analysis(const struct session *s)
 {
 	const struct analysis *a = &s->analysis;
-	char line[256];
+	char line[512], threshold[32];
 
-	if (a->crossover_count || a->zerocopy_why[0])
-		printf("\nanalysis (a win must clear the run-to-run "
-		       "spread):\n");
+	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs)
+		return;
+	printf("\nanalysis (a verdict needs 95%% confidence of a difference "
+	       "over %.0f%%; nio-top(1) ANALYSIS):\n",
+	       STATS_MIN_EFFECT * 100);
 	for (size_t i = 0; i < a->crossover_count; i++) {
 		analysis_crossover_text(&a->crossovers[i], line, sizeof(line));
 		printf("  %s\n", line);
 	}
 	if (a->zerocopy_why[0])
 		printf("  zero-copy: %s\n", a->zerocopy_why);
+	snprintf(threshold, sizeof(threshold), "%g s",
+		 (double)s->options.min_measured_ms / 1000);
+	if (a->short_runs)
+		printf("  %zu short run%s left out (measured under %s or over "
+		       "fewer than %d intervals; --min-measured 0 keeps "
+		       "them)\n",
+		       a->short_runs, a->short_runs == 1 ? "" : "s", threshold,
+		       ANALYSIS_MIN_INTERVALS);
 	fflush(stdout);
 }
 
@@ -111,10 +126,10 @@ static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 	units_format_size(cfg->msg_size, size, sizeof(size));
 	batch_eta(started_ns, i, n, eta, sizeof(eta));
 	fprintf(stderr,
-		"[%s] %zu/%zu ETA %s  %s %s x%u%s, %.3g s + %.3g s "
+		"[%s] %zu/%zu ETA %s  %s %s x%u %s, %.3g s + %.3g s "
 		"warm-up\n",
 		bar, i + 1, n, eta, cfg->strategy->name, size, cfg->threads,
-		cfg->mode == RUN_RR ? " rr" : "",
+		run_mode_name(cfg->mode),
 		(double)cfg->settings.duration_ms / 1000,
 		(double)cfg->settings.warmup_ms / 1000);
 }
@@ -154,10 +169,11 @@ static void batch_finish(struct batch *b)
 		run_result_fini(&result);
 		return;
 	}
-	batch_row(&result);
 	b->failed |= result.error != NULL;
 	if (session_add_result(b->session, &result) < 0)
 		b->failed = true;
+	else
+		batch_row(b->session, b->session->result_count);
 	if (app_checkpoint(b->app, b->session, &cause) < 0) {
 		fprintf(stderr, "nio-top: the checkpoint of -o failed: %s\n",
 			cause ? cause : "out of memory");
@@ -239,7 +255,7 @@ int batch_loaded(const struct session *s)
 
 	batch_header();
 	for (size_t i = 0; i < s->result_count; i++) {
-		batch_row(&s->results[i]);
+		batch_row(s, i + 1);
 		failed |= s->results[i].error != NULL;
 	}
 	batch_analysis(s);

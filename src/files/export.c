@@ -143,7 +143,10 @@ static cJSON *export_intervals(const struct run_result *r)
 cJSON *export_run(const struct session *s, const struct run_result *r)
 {
 	cJSON *obj = cJSON_CreateObject(), *integrity;
+	size_t index = (size_t)(r - s->results);
 
+	/* The run's number, as the table and the header show it. */
+	cJSON_AddNumberToObject(obj, "run", (double)index + 1);
 	options_run_to_json(&r->config, obj);
 	cJSON_AddItemToObject(obj, "topology", export_topology(&s->topo, s));
 	/* Over two hosts: which ends the agent ran (the others ran here). */
@@ -156,6 +159,9 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 		r->has_link ? codec_object(&topo_link_stats_record, &r->link)
 			    : cJSON_CreateNull());
 	cJSON_AddNumberToObject(obj, "measured_s", r->measured_s);
+	cJSON_AddBoolToObject(obj, "short",
+			      index < s->run_fact_count &&
+				      s->run_facts[index].short_run);
 	codec_write(&run_totals_record, &r->totals, obj);
 	integrity = cJSON_GetObjectItemCaseSensitive(obj, "integrity");
 	cJSON_AddBoolToObject(integrity, "verified", r->config.settings.verify);
@@ -191,59 +197,105 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	return obj;
 }
 
+/* A ratio's bound: null where the test could not say (too few runs). */
+static cJSON *ratio_item(double v)
+{
+	return number_or_null(isfinite(v), v);
+}
+
+static cJSON *export_crossover(const struct analysis_crossover *c)
+{
+	cJSON *item = cJSON_CreateObject(), *list;
+	char text[512];
+
+	cJSON_AddStringToObject(item, "mode", run_mode_name(c->mode));
+	cJSON_AddNumberToObject(item, "threads", c->threads);
+	cJSON_AddStringToObject(item, "strategy", c->strategy);
+	cJSON_AddStringToObject(item, "versus", c->versus);
+	cJSON_AddStringToObject(item, "rx", c->rx_pair ? "zerocopy" : "copy");
+	cJSON_AddStringToObject(item, "versus_rx", "copy");
+	cJSON_AddStringToObject(item, "verdict",
+				analysis_verdict_name(c->verdict));
+	if (c->verdict == VERDICT_FROM)
+		jsonfile_add_u64(item, "msg_size", c->msg_size);
+	else
+		cJSON_AddNullToObject(item, "msg_size");
+	cJSON_AddNumberToObject(item, "runs", (double)c->runs);
+	cJSON_AddNumberToObject(item, "intervals", (double)c->intervals);
+	cJSON_AddNumberToObject(item, "fewest_runs", (double)c->fewest_runs);
+	cJSON_AddItemToObject(item, "spread", ratio_item(c->spread));
+	cJSON_AddBoolToObject(item, "suspect", c->suspect);
+	list = cJSON_AddArrayToObject(item, "sizes");
+	for (size_t j = 0; j < c->size_count; j++) {
+		const struct analysis_size *z = &c->size[j];
+		cJSON *size = cJSON_CreateObject();
+
+		jsonfile_add_u64(size, "msg_size", z->msg_size);
+		cJSON_AddStringToObject(
+			size, "outcome",
+			stats_outcome_name(z->difference.outcome));
+		cJSON_AddItemToObject(size, "ratio",
+				      ratio_item(z->difference.ratio));
+		cJSON_AddItemToObject(size, "low",
+				      ratio_item(z->difference.low));
+		cJSON_AddItemToObject(size, "high",
+				      ratio_item(z->difference.high));
+		cJSON_AddNumberToObject(size, "runs", (double)z->runs);
+		cJSON_AddItemToObject(size, "spread", ratio_item(z->spread));
+		cJSON_AddItemToArray(list, size);
+	}
+	analysis_crossover_text(c, text, sizeof(text));
+	cJSON_AddStringToObject(item, "text", text);
+	return item;
+}
+
 static cJSON *export_analysis(const struct session *s)
 {
 	const struct analysis *a = &s->analysis;
 	cJSON *obj = cJSON_CreateObject(), *list;
-	char text[256];
 
-	cJSON_AddNumberToObject(obj, "margin", ANALYSIS_MARGIN);
+	cJSON_AddNumberToObject(obj, "confidence", STATS_CONFIDENCE);
+	cJSON_AddNumberToObject(obj, "min_effect", STATS_MIN_EFFECT);
+	cJSON_AddNumberToObject(obj, "min_measured_s",
+				(double)s->options.min_measured_ms / 1000);
+	cJSON_AddNumberToObject(obj, "min_intervals", ANALYSIS_MIN_INTERVALS);
+	cJSON_AddNumberToObject(obj, "runs", (double)a->runs);
+	cJSON_AddNumberToObject(obj, "short_runs", (double)a->short_runs);
 	list = cJSON_AddArrayToObject(obj, "points");
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
-		cJSON *item = cJSON_CreateObject();
+		bool rr = p->mode == RUN_RR;
+		cJSON *item;
 
+		if (!p->runs)
+			continue;
+		item = cJSON_CreateObject();
 		cJSON_AddStringToObject(item, "strategy", p->strategy->name);
 		jsonfile_add_u64(item, "msg_size", p->msg_size);
 		cJSON_AddNumberToObject(item, "threads", p->threads);
 		cJSON_AddStringToObject(item, "mode", run_mode_name(p->mode));
 		cJSON_AddStringToObject(item, "rx", rx_mode_names[p->rx]);
-		cJSON_AddStringToObject(item, "metric",
-					p->mode == RUN_RR ? "p50_us" : "gbps");
+		cJSON_AddStringToObject(item, "metric", rr ? "p50_us" : "gbps");
 		cJSON_AddNumberToObject(item, "runs", (double)p->runs);
+		cJSON_AddNumberToObject(item, "short_runs",
+					(double)p->short_runs);
+		cJSON_AddNumberToObject(item, "intervals",
+					(double)p->intervals);
 		cJSON_AddItemToObject(item, "median",
-				      number_or_null(p->runs, p->median));
+				      number_or_null(true, p->median));
 		cJSON_AddItemToObject(item, "min",
-				      number_or_null(p->runs, p->min));
+				      number_or_null(true, p->min));
 		cJSON_AddItemToObject(item, "max",
-				      number_or_null(p->runs, p->max));
-		cJSON_AddItemToObject(
-			item, "p99_us_median",
-			number_or_null(p->runs && p->mode == RUN_RR,
-				       p->p99_median_us));
+				      number_or_null(true, p->max));
+		cJSON_AddItemToObject(item, "spread",
+				      ratio_item(p->estimate.spread));
+		cJSON_AddItemToObject(item, "p99_us_median",
+				      number_or_null(rr, p->p99_median_us));
 		cJSON_AddItemToArray(list, item);
 	}
 	list = cJSON_AddArrayToObject(obj, "crossovers");
-	for (size_t i = 0; i < a->crossover_count; i++) {
-		const struct analysis_crossover *c = &a->crossovers[i];
-		cJSON *item = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(item, "threads", c->threads);
-		cJSON_AddStringToObject(item, "strategy", c->strategy);
-		cJSON_AddStringToObject(item, "versus", c->versus);
-		cJSON_AddStringToObject(item, "rx",
-					c->rx_pair ? "zerocopy" : "copy");
-		cJSON_AddStringToObject(item, "versus_rx", "copy");
-		cJSON_AddStringToObject(item, "verdict",
-					analysis_verdict_name(c->verdict));
-		if (c->verdict == VERDICT_FROM)
-			jsonfile_add_u64(item, "msg_size", c->msg_size);
-		else
-			cJSON_AddNullToObject(item, "msg_size");
-		analysis_crossover_text(c, text, sizeof(text));
-		cJSON_AddStringToObject(item, "text", text);
-		cJSON_AddItemToArray(list, item);
-	}
+	for (size_t i = 0; i < a->crossover_count; i++)
+		cJSON_AddItemToArray(list, export_crossover(&a->crossovers[i]));
 	if (a->zerocopy_why[0])
 		cJSON_AddStringToObject(obj, "zerocopy", a->zerocopy_why);
 	else

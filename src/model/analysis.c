@@ -1,9 +1,11 @@
 /*
- * The analysis.  A point's spread is the range of its repeats; A beats B at a
- * size when A's worst run is better than B's best (or, with a single run
- * each, better by ANALYSIS_MARGIN).  Failed runs are left out.
+ * The analysis.  Points are grouped by mode first, so that a size measured
+ * only in rr never enters a stream comparison.  A verdict is only as strong
+ * as its weakest size: the per-size outcomes of stats_compare() are kept, and
+ * the verdict is the pattern they make.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +13,50 @@
 #include "analysis.h"
 #include "units.h"
 
+/* Pairs that differ by one idea; the first is the newer one. */
 static const char *const pairs[][2] = {
 	{"one-copy", "two-copy"},  {"zero-copy", "two-copy"},
 	{"zero-copy", "one-copy"}, {"uring-zc", "uring"},
 	{"sendfile", "zero-copy"}, {"splice", "one-copy"},
 };
+
 #define PAIR_COUNT (sizeof(pairs) / sizeof(pairs[0]))
+
+bool analysis_lower_is_better(enum run_mode mode)
+{
+	return mode == RUN_RR;
+}
+
+void analysis_run_read(const struct run_result *r, uint64_t min_measured_ms,
+		       struct analysis_run *out)
+{
+	int key = metric_find(r->config.mode == RUN_RR ? "msgs_per_s" : "gbps");
+	double *values = calloc(r->interval_count + 1, sizeof(*values));
+	size_t n = 0;
+
+	*out = (struct analysis_run){.figure = NAN};
+	out->figure = r->config.mode == RUN_RR
+			      ? (r->latency.count ? r->latency.p50_us : NAN)
+			      : r->gbps;
+	for (size_t i = 0; values && key >= 0 && i < r->interval_count; i++)
+		if (!r->intervals[i].warmup)
+			values[n++] = r->intervals[i].side[1].value[key];
+	out->intervals = n;
+	stats_series(values, n, &out->series);
+	free(values);
+	/* A teaching run that broke the buffer rule proves nothing. */
+	out->usable = !r->error && !r->config.settings.unsafe_reuse &&
+		      r->measured_s > 0 && isfinite(out->figure) &&
+		      out->figure > 0;
+	/*
+	 * A window ends on a tick, so "-d 1" measures 1 s give or take a few
+	 * ms: half a tick of slack.
+	 */
+	out->short_run = min_measured_ms &&
+			 (r->measured_s * 1000 + RUN_TICK_MS / 2.0 <
+				  (double)min_measured_ms ||
+			  n < ANALYSIS_MIN_INTERVALS);
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -31,89 +71,67 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static bool same_point(const struct analysis_point *p,
-		       const struct run_config *c)
+static bool at_point(const struct analysis_point *p, const struct run_config *c)
 {
 	return p->strategy == c->strategy && p->msg_size == c->msg_size &&
 	       p->threads == c->threads && p->mode == c->mode &&
 	       p->rx == c->settings.rx;
 }
 
-static double run_metric(const struct run_result *r)
-{
-	return r->config.mode == RUN_RR ? r->latency.p50_us : r->gbps;
-}
-
-static void point_fill(struct analysis_point *p,
-		       const struct run_result *results, size_t count)
-{
-	double *v = malloc(count * sizeof(*v));
-	double *p99 = malloc(count * sizeof(*p99));
-	size_t n = 0;
-
-	if (!v || !p99)
-		goto out;
-	for (size_t i = 0; i < count; i++) {
-		const struct run_result *r = &results[i];
-
-		/* A teaching run that broke the buffer rule proves nothing. */
-		if (r->error || r->config.settings.unsafe_reuse ||
-		    !same_point(p, &r->config))
-			continue;
-		p99[n] = r->latency.p99_us;
-		v[n++] = run_metric(r);
-	}
-	p->runs = n;
-	if (n) {
-		p->median = median(v, n);
-		p->min = v[0];
-		p->max = v[n - 1];
-		p->p99_median_us = median(p99, n);
-	}
-out:
-	free(v);
-	free(p99);
-}
-
-static const struct analysis_point *find_point(const struct analysis *a,
-					       const char *strategy,
-					       enum rx_mode rx, size_t msg_size,
-					       unsigned int threads)
+const struct analysis_point *analysis_find(const struct analysis *a,
+					   enum run_mode mode,
+					   const struct strategy_ops *strategy,
+					   enum rx_mode rx, size_t msg_size,
+					   unsigned int threads)
 {
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
 
-		if (p->runs && p->msg_size == msg_size &&
-		    p->threads == threads && p->rx == rx &&
-		    strcmp(p->strategy->name, strategy) == 0)
+		if (p->mode == mode && p->strategy == strategy && p->rx == rx &&
+		    p->msg_size == msg_size && p->threads == threads)
 			return p;
 	}
 	return NULL;
 }
 
-/* 1: a beats b, -1: b beats a, 0: within the spread. */
-static int compare(const struct analysis_point *a,
-		   const struct analysis_point *b)
+/* Its runs' figures, median and spread, and the estimate to compare. */
+static int point_fill(struct analysis *a, struct analysis_point *p,
+		      const struct run_result *results,
+		      const struct analysis_run *runs, size_t count)
 {
-	bool lower_better = a->mode == RUN_RR;
-	double a_worst = lower_better ? a->max : a->min;
-	double a_best = lower_better ? a->min : a->max;
-	double b_worst = lower_better ? b->max : b->min;
-	double b_best = lower_better ? b->min : b->max;
-	double margin = a->runs > 1 && b->runs > 1 ? 0 : ANALYSIS_MARGIN;
+	size_t n = p->runs;
+	double *figure = calloc(n + 1, sizeof(*figure));
+	double *p99 = calloc(n + 1, sizeof(*p99));
+	double *rel_se = calloc(n + 1, sizeof(*rel_se));
+	double *spread = calloc(n + 1, sizeof(*spread));
+	int r = -ENOMEM;
 
-	if (lower_better) {
-		if (a_worst < b_best * (1 - margin))
-			return 1;
-		if (b_worst < a_best * (1 - margin))
-			return -1;
-	} else {
-		if (a_worst > b_best * (1 + margin))
-			return 1;
-		if (b_worst > a_best * (1 + margin))
-			return -1;
+	(void)count;
+	if (!figure || !p99 || !rel_se || !spread)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = a->member[p->first + i];
+
+		figure[i] = runs[k].figure;
+		rel_se[i] = runs[k].series.rel_se;
+		spread[i] = runs[k].series.spread;
+		p99[i] = results[k].latency.p99_us;
+		p->intervals += runs[k].intervals;
 	}
-	return 0;
+	stats_point(figure, rel_se, spread, n, &p->estimate);
+	p->median = median(figure, n);
+	p->min = figure[0];
+	p->max = figure[n - 1];
+	p->p99_median_us = median(p99, n);
+	p->p99_min_us = p99[0];
+	p->p99_max_us = p99[n - 1];
+	r = 0;
+out:
+	free(figure);
+	free(p99);
+	free(rel_se);
+	free(spread);
+	return r;
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -123,59 +141,154 @@ static int cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int add_crossovers(struct analysis *a, unsigned int threads)
+static const struct analysis_point *find_named(const struct analysis *a,
+					       enum run_mode mode,
+					       const char *name,
+					       enum rx_mode rx, size_t msg_size,
+					       unsigned int threads)
 {
-	size_t *sizes = malloc(a->point_count * sizeof(*sizes));
+	const struct strategy_ops *ops = strategy_find(name);
+	const struct analysis_point *p;
+
+	if (!ops)
+		return NULL;
+	p = analysis_find(a, mode, ops, rx, msg_size, threads);
+	return p && p->runs ? p : NULL;
+}
+
+/* The share of zero-copy sends the kernel copied, over a point's runs. */
+static void add_copied(const struct analysis *a, const struct analysis_point *p,
+		       const struct run_result *results, uint64_t *completions,
+		       uint64_t *copied)
+{
+	if (!p->strategy->zerocopy)
+		return;
+	for (size_t i = 0; i < p->runs; i++) {
+		const struct run_totals *t =
+			&results[a->member[p->first + i]].totals;
+
+		*completions += t->zc_completions;
+		*copied += t->zc_copied;
+	}
+}
+
+static bool nearly_all(uint64_t copied, uint64_t completions)
+{
+	return completions && copied * 100 >= completions * 99;
+}
+
+/* The verdict from the pattern of the per-size outcomes. */
+static void crossover_verdict(struct analysis_crossover *c)
+{
+	size_t ahead = 0, behind = 0, equal = 0, tail = 0;
+
+	for (size_t j = 0; j < c->size_count; j++) {
+		enum stats_outcome o = c->size[j].difference.outcome;
+
+		ahead += o == STATS_AHEAD;
+		behind += o == STATS_BEHIND;
+		equal += o == STATS_EQUAL;
+	}
+	/* The run of sizes it is ahead at, down from the largest. */
+	while (tail < c->size_count &&
+	       c->size[c->size_count - 1 - tail].difference.outcome ==
+		       STATS_AHEAD)
+		tail++;
+	if (ahead && tail == ahead) {
+		c->verdict = VERDICT_FROM;
+		c->msg_size = c->size[c->size_count - tail].msg_size;
+	} else if (ahead) {
+		c->verdict = VERDICT_MIXED;
+	} else if (behind) {
+		c->verdict = VERDICT_NEVER;
+	} else if (equal == c->size_count) {
+		c->verdict = VERDICT_TIE;
+	} else {
+		c->verdict = VERDICT_UNDECIDED;
+	}
+}
+
+static int add_crossovers(struct analysis *a, const struct run_result *results,
+			  enum run_mode mode, unsigned int threads)
+{
+	size_t *sizes = malloc((a->point_count + 1) * sizeof(*sizes));
 	size_t n = 0;
 
 	if (!sizes)
 		return -ENOMEM;
 	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
 		bool seen = false;
 
 		for (size_t j = 0; j < n; j++)
-			seen |= sizes[j] == a->points[i].msg_size;
-		if (!seen && a->points[i].threads == threads)
-			sizes[n++] = a->points[i].msg_size;
+			seen |= sizes[j] == p->msg_size;
+		if (!seen && p->runs && p->mode == mode &&
+		    p->threads == threads)
+			sizes[n++] = p->msg_size;
 	}
 	qsort(sizes, n, sizeof(*sizes), cmp_size);
 	/* The pairs of strategies, then each strategy's two receive sides. */
 	for (size_t k = 0; k < PAIR_COUNT + strategy_count(); k++) {
+		struct analysis_crossover *c =
+			&a->crossovers[a->crossover_count];
 		bool rx_pair = k >= PAIR_COUNT;
-		const char *name = rx_pair ? strategy_at(k - PAIR_COUNT)->name
-					   : pairs[k][0];
-		struct analysis_crossover c = {
-			.threads = threads,
-			.strategy = name,
-			.versus = rx_pair ? name : pairs[k][1],
-			.rx_pair = rx_pair,
-			.verdict = VERDICT_TIE,
-		};
-		bool behind = false;
+		uint64_t completions = 0, copied = 0;
+		bool copies_less = false;
 
-		for (size_t j = 0; j < n; j++) {
-			const struct analysis_point *p = find_point(
-				a, c.strategy, rx_pair ? RX_ZEROCOPY : RX_COPY,
-				sizes[j], threads);
-			const struct analysis_point *q = find_point(
-				a, c.versus, RX_COPY, sizes[j], threads);
-			int who;
+		*c = (struct analysis_crossover){
+			.mode = mode,
+			.threads = threads,
+			.strategy = rx_pair ? strategy_at(k - PAIR_COUNT)->name
+					    : pairs[k][0],
+			.rx_pair = rx_pair,
+			.fewest_runs = SIZE_MAX,
+		};
+		c->versus = rx_pair ? c->strategy : pairs[k][1];
+		for (size_t j = 0; j < n && c->size_count < ANALYSIS_SIZES_MAX;
+		     j++) {
+			const struct analysis_point *p = find_named(
+				a, mode, c->strategy,
+				rx_pair ? RX_ZEROCOPY : RX_COPY, sizes[j],
+				threads);
+			const struct analysis_point *q = find_named(
+				a, mode, c->versus, RX_COPY, sizes[j], threads);
+			struct analysis_size *s;
 
 			if (!p || !q)
 				continue;
-			c.sizes++;
-			who = compare(p, q);
-			if (who > 0 && c.verdict != VERDICT_FROM) {
-				c.verdict = VERDICT_FROM;
-				c.msg_size = sizes[j];
-			}
-			behind |= who < 0;
+			s = &c->size[c->size_count++];
+			s->msg_size = sizes[j];
+			stats_compare(&p->estimate, &q->estimate,
+				      !analysis_lower_is_better(mode),
+				      &s->difference);
+			s->runs = p->runs + q->runs;
+			s->spread = fmax(p->estimate.spread,
+					 q->estimate.spread);
+			c->runs += s->runs;
+			c->intervals += p->intervals + q->intervals;
+			c->fewest_runs = p->runs < c->fewest_runs
+						 ? p->runs
+						 : c->fewest_runs;
+			c->fewest_runs = q->runs < c->fewest_runs
+						 ? q->runs
+						 : c->fewest_runs;
+			if (isfinite(s->spread) && !(s->spread <= c->spread))
+				c->spread = s->spread;
+			/* Zero-copy sends against a peer that copies. */
+			copies_less = !rx_pair && p->strategy->zerocopy &&
+				      !q->strategy->zerocopy;
+			if (copies_less)
+				add_copied(a, p, results, &completions,
+					   &copied);
 		}
-		if (!c.sizes)
+		if (!c->size_count)
 			continue;
-		if (c.verdict != VERDICT_FROM && behind)
-			c.verdict = VERDICT_NEVER;
-		a->crossovers[a->crossover_count++] = c;
+		crossover_verdict(c);
+		c->suspect = copies_less &&
+			     (c->verdict == VERDICT_FROM ||
+			      c->verdict == VERDICT_MIXED) &&
+			     nearly_all(copied, completions);
+		a->crossover_count++;
 	}
 	free(sizes);
 	return 0;
@@ -185,7 +298,8 @@ static void zerocopy_why(struct analysis *a, const struct run_result *results,
 			 size_t count)
 {
 	uint64_t completions = 0, copied = 0;
-	bool two_hosts = false;
+	bool two_hosts = false, suspect = false;
+	size_t len;
 
 	for (size_t i = 0; i < count; i++) {
 		if (!results[i].config.strategy->zerocopy)
@@ -195,12 +309,15 @@ static void zerocopy_why(struct analysis *a, const struct run_result *results,
 		completions += results[i].totals.zc_completions;
 		copied += results[i].totals.zc_copied;
 	}
+	for (size_t i = 0; i < a->crossover_count; i++)
+		suspect |= a->crossovers[i].suspect;
 	if (!a->has_zerocopy || !completions)
 		return;
-	if (copied * 100 >= completions * 99)
+	a->all_copied = nearly_all(copied, completions);
+	if (a->all_copied)
 		snprintf(a->zerocopy_why, sizeof(a->zerocopy_why),
 			 "the kernel copied %.0f%% of zero-copy sends %s, so "
-			 "pinning pages only added cost",
+			 "pinning pages only added work",
 			 100.0 * (double)copied / (double)completions,
 			 two_hosts ? "anyway (it does when the route to the "
 				     "agent is local, or the NIC lacks "
@@ -213,60 +330,99 @@ static void zerocopy_why(struct analysis *a, const struct run_result *results,
 			 "kernel copied the other %.0f%%",
 			 100.0 - 100.0 * (double)copied / (double)completions,
 			 100.0 * (double)copied / (double)completions);
+	len = strlen(a->zerocopy_why);
+	/* A lead that more work cannot explain is said to be suspect. */
+	if (suspect)
+		snprintf(a->zerocopy_why + len, sizeof(a->zerocopy_why) - len,
+			 "; where a zero-copy strategy still came out ahead "
+			 "it cannot be the copy it saved: suspect noise, try "
+			 "--repeat 5");
 }
 
-int analysis_build(const struct run_result *results, size_t count,
-		   struct analysis *a)
+/* The points, each with the indices of its runs in a->member. */
+static int build_points(struct analysis *a, const struct run_result *results,
+			const struct analysis_run *runs, size_t count)
 {
-	unsigned int *threads;
-	size_t thread_count = 0;
-	int r = 0;
+	size_t members = 0;
 
-	memset(a, 0, sizeof(*a));
-	if (!count)
-		return 0;
-	a->points = calloc(count, sizeof(*a->points));
-	threads = calloc(count, sizeof(*threads));
-	a->crossovers = calloc(count * (PAIR_COUNT + strategy_count()),
-			       sizeof(*a->crossovers));
-	if (!a->points || !threads || !a->crossovers) {
-		free(threads);
-		analysis_fini(a);
-		return -ENOMEM;
-	}
 	for (size_t i = 0; i < count; i++) {
 		const struct run_config *c = &results[i].config;
-		bool seen = false;
+		struct analysis_point *p = NULL;
 
-		for (size_t j = 0; j < a->point_count && !seen; j++)
-			seen = same_point(&a->points[j], c);
-		if (!seen) {
-			a->points[a->point_count] = (struct analysis_point){
+		if (!runs[i].usable)
+			continue;
+		for (size_t j = 0; j < a->point_count && !p; j++)
+			if (at_point(&a->points[j], c))
+				p = &a->points[j];
+		if (!p) {
+			p = &a->points[a->point_count++];
+			*p = (struct analysis_point){
 				.strategy = c->strategy,
 				.msg_size = c->msg_size,
 				.threads = c->threads,
 				.mode = c->mode,
 				.rx = c->settings.rx,
 			};
-			point_fill(&a->points[a->point_count++], results,
-				   count);
 		}
-		seen = false;
-		for (size_t j = 0; j < thread_count; j++)
-			seen |= threads[j] == c->threads;
-		if (!seen)
-			threads[thread_count++] = c->threads;
+		if (runs[i].short_run) {
+			p->short_runs++;
+			a->short_runs++;
+		} else {
+			p->runs++;
+			a->runs++;
+		}
 	}
-	for (size_t i = 0; i < thread_count && r == 0; i++)
-		r = add_crossovers(a, threads[i]);
+	for (size_t j = 0; j < a->point_count; j++) {
+		struct analysis_point *p = &a->points[j];
+
+		p->first = members;
+		for (size_t i = 0; i < count; i++)
+			if (runs[i].usable && !runs[i].short_run &&
+			    at_point(p, &results[i].config))
+				a->member[members++] = i;
+		if (p->runs && point_fill(a, p, results, runs, count) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int analysis_build(const struct run_result *results,
+		   const struct analysis_run *runs, size_t count,
+		   struct analysis *a)
+{
+	int r = 0;
+
+	memset(a, 0, sizeof(*a));
+	if (!count)
+		return 0;
+	a->points = calloc(count, sizeof(*a->points));
+	a->member = calloc(count, sizeof(*a->member));
+	a->crossovers = calloc(count * (PAIR_COUNT + strategy_count()),
+			       sizeof(*a->crossovers));
+	if (!a->points || !a->member || !a->crossovers) {
+		analysis_fini(a);
+		return -ENOMEM;
+	}
+	r = build_points(a, results, runs, count);
+	/* Each mode and flow count once, in the order first run. */
+	for (size_t i = 0; i < a->point_count && r == 0; i++) {
+		const struct analysis_point *p = &a->points[i];
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = a->points[j].mode == p->mode &&
+			       a->points[j].threads == p->threads;
+		if (!seen)
+			r = add_crossovers(a, results, p->mode, p->threads);
+	}
 	zerocopy_why(a, results, count);
-	free(threads);
 	return r;
 }
 
 void analysis_fini(struct analysis *a)
 {
 	free(a->points);
+	free(a->member);
 	free(a->crossovers);
 	memset(a, 0, sizeof(*a));
 }
@@ -274,39 +430,100 @@ void analysis_fini(struct analysis *a)
 const char *analysis_verdict_name(enum analysis_verdict verdict)
 {
 	static const char *const names[] = {
-		[VERDICT_FROM] = "from",
-		[VERDICT_NEVER] = "never",
-		[VERDICT_TIE] = "tie",
+		[VERDICT_FROM] = "from",	   [VERDICT_NEVER] = "never",
+		[VERDICT_MIXED] = "mixed",	   [VERDICT_TIE] = "tie",
+		[VERDICT_UNDECIDED] = "undecided",
 	};
 
 	return names[verdict];
 }
 
+/* "1K, 4K" of the sizes with this outcome; "every size" for all of them. */
+static void sizes_with(const struct analysis_crossover *c,
+		       enum stats_outcome outcome, char *out, size_t size)
+{
+	size_t n = 0, len = 0;
+
+	out[0] = '\0';
+	for (size_t j = 0; j < c->size_count; j++)
+		n += c->size[j].difference.outcome == outcome;
+	if (n == c->size_count && n > 1) {
+		snprintf(out, size, "every size");
+		return;
+	}
+	for (size_t j = 0; j < c->size_count && len < size; j++) {
+		char bytes[24];
+
+		if (c->size[j].difference.outcome != outcome)
+			continue;
+		units_format_size(c->size[j].msg_size, bytes, sizeof(bytes));
+		len += (size_t)snprintf(out + len, size - len, "%s%s",
+					len ? ", " : "", bytes);
+	}
+}
+
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 			     size_t size)
 {
-	const char *with = c->rx_pair ? " with zero-copy receive" : "";
-	const char *versus = c->rx_pair ? " with copy receive" : "";
-	char bytes[24];
+	char head[64], tail[96], list[160], other[160], bytes[24];
+	char strategy[96], versus[96];
+	size_t len;
 
+	/* A strategy against itself: the receive side tells them apart. */
+	snprintf(strategy, sizeof(strategy), "%s%s", c->strategy,
+		 c->rx_pair ? " with zero-copy receive" : "");
+	snprintf(versus, sizeof(versus), "%s%s", c->versus,
+		 c->rx_pair ? " with copy receive" : "");
+
+	snprintf(head, sizeof(head), "%s, %u flow%s:",
+		 c->mode == RUN_RR ? "rr (p50)" : run_mode_name(c->mode),
+		 c->threads, c->threads == 1 ? "" : "s");
+	snprintf(tail, sizeof(tail), "(%zu runs, %zu intervals)", c->runs,
+		 c->intervals);
 	switch (c->verdict) {
 	case VERDICT_FROM:
 		units_format_size(c->msg_size, bytes, sizeof(bytes));
-		snprintf(out, size, "threads %u: %s%s beats %s%s from %s",
-			 c->threads, c->strategy, with, c->versus, versus,
-			 bytes);
+		if (c->size_count == 1)
+			snprintf(out, size, "%s %s beats %s at %s %s", head,
+				 strategy, versus, bytes, tail);
+		else if (c->msg_size == c->size[0].msg_size)
+			snprintf(out, size, "%s %s beats %s at every size %s",
+				 head, strategy, versus, tail);
+		else
+			snprintf(out, size, "%s %s beats %s from %s %s", head,
+				 strategy, versus, bytes, tail);
 		break;
 	case VERDICT_NEVER:
-		snprintf(out, size,
-			 "threads %u: %s%s never beats %s%s (behind or tied "
-			 "at every size)",
-			 c->threads, c->strategy, with, c->versus, versus);
+		sizes_with(c, STATS_BEHIND, list, sizeof(list));
+		snprintf(out, size, "%s %s never beats %s: behind at %s %s",
+			 head, strategy, versus, list, tail);
+		break;
+	case VERDICT_MIXED:
+		sizes_with(c, STATS_AHEAD, list, sizeof(list));
+		sizes_with(c, STATS_BEHIND, other, sizeof(other));
+		snprintf(out, size, "%s %s ahead of %s at %s%s%s %s", head,
+			 strategy, versus, list, other[0] ? "; behind at " : "",
+			 other, tail);
 		break;
 	case VERDICT_TIE:
 		snprintf(out, size,
-			 "threads %u: %s%s vs %s%s: tie (within the spread at "
-			 "every size)",
-			 c->threads, c->strategy, with, c->versus, versus);
+			 "%s %s and %s within %.0f%% of each other at every "
+			 "size %s",
+			 head, strategy, versus, STATS_MIN_EFFECT * 100, tail);
+		break;
+	case VERDICT_UNDECIDED:
+		snprintf(out, size,
+			 "%s %s vs %s: not distinguishable here: %zu run%s "
+			 "per point, spread %.0f%%; try %s",
+			 head, strategy, versus, c->fewest_runs,
+			 c->fewest_runs == 1 ? "" : "s",
+			 isfinite(c->spread) ? c->spread * 100 : 0,
+			 c->fewest_runs < 3 ? "--repeat 3"
+					    : "longer runs or more repeats");
 		break;
 	}
+	len = strlen(out);
+	if (c->suspect && len < size)
+		snprintf(out + len, size - len,
+			 "; suspect: the kernel copied every zero-copy send");
 }

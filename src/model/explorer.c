@@ -60,7 +60,8 @@ static void explorer_start(struct explorer *e, const struct run_config *cfg)
 		return;
 	}
 	e->running = *cfg;
-	e->run_number++;
+	/* The number it will have in the table if it finishes. */
+	e->run_number = (unsigned int)session_next_run(e->session);
 	if (!e->sweep)
 		e->message[0] = '\0';
 	e->state = EXPLORER_RUNNING;
@@ -529,11 +530,18 @@ static void explorer_finish(struct explorer *e)
 			snprintf(e->sweep_failure, sizeof(e->sweep_failure),
 				 "run %u: %s", e->run_number, result.error);
 		}
-	} else if (!e->restart && !e->sweep)
+	} else if (!e->restart && !e->sweep && result.config.mode == RUN_RR) {
+		explorer_say(e,
+			     "run %u finished: p50 %.1f us, p99 %.1f us; "
+			     "Enter runs it again",
+			     e->run_number, result.latency.p50_us,
+			     result.latency.p99_us);
+	} else if (!e->restart && !e->sweep) {
 		explorer_say(e,
 			     "run %u finished: %.2f Gbit/s; Enter runs it "
 			     "again",
 			     e->run_number, result.gbps);
+	}
 	if (session_add_result(e->session, &result) < 0)
 		explorer_say(e, "out of memory: run %u not kept",
 			     e->run_number);
@@ -556,9 +564,12 @@ void explorer_tick(struct explorer *e, uint64_t now_ns)
 
 		/* The controls show what runs. */
 		e->config = next;
-		explorer_say(e, "%s: run %zu of %zu%s", e->sweep_name,
-			     e->sweep_next, e->sweep_count, failures);
 		explorer_start(e, &next);
+		/* Its place in the sweep, and the run's own number. */
+		if (e->run)
+			explorer_say(e, "%s: %zu of %zu, run %u%s",
+				     e->sweep_name, e->sweep_next,
+				     e->sweep_count, e->run_number, failures);
 	} else if (e->sweep) {
 		explorer_say(e, "%s done: %zu runs%s", e->sweep_name,
 			     e->sweep_count, failures);

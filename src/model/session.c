@@ -112,23 +112,54 @@ int session_start_run(struct session *s, const struct run_config *config,
 
 void session_analyse(struct session *s)
 {
+	struct analysis_run *grown;
+
+	/* Every result's facts again: the threshold may have changed. */
+	grown = realloc(s->run_facts,
+			(s->result_count + 1) * sizeof(*s->run_facts));
 	analysis_fini(&s->analysis);
-	analysis_build(s->results, s->result_count, &s->analysis);
+	if (!grown)
+		return;
+	s->run_facts = grown;
+	for (size_t i = 0; i < s->result_count; i++)
+		analysis_run_read(&s->results[i], s->options.min_measured_ms,
+				  &s->run_facts[i]);
+	s->run_fact_count = s->result_count;
+	analysis_build(s->results, s->run_facts, s->result_count, &s->analysis);
 }
 
 int session_add_result(struct session *s, struct run_result *result)
 {
 	void *grown = realloc(s->results,
 			      (s->result_count + 1) * sizeof(*s->results));
+	struct analysis_run *facts;
 
 	if (!grown) {
 		run_result_fini(result);
 		return -ENOMEM;
 	}
 	s->results = grown;
-	s->results[s->result_count++] = *result;
-	session_analyse(s);
+	facts = realloc(s->run_facts,
+			(s->result_count + 1) * sizeof(*s->run_facts));
+	if (!facts) {
+		run_result_fini(result);
+		return -ENOMEM;
+	}
+	s->run_facts = facts;
+	s->results[s->result_count] = *result;
+	/* The bootstrap runs once per result, not once per analysis. */
+	analysis_run_read(result, s->options.min_measured_ms,
+			  &s->run_facts[s->result_count]);
+	s->result_count++;
+	s->run_fact_count = s->result_count;
+	analysis_fini(&s->analysis);
+	analysis_build(s->results, s->run_facts, s->result_count, &s->analysis);
 	return 0;
+}
+
+size_t session_next_run(const struct session *s)
+{
+	return s->result_count + 1;
 }
 
 void session_close(struct session *s)
@@ -136,6 +167,7 @@ void session_close(struct session *s)
 	for (size_t i = 0; i < s->result_count; i++)
 		run_result_fini(&s->results[i]);
 	free(s->results);
+	free(s->run_facts);
 	free(s->plan);
 	free(s->notice);
 	analysis_fini(&s->analysis);

@@ -1,0 +1,98 @@
+/*
+ * Figures: what a chart plots, described once for the SVG report and the
+ * explorer's chart view.  A quantity is a figure of a run -- a row of the
+ * metric table on one side or summed over both ends, or a round-trip
+ * percentile -- and a point's value is the median of its analysed runs,
+ * with their range for error bars.  The course's four figures are the table
+ * figures[]: throughput against message size, the rr round trip against
+ * flows, cache misses per KiB and the cost per byte against message size.
+ */
+#ifndef NIO_TOP_FIGURE_H
+#define NIO_TOP_FIGURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis.h"
+#include "run.h"
+
+enum figure_source {
+	FIGURE_RECEIVER, /* a metric at the receiving side */
+	FIGURE_SENDER,	 /* a metric at the sending side */
+	FIGURE_BOTH,	 /* a cost metric summed over both ends */
+	FIGURE_LATENCY,	 /* a round-trip percentile (rr) */
+};
+
+enum figure_percentile {
+	PERCENTILE_P50,
+	PERCENTILE_P90,
+	PERCENTILE_P99,
+	PERCENTILE_P99_9,
+	PERCENTILE_MAX,
+	PERCENTILE_COUNT,
+};
+
+struct figure_quantity {
+	enum figure_source source;
+	const char *metric; /* a metric table key; NULL for FIGURE_LATENCY */
+	enum figure_percentile percentile;
+	const char *label; /* in a legend: "L1d", "p50" */
+};
+
+enum figure_axis {
+	FIGURE_BY_SIZE,	   /* x: message size (log 2); a panel per flows */
+	FIGURE_BY_THREADS, /* x: flows; a panel per message size */
+};
+
+#define FIGURE_QUANTITIES_MAX 2
+
+struct figure {
+	const char *key;
+	const char *title;
+	const char *unit;
+	enum run_mode mode;
+	enum figure_axis axis;
+	/* Plotted at each point; the latency figure's second is a whisker. */
+	struct figure_quantity quantity[FIGURE_QUANTITIES_MAX];
+	size_t quantity_count;
+	bool whisker;	/* quantity[1] is drawn as a whisker of [0] */
+	bool needs_pmu; /* hardware events: without them, say so */
+	/* When the quantities are unknown: this figure instead (or NULL). */
+	const struct figure *fallback;
+};
+
+/* The course's four, in order. */
+extern const struct figure figures[];
+extern const size_t figure_count;
+
+/* A run's value of q: false when unknown (not counted, not rr, failed). */
+bool figure_run_value(const struct figure_quantity *q,
+		      const struct run_result *result, double *value);
+
+/* A point's value of q over its analysed runs. */
+struct figure_stat {
+	size_t runs; /* with a known value */
+	double median, min, max;
+};
+
+bool figure_point_value(const struct figure_quantity *q,
+			const struct analysis *a,
+			const struct run_result *results,
+			const struct analysis_point *point,
+			struct figure_stat *out);
+
+/*
+ * Whether any point of the figure's mode has a value of its first quantity
+ * (else a fallback, or a "not measured" panel).
+ */
+bool figure_has_data(const struct figure *f, const struct analysis *a,
+		     const struct run_result *results);
+
+/* "p99.9" */
+const char *figure_percentile_name(enum figure_percentile p);
+
+/* "L1d misses/KiB (both ends)": a quantity's name for a title. */
+void figure_quantity_name(const struct figure_quantity *q, char *out,
+			  size_t size);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * The statistics behind the analysis's verdicts, kept apart so that they can
+ * be tested on their own.  A run is the unit of replication: its figure is
+ * taken on a log scale (so that differences are ratios), its uncertainty
+ * within the run comes from its 100 ms intervals by a moving-block bootstrap
+ * (neighbouring intervals are correlated, so they are resampled in blocks),
+ * and a point with several runs is compared with another by Welch's t on the
+ * runs' logs, its variance never below what the intervals allow.  One run
+ * per point says nothing of the run-to-run spread: no verdict is made from
+ * it.  nio-top(1) describes the method for users.
+ */
+#ifndef NIO_TOP_STATS_H
+#define NIO_TOP_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One-sided, as "A is ahead with 95% confidence". */
+#define STATS_CONFIDENCE 0.95
+/* Less than this is no difference worth a verdict (5%). */
+#define STATS_MIN_EFFECT	  0.05
+#define STATS_BOOTSTRAP_RESAMPLES 400
+
+/* One run's series of interval figures, summarized. */
+struct stats_series {
+	size_t count;  /* intervals */
+	double mean;   /* of the intervals */
+	double spread; /* their standard deviation / mean; NaN below 2 */
+	double rel_se; /* the block bootstrap's standard error / mean */
+	size_t block;  /* intervals per block */
+};
+
+/*
+ * The intervals' mean and the standard error of that mean by a moving-block
+ * bootstrap (blocks of ceil(n^(1/3)) intervals, STATS_BOOTSTRAP_RESAMPLES
+ * resamples from a fixed seed, so the same data gives the same answer).
+ * Values that are not finite are skipped.
+ */
+void stats_series(const double *values, size_t count, struct stats_series *out);
+
+/* A point: k runs' figures (all > 0) and their within-run relative SEs. */
+struct stats_point {
+	size_t runs;
+	double log_mean; /* mean of ln(figure) */
+	/*
+	 * The variance of log_mean: the larger of the variance between the
+	 * runs and the runs' mean variance within, over k.  NaN below 2 runs.
+	 */
+	double variance;
+	double df;     /* degrees of freedom of variance: k - 1 */
+	double spread; /* between runs: SD / mean; one run: its intervals' */
+};
+
+/*
+ * figures[i] > 0 of run i; within_rel_se[i] its intervals' rel_se (NaN
+ * where unknown); interval_spread[i] its intervals' spread.
+ */
+void stats_point(const double *figures, const double *within_rel_se,
+		 const double *interval_spread, size_t runs,
+		 struct stats_point *out);
+
+enum stats_outcome {
+	STATS_AHEAD,	   /* a better by at least the minimum effect */
+	STATS_BEHIND,	   /* b better by at least the minimum effect */
+	STATS_EQUAL,	   /* within the minimum effect of each other */
+	STATS_UNDECIDED,   /* none of these at the stated confidence */
+	STATS_TOO_FEW_RUNS /* a point has fewer than 2 runs */
+};
+
+struct stats_difference {
+	enum stats_outcome outcome;
+	/* How many times better a is than b, and its 90% interval (each bound
+	 * one-sided 95%); low and high are NaN with too few runs. */
+	double ratio, low, high;
+};
+
+/*
+ * a against b: ahead when the one-sided 95% lower bound of a's advantage
+ * is above 1 + STATS_MIN_EFFECT, behind when the upper bound is below
+ * 1 / (1 + STATS_MIN_EFFECT), equal when the 90% interval lies between
+ * the two (two one-sided tests); higher_is_better says which way is better.
+ */
+void stats_compare(const struct stats_point *a, const struct stats_point *b,
+		   bool higher_is_better, struct stats_difference *out);
+
+/* Student's t quantile for one-sided 95% at df degrees of freedom. */
+double stats_t95(double df);
+
+const char *stats_outcome_name(enum stats_outcome outcome);
+
+#endif

@@ -1,0 +1,194 @@
+/*
+ * The figures.  A cost per byte or per KiB is summed over both ends: over
+ * veth much of the receiving end's work runs in the sender's context, so
+ * either side alone would misplace it, while their sum is what moving a byte
+ * cost the machine.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figure.h"
+
+static const struct figure cpu_time_figure = {
+	.key = "cost",
+	.title = "CPU time per KiB moved (task-clock; no PMU for cycles)",
+	.unit = "ns per KiB, both ends",
+	.mode = RUN_STREAM,
+	.axis = FIGURE_BY_SIZE,
+	.quantity = {{FIGURE_BOTH, "cpu_ns_per_kib", 0, "CPU time"}},
+	.quantity_count = 1,
+};
+
+const struct figure figures[] = {
+	{
+		.key = "throughput",
+		.title = "Throughput vs message size",
+		.unit = "Gbit/s delivered",
+		.mode = RUN_STREAM,
+		.axis = FIGURE_BY_SIZE,
+		.quantity = {{FIGURE_RECEIVER, "gbps", 0, "Gbit/s"}},
+		.quantity_count = 1,
+	},
+	{
+		.key = "latency",
+		.title = "Round trip vs flows (rr): p50, whisker to p99",
+		.unit = "microseconds",
+		.mode = RUN_RR,
+		.axis = FIGURE_BY_THREADS,
+		.quantity = {{FIGURE_LATENCY, NULL, PERCENTILE_P50, "p50"},
+			     {FIGURE_LATENCY, NULL, PERCENTILE_P99, "p99"}},
+		.quantity_count = 2,
+		.whisker = true,
+	},
+	{
+		.key = "caches",
+		.title = "Cache misses per KiB vs message size: L1d (solid), "
+			 "LLC (dashed)",
+		.unit = "misses per KiB, both ends",
+		.mode = RUN_STREAM,
+		.axis = FIGURE_BY_SIZE,
+		.quantity = {{FIGURE_BOTH, "l1_misses_per_kib", 0, "L1d"},
+			     {FIGURE_BOTH, "llc_misses_per_kib", 0, "LLC"}},
+		.quantity_count = 2,
+		.needs_pmu = true,
+	},
+	{
+		.key = "cost",
+		.title = "CPU cycles per byte vs message size",
+		.unit = "cycles per byte, both ends",
+		.mode = RUN_STREAM,
+		.axis = FIGURE_BY_SIZE,
+		.quantity = {{FIGURE_BOTH, "cycles_per_byte", 0, "cycles"}},
+		.quantity_count = 1,
+		.needs_pmu = true,
+		.fallback = &cpu_time_figure,
+	},
+};
+
+const size_t figure_count = sizeof(figures) / sizeof(figures[0]);
+
+const char *figure_percentile_name(enum figure_percentile p)
+{
+	static const char *const names[] = {
+		[PERCENTILE_P50] = "p50", [PERCENTILE_P90] = "p90",
+		[PERCENTILE_P99] = "p99", [PERCENTILE_P99_9] = "p99.9",
+		[PERCENTILE_MAX] = "max",
+	};
+
+	return names[p];
+}
+
+static double percentile(const struct latency_summary *l,
+			 enum figure_percentile p)
+{
+	switch (p) {
+	case PERCENTILE_P50:
+		return l->p50_us;
+	case PERCENTILE_P90:
+		return l->p90_us;
+	case PERCENTILE_P99:
+		return l->p99_us;
+	case PERCENTILE_P99_9:
+		return l->p99_9_us;
+	default:
+		return l->max_us;
+	}
+}
+
+bool figure_run_value(const struct figure_quantity *q,
+		      const struct run_result *r, double *value)
+{
+	int m = q->metric ? metric_find(q->metric) : -1;
+	double tx, rx;
+
+	*value = NAN;
+	if (r->error)
+		return false;
+	switch (q->source) {
+	case FIGURE_LATENCY:
+		if (r->config.mode != RUN_RR || !r->latency.count)
+			return false;
+		*value = percentile(&r->latency, q->percentile);
+		break;
+	case FIGURE_RECEIVER:
+	case FIGURE_SENDER:
+		if (m < 0 || !run_result_metric(r, q->source == FIGURE_SENDER,
+						(size_t)m, value))
+			return false;
+		break;
+	case FIGURE_BOTH:
+		if (m < 0 || !run_result_metric(r, true, (size_t)m, &tx) ||
+		    !run_result_metric(r, false, (size_t)m, &rx))
+			return false;
+		*value = tx + rx;
+		break;
+	}
+	return isfinite(*value);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool figure_point_value(const struct figure_quantity *q,
+			const struct analysis *a,
+			const struct run_result *results,
+			const struct analysis_point *p, struct figure_stat *out)
+{
+	double *v = calloc(p->runs + 1, sizeof(*v));
+	size_t n = 0;
+
+	*out = (struct figure_stat){.median = NAN, .min = NAN, .max = NAN};
+	if (!v)
+		return false;
+	for (size_t i = 0; i < p->runs; i++)
+		if (figure_run_value(q, &results[a->member[p->first + i]],
+				     &v[n]))
+			n++;
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		out->runs = n;
+		out->median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		out->min = v[0];
+		out->max = v[n - 1];
+	}
+	free(v);
+	return n > 0;
+}
+
+bool figure_has_data(const struct figure *f, const struct analysis *a,
+		     const struct run_result *results)
+{
+	struct figure_stat stat;
+
+	for (size_t i = 0; i < a->point_count; i++)
+		if (a->points[i].mode == f->mode && a->points[i].runs &&
+		    figure_point_value(&f->quantity[0], a, results,
+				       &a->points[i], &stat))
+			return true;
+	return false;
+}
+
+void figure_quantity_name(const struct figure_quantity *q, char *out,
+			  size_t size)
+{
+	int m = q->metric ? metric_find(q->metric) : -1;
+	static const char *const where[] = {
+		[FIGURE_RECEIVER] = "receiver",
+		[FIGURE_SENDER] = "sender",
+		[FIGURE_BOTH] = "both ends",
+	};
+
+	if (q->source == FIGURE_LATENCY || m < 0)
+		snprintf(out, size, "Round trip %s us",
+			 figure_percentile_name(q->percentile));
+	else
+		snprintf(out, size, "%s%s%s (%s)", metrics[m].label,
+			 *metrics[m].unit ? " " : "", metrics[m].unit,
+			 where[q->source]);
+}
