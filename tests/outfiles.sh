@@ -70,7 +70,7 @@ timeout 5 bash -c "write --csv '$tmp/out/fifo'" 2>/dev/null
 rc=$?
 wait "$reader"
 [ $rc = 0 ] && [ -p "$tmp/out/fifo" ] &&
-	head -1 "$tmp/out/from-fifo" | grep -q '^strategy,mode,msg_size'
+	head -1 "$tmp/out/from-fifo" | grep -q '^run,strategy,mode,msg_size'
 ok $? "a FIFO with a reader: the CSV goes through it, and it stays a FIFO"
 
 echo old >"$tmp/out/kept.csv"
@@ -80,7 +80,7 @@ chmod 600 "$tmp/out/kept.csv"
 before=$(stat -c %U:%a "$tmp/out/kept.csv")
 write --csv "$tmp/out/kept.csv" 2>/dev/null &&
 	[ "$(stat -c %U:%a "$tmp/out/kept.csv")" = "$before" ] &&
-	head -1 "$tmp/out/kept.csv" | grep -q '^strategy,'
+	head -1 "$tmp/out/kept.csv" | grep -q '^run,strategy,'
 ok $? "an existing file is replaced, keeping its owner and mode ($before)"
 (umask 027 && write --svg "$tmp/out/new.svg" 2>/dev/null) &&
 	[ "$(stat -c %a "$tmp/out/new.svg")" = 640 ]

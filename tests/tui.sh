@@ -93,7 +93,7 @@ T send-keys -t ui v
 wait_screen 'Compare \(c marks' 10
 ok $? "v shows the comparison"
 T send-keys -t ui v
-wait_screen 'vs message size' 10
+wait_screen ' vs size, stream, [0-9]+ flows? ' 10
 ok $? "v again shows the chart"
 T send-keys -t ui v
 
@@ -212,7 +212,7 @@ wait_screen 'Presets \(Enter loads' 20 && screen | grep -q 'pa02' &&
 	screen | grep -q 'zerocopy-crossover'
 ok $? "p lists the shipped presets"
 T send-keys -t ui Down Down Enter
-wait_screen 'preset quick: (run [0-9]+ of 7|7 runs)' 20 && wait_screen 'sweep \[' 20
+wait_screen 'preset quick: ([0-9]+ of 7, run [0-9]+|7 runs)' 20 && wait_screen 'sweep \[' 20
 ok $? "Enter loads the chosen preset (quick) and runs its grid as a sweep"
 T send-keys -t ui q q
 wait_exit
@@ -222,11 +222,11 @@ T kill-server
 "$NIO_TOP" --batch -s one-copy,two-copy -m 1K,64K -d 0.2 -w 0 \
 	-o "$tmp/saved.json" >/dev/null 2>&1
 loaded_before=$(net_snapshot)
-start "${utf8[@]}" -- --load "$tmp/saved.json"
+start "${utf8[@]}" -- --load "$tmp/saved.json" --min-measured 0
 wait_screen 'loaded export, 4 runs' 30
 ok $? "--load shows the export's runs"
 T send-keys -t ui v v v
-wait_screen 'Analysis: a win must clear' 20 && screen | grep -q 'threads 1: one-copy'
+wait_screen 'Analysis: 95% confidence' 20 && screen | grep -q 'stream, 1 flow: one-copy'
 ok $? "the analysis view shows the crossovers"
 T send-keys -t ui Right
 wait_screen 'nothing runs here' 10 && [ "$(net_snapshot)" = "$loaded_before" ]

@@ -18,6 +18,7 @@ struct capability {
 };
 
 struct host_info {
+	char hostname[65];
 	char kernel[65];
 	char cpu_model[128];
 	unsigned int cpus;
@@ -38,7 +39,7 @@ struct host_info {
 	struct capability strategy[STRATEGIES_MAX];
 };
 
-/* kernel, cpu_model, cpus */
+/* hostname (optional: older files lack it), kernel, cpu_model, cpus */
 extern const struct record host_info_record;
 /* available, reason */
 extern const struct record capability_record;

@@ -1,9 +1,10 @@
 /*
  * Reports for people: a CSV file with one row per run (the columns are a
- * table, documented in nio-top(1)), and an SVG file of charts drawn from the
- * analysis -- throughput against message size per strategy, one panel per
- * thread count, and for rr runs the round trip (p50 and p99) the same way.
- * Both are written atomically.
+ * table, documented in nio-top(1)), and an SVG file of the course's four
+ * figures (figure.h): throughput against message size, the rr round trip
+ * against flows, cache misses per KiB and the cost per byte against message
+ * size, each with the machine and the run configuration beneath it.  Both
+ * are written atomically.
  */
 #ifndef NIO_TOP_REPORT_H
 #define NIO_TOP_REPORT_H
@@ -12,7 +13,23 @@
 
 #include "session.h"
 
+#define REPORT_COLOURS_MAX 8
+
+/* The strategies' colours, in registry order: "#rrggbb". */
+struct report_style {
+	char colour[REPORT_COLOURS_MAX][8];
+	size_t colour_count;
+};
+
+/* A palette of its own, for when no theme gives one. */
+void report_style_default(struct report_style *style);
+/* Colour i from a theme's, darkened as white paper needs. */
+void report_style_colour(struct report_style *style, size_t i,
+			 const unsigned char rgb[3]);
+
 int report_write_csv(const char *path, const struct session *s, char **cause);
-int report_write_svg(const char *path, const struct session *s, char **cause);
+/* style NULL: report_style_default(). */
+int report_write_svg(const char *path, const struct session *s,
+		     const struct report_style *style, char **cause);
 
 #endif

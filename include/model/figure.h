@@ -49,6 +49,7 @@ enum figure_axis {
 struct figure {
 	const char *key;
 	const char *title;
+	const char *note; /* how to read it, under the title */
 	const char *unit;
 	enum run_mode mode;
 	enum figure_axis axis;
@@ -56,6 +57,7 @@ struct figure {
 	struct figure_quantity quantity[FIGURE_QUANTITIES_MAX];
 	size_t quantity_count;
 	bool whisker;	/* quantity[1] is drawn as a whisker of [0] */
+	bool log_y;	/* values that span decades: a log axis */
 	bool needs_pmu; /* hardware events: without them, say so */
 	/* When the quantities are unknown: this figure instead (or NULL). */
 	const struct figure *fallback;

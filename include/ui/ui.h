@@ -54,4 +54,12 @@ void ui_resize(struct ui *ui);
 
 void ui_draw(struct ui *ui, const struct explorer *e);
 
+/*
+ * The chart's series colours, one per strategy in registry order, from the
+ * theme on ui's screen (or, ui NULL, the theme named): how many it wrote to
+ * rgb, 0 if the theme cannot be read.  Needs no terminal.
+ */
+size_t ui_chart_colours(const struct ui *ui, const char *theme,
+			unsigned char (*rgb)[3], size_t most);
+
 #endif

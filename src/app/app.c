@@ -93,17 +93,32 @@ static int app_check_outputs(const struct options *o)
 	return 0;
 }
 
+static int write_export(const char *path, const struct session *s,
+			const struct report_style *style, char **cause)
+{
+	(void)style;
+	return export_write(path, s, cause);
+}
+
+static int write_csv(const char *path, const struct session *s,
+		     const struct report_style *style, char **cause)
+{
+	(void)style;
+	return report_write_csv(path, s, cause);
+}
+
 /* -o, --csv and --svg: each written atomically; 0 or 1 (a failure said). */
-static int app_write_reports(const struct options *o, const struct session *s)
+static int app_write_reports(const struct options *o, const struct session *s,
+			     const struct report_style *style)
 {
 	static const struct {
 		int (*write)(const char *path, const struct session *s,
-			     char **cause);
+			     const struct report_style *style, char **cause);
 		const char *what;
 	} writers[] = {
-		{export_write, "JSON"},
-		{report_write_csv, "CSV"},
-		{report_write_svg, "SVG charts"},
+		{write_export, "JSON"},
+		{write_csv, "CSV"},
+		{report_write_svg, "SVG figures"},
 	};
 	const char *paths[] = {o->output, o->csv, o->svg};
 	int status = 0;
@@ -114,7 +129,7 @@ static int app_write_reports(const struct options *o, const struct session *s)
 
 		if (!paths[i])
 			continue;
-		r = writers[i].write(paths[i], s, &cause);
+		r = writers[i].write(paths[i], s, style, &cause);
 		if (r < 0) {
 			fprintf(stderr, "nio-top: %s\n",
 				cause ? cause : strerror(-r));
@@ -130,6 +145,23 @@ static int app_write_reports(const struct options *o, const struct session *s)
 	return status;
 }
 
+/*
+ * The figures' colours: the theme's chart colours (the one on screen at the
+ * end, else --theme's), or the report's own palette without themes.
+ */
+static void app_report_style(const struct ui *ui, const struct options *o,
+			     struct report_style *style)
+{
+	unsigned char rgb[REPORT_COLOURS_MAX][3];
+	size_t n = ui_chart_colours(ui, o->theme, rgb, REPORT_COLOURS_MAX);
+
+	report_style_default(style);
+	for (size_t i = 0; i < n; i++)
+		report_style_colour(style, i, rgb[i]);
+	if (n)
+		style->colour_count = n;
+}
+
 /* The session: a saved export (read only: no network, no privilege), or a
  * new one. */
 static int app_session(const struct options *options, struct session *s,
@@ -137,9 +169,17 @@ static int app_session(const struct options *options, struct session *s,
 {
 	if (!options->load)
 		return session_open(s, options, cause);
+	int r;
+
 	*loaded = *options;
 	loaded->viewing_only = true;
-	return export_load(options->load, s, loaded, cause);
+	r = export_load(options->load, s, loaded, cause);
+	/* What the command line says of short runs outranks the file. */
+	if (r == 0 && options_given(options, "min-measured")) {
+		s->options.min_measured_ms = options->min_measured_ms;
+		session_analyse(s);
+	}
+	return r;
 }
 
 int app_run(const struct options *options)
@@ -147,6 +187,7 @@ int app_run(const struct options *options)
 	struct options loaded; /* --load: the export's own options */
 	struct session session;
 	struct app app = {0};
+	struct report_style style;
 	struct ui *ui = NULL;
 	char *cause = NULL;
 	int status, r;
@@ -192,19 +233,22 @@ int app_run(const struct options *options)
 	}
 	if (ui) {
 		r = explore_run(&app, &session, ui);
+		app_report_style(ui, options, &style);
 		ui_close(ui);
 		status = r < 0 ? 1 : 0;
 		if (r < 0)
 			fprintf(stderr, "nio-top: %s\n", strerror(-r));
 	} else if (options->load) {
+		app_report_style(NULL, options, &style);
 		status = batch_loaded(&session);
 	} else {
+		app_report_style(NULL, options, &style);
 		if (session.notice)
 			fprintf(stderr, "nio-top: %s\n", session.notice);
 		status = batch_run(&app, &session);
 	}
 
-	if (app_write_reports(options, &session))
+	if (app_write_reports(options, &session, &style))
 		status = 1;
 	session_close(&session);
 	loop_teardown(&app);

@@ -1,5 +1,5 @@
 /*
- * Host facts: kernel release, CPU model and count from uname, /proc/cpuinfo and
+ * Host facts: host name and kernel release, CPU model and count from uname, /proc/cpuinfo and
  * sysconf; what the network stack lets this process do, found by building a
  * throwaway veth topology in private namespaces and trying each qdisc on it;
  * and what each perf event does when this thread opens it.
@@ -17,6 +17,11 @@
 #include "topo.h"
 
 static const struct record_field host_fields[] = {
+	{.key = "hostname",
+	 .kind = RECORD_TEXT,
+	 .offset = offsetof(struct host_info, hostname),
+	 .size = sizeof(((struct host_info *)0)->hostname),
+	 .optional = true},
 	RECORD_TEXT_FIELD("kernel", struct host_info, kernel),
 	RECORD_TEXT_FIELD("cpu_model", struct host_info, cpu_model),
 	RECORD_FIELD("cpus", RECORD_UINT, struct host_info, cpus),
@@ -163,8 +168,11 @@ void host_info_read(struct host_info *host, const struct counter_set *events)
 	struct utsname uts;
 
 	memset(host, 0, sizeof(*host));
-	if (uname(&uts) == 0)
+	if (uname(&uts) == 0) {
+		snprintf(host->hostname, sizeof(host->hostname), "%s",
+			 uts.nodename);
 		snprintf(host->kernel, sizeof(host->kernel), "%s", uts.release);
+	}
 	cpu_model_read(host->cpu_model, sizeof(host->cpu_model));
 	host->cpus = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
 	probe_network(host);

@@ -197,12 +197,6 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	return obj;
 }
 
-/* A ratio's bound: null where the test could not say (too few runs). */
-static cJSON *ratio_item(double v)
-{
-	return number_or_null(isfinite(v), v);
-}
-
 static cJSON *export_crossover(const struct analysis_crossover *c)
 {
 	cJSON *item = cJSON_CreateObject(), *list;
@@ -223,7 +217,7 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	cJSON_AddNumberToObject(item, "runs", (double)c->runs);
 	cJSON_AddNumberToObject(item, "intervals", (double)c->intervals);
 	cJSON_AddNumberToObject(item, "fewest_runs", (double)c->fewest_runs);
-	cJSON_AddItemToObject(item, "spread", ratio_item(c->spread));
+	cJSON_AddItemToObject(item, "spread", number_or_null(true, c->spread));
 	cJSON_AddBoolToObject(item, "suspect", c->suspect);
 	list = cJSON_AddArrayToObject(item, "sizes");
 	for (size_t j = 0; j < c->size_count; j++) {
@@ -234,14 +228,16 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 		cJSON_AddStringToObject(
 			size, "outcome",
 			stats_outcome_name(z->difference.outcome));
-		cJSON_AddItemToObject(size, "ratio",
-				      ratio_item(z->difference.ratio));
+		cJSON_AddItemToObject(
+			size, "ratio",
+			number_or_null(true, z->difference.ratio));
 		cJSON_AddItemToObject(size, "low",
-				      ratio_item(z->difference.low));
+				      number_or_null(true, z->difference.low));
 		cJSON_AddItemToObject(size, "high",
-				      ratio_item(z->difference.high));
+				      number_or_null(true, z->difference.high));
 		cJSON_AddNumberToObject(size, "runs", (double)z->runs);
-		cJSON_AddItemToObject(size, "spread", ratio_item(z->spread));
+		cJSON_AddItemToObject(size, "spread",
+				      number_or_null(true, z->spread));
 		cJSON_AddItemToArray(list, size);
 	}
 	analysis_crossover_text(c, text, sizeof(text));
@@ -288,7 +284,7 @@ static cJSON *export_analysis(const struct session *s)
 		cJSON_AddItemToObject(item, "max",
 				      number_or_null(true, p->max));
 		cJSON_AddItemToObject(item, "spread",
-				      ratio_item(p->estimate.spread));
+				      number_or_null(true, p->estimate.spread));
 		cJSON_AddItemToObject(item, "p99_us_median",
 				      number_or_null(rr, p->p99_median_us));
 		cJSON_AddItemToArray(list, item);
@@ -340,6 +336,7 @@ int export_write(const char *path, const struct session *s, char **cause)
 	tool = cJSON_AddObjectToObject(head, "tool");
 	cJSON_AddStringToObject(tool, "name", "nio-top");
 	cJSON_AddStringToObject(tool, "version", NIO_TOP_VERSION);
+	cJSON_AddStringToObject(head, "date", s->date);
 	cJSON_AddItemToObject(head, "host", codec_host(&s->host));
 	cJSON_AddItemToObject(head, "capabilities",
 			      codec_capabilities(&s->host));
@@ -678,6 +675,11 @@ int export_from_json(const cJSON *root, const char *path, struct session *s,
 		       &s->loaded_counters);
 	s->options = *o;
 	s->options.counters = s->loaded_counters;
+	/* Files before the date was written have none. */
+	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(root, "date")))
+		snprintf(s->date, sizeof(s->date), "%s",
+			 cJSON_GetObjectItemCaseSensitive(root, "date")
+				 ->valuestring);
 	s->topo.options = o->topo;
 	snprintf(where, sizeof(where), "%s: host", path);
 	snprintf(capabilities, sizeof(capabilities), "%s: capabilities", path);

@@ -13,6 +13,7 @@
 
 #include "analysis.h"
 #include "export.h"
+#include "figure.h"
 #include "outfile.h"
 #include "report.h"
 #include "units.h"
@@ -89,6 +90,7 @@ static const struct {
 	const char *path;
 	const char *when;
 } csv_columns[] = {
+	{"run", "run", NULL},
 	{"strategy", "strategy", NULL},
 	{"mode", "mode", NULL},
 	{"msg_size", "msg_size", NULL},
@@ -97,6 +99,7 @@ static const struct {
 	{"duration_s", "duration_s", NULL},
 	{"warmup_s", "warmup_s", NULL},
 	{"measured_s", "measured_s", NULL},
+	{"short", "short", NULL},
 	{"messages_sent", "messages_sent", NULL},
 	{"messages_received", "messages_received", NULL},
 	{"bytes_sent", "bytes_sent", NULL},
@@ -169,6 +172,8 @@ static void csv_cell(struct text *t, const cJSON *v)
 		put(t, "%s", v->valuestring);
 	} else if (cJSON_IsNumber(v)) {
 		put(t, "%.6g", v->valuedouble);
+	} else if (cJSON_IsBool(v)) {
+		put(t, "%s", cJSON_IsTrue(v) ? "true" : "false");
 	} else if (cJSON_IsString(v) && strpbrk(v->valuestring, ",\"\n")) {
 		/* Quoted, with inner quotes doubled (RFC 4180). */
 		put(t, "\"");
@@ -208,244 +213,754 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 	return text_write(&t, path, cause);
 }
 
-/* The SVG charts. */
-#define SVG_WIDTH   960
-#define PANEL_H	    330
-#define PLOT_LEFT   80
-#define PLOT_RIGHT  200 /* room for the legend */
-#define PLOT_TOP    50
-#define PLOT_BOTTOM 50
+/*
+ * The SVG report: the course's four figures (figure.h), one under the other,
+ * each a title, a legend, a grid of panels and a footer that says where and
+ * how the numbers were made, so that a figure cut out of the page still
+ * stands on its own.  Strategies differ by colour, by marker shape and (where
+ * a figure plots one quantity) by dash pattern, so that they stay apart in
+ * grey print.
+ */
+#define SVG_WIDTH   1000
+#define SVG_MARGIN  20
+#define PANEL_GAP   20
+#define PANEL_H	    280
+#define FIGURE_HEAD 90 /* title, note and legend */
+#define FIGURE_FOOT 64
+#define FIGURE_GAP  30
+#define PLOT_LEFT   62
+#define PLOT_RIGHT  14
+#define PLOT_TOP    28
+#define PLOT_BOTTOM 44
+#define SERIES_MAX  8
 
-static const char *const palette[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-	"#ff7f0e", "#8c564b", "#e377c2", "#17becf",
-};
+static const char *const dashes[] = {"", "7 3", "2 3", "9 3 2 3", "4 2 1 2"};
 
-static const char *strategy_colour(const struct strategy_ops *ops)
+void report_style_default(struct report_style *style)
 {
-	return palette[strategy_index(ops) %
-		       (sizeof(palette) / sizeof(*palette))];
+	static const char *const palette[] = {
+		"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+		"#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+	};
+
+	style->colour_count = sizeof(palette) / sizeof(*palette);
+	for (size_t i = 0; i < style->colour_count; i++)
+		snprintf(style->colour[i], sizeof(style->colour[i]), "%s",
+			 palette[i]);
 }
 
-struct chart {
-	const struct analysis *a;
-	enum run_mode mode;
-	unsigned int threads;
-	double y0; /* the panel's top */
-	double lo_log, hi_log, y_max;
-};
-
-static double chart_x(const struct chart *c, size_t msg_size)
+/* sRGB component (0 .. 1) to linear light, and back. */
+static double linear(double c)
 {
-	double span = c->hi_log - c->lo_log;
-	double f = span > 0 ? (log2((double)msg_size) - c->lo_log) / span : 0.5;
-
-	return PLOT_LEFT + f * (SVG_WIDTH - PLOT_LEFT - PLOT_RIGHT);
+	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
 }
 
-static double chart_y(const struct chart *c, double v)
+static double gamma_encode(double c)
 {
-	double h = PANEL_H - PLOT_TOP - PLOT_BOTTOM;
-
-	return c->y0 + PLOT_TOP + h - (c->y_max > 0 ? v / c->y_max : 0) * h;
+	return c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055;
 }
 
-static bool in_chart(const struct chart *c, const struct analysis_point *p)
+void report_style_colour(struct report_style *style, size_t i,
+			 const unsigned char rgb[3])
 {
-	return p->runs && p->mode == c->mode && p->threads == c->threads;
+	double c[3], luminance;
+
+	if (i >= REPORT_COLOURS_MAX)
+		return;
+	for (int k = 0; k < 3; k++)
+		c[k] = linear(rgb[k] / 255.0);
+	luminance = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+	/*
+	 * A theme's colours are made for a dark terminal: on white paper a
+	 * light one is darkened, hue kept, to a contrast of 4:1 or more.
+	 */
+	for (int k = 0; luminance > 0.2 && k < 3; k++)
+		c[k] *= 0.2 / luminance;
+	snprintf(style->colour[i], sizeof(style->colour[i]), "#%02x%02x%02x",
+		 (unsigned int)lround(gamma_encode(c[0]) * 255),
+		 (unsigned int)lround(gamma_encode(c[1]) * 255),
+		 (unsigned int)lround(gamma_encode(c[2]) * 255));
+	if (style->colour_count <= i)
+		style->colour_count = i + 1;
 }
 
-static void chart_axes(struct text *t, const struct chart *c, const char *title,
-		       const char *unit)
+/* Text for an XML attribute or element. */
+static void put_escaped(struct text *t, const char *s)
 {
-	double bottom = c->y0 + PANEL_H - PLOT_BOTTOM;
-	double right = SVG_WIDTH - PLOT_RIGHT;
-
-	put(t,
-	    "<text x=\"%d\" y=\"%.0f\" font-size=\"16\" "
-	    "font-weight=\"bold\">%s, %u flow%s</text>\n",
-	    PLOT_LEFT, c->y0 + 28, title, c->threads,
-	    c->threads == 1 ? "" : "s");
-	put(t,
-	    "<line x1=\"%d\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
-	    "stroke=\"#000\"/>\n",
-	    PLOT_LEFT, bottom, right, bottom);
-	put(t,
-	    "<line x1=\"%d\" y1=\"%.0f\" x2=\"%d\" y2=\"%.0f\" "
-	    "stroke=\"#000\"/>\n",
-	    PLOT_LEFT, c->y0 + PLOT_TOP, PLOT_LEFT, bottom);
-	for (int i = 0; i <= 4; i++) {
-		double v = c->y_max * i / 4, y = chart_y(c, v);
-
-		put(t,
-		    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-		    "stroke=\"#ddd\"/>\n",
-		    PLOT_LEFT, y, right, y);
-		put(t,
-		    "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" "
-		    "text-anchor=\"end\">%.3g</text>\n",
-		    PLOT_LEFT - 6, y + 4, v);
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			put(t, "&amp;");
+			break;
+		case '<':
+			put(t, "&lt;");
+			break;
+		case '>':
+			put(t, "&gt;");
+			break;
+		case '"':
+			put(t, "&quot;");
+			break;
+		default:
+			put(t, "%c", *s);
+		}
 	}
-	put(t,
-	    "<text x=\"16\" y=\"%.0f\" font-size=\"12\" "
-	    "transform=\"rotate(-90 16 %.0f)\" text-anchor=\"middle\">"
-	    "%s</text>\n",
-	    c->y0 + PANEL_H / 2.0, c->y0 + PANEL_H / 2.0, unit);
-	/* One tick per size measured. */
-	for (size_t i = 0; i < c->a->point_count; i++) {
-		const struct analysis_point *p = &c->a->points[i];
-		char size[24];
+}
 
-		if (!in_chart(c, p))
+/* 1, 2 or 5 times a power of ten, at least x. */
+static double nice_step(double x)
+{
+	double power = pow(10, floor(log10(x)));
+	double f = x / power;
+
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * power;
+}
+
+/* "2.5", "1200", "0.04": a tick's value, no more digits than it needs. */
+static void tick_text(double v, double step, char *out, size_t size)
+{
+	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+
+	if (v >= 1e6)
+		snprintf(out, size, "%gM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(out, size, "%gk", v / 1e3);
+	else
+		snprintf(out, size, "%.*f", decimals, v);
+}
+
+struct svg {
+	struct text *t;
+	const struct session *s;
+	const struct report_style *style;
+	const struct figure *f;
+	const struct strategy_ops *series[SERIES_MAX]; /* present, in order */
+	size_t series_count;
+};
+
+/* One panel: its place, the x values it holds and its y scale. */
+struct panel {
+	double x, y, w, h;
+	size_t fixed;	  /* the flows (by size) or the size (by flows) */
+	double lo, hi;	  /* the x axis, log 2 */
+	double top, step; /* the y axis: 0 .. top, or bottom .. top (log) */
+	double bottom;	  /* log y: its lowest tick */
+	bool log_y;
+};
+
+static double panel_left(const struct panel *p)
+{
+	return p->x + PLOT_LEFT;
+}
+
+static double panel_right(const struct panel *p)
+{
+	return p->x + p->w - PLOT_RIGHT;
+}
+
+static double panel_bottom(const struct panel *p)
+{
+	return p->y + p->h - PLOT_BOTTOM;
+}
+
+static double px(const struct panel *p, double value)
+{
+	double f = (log2(value) - p->lo) / (p->hi - p->lo);
+
+	return panel_left(p) + f * (panel_right(p) - panel_left(p));
+}
+
+static double py(const struct panel *p, double value)
+{
+	double bottom = panel_bottom(p), top = p->y + PLOT_TOP, f;
+
+	if (p->log_y)
+		f = (log10(fmax(value, p->bottom)) - log10(p->bottom)) /
+		    (log10(p->top) - log10(p->bottom));
+	else
+		f = p->top > 0 ? value / p->top : 0;
+	return bottom - f * (bottom - top);
+}
+
+/* The 1, 2 or 5 times a power of ten nearest v, above (up) or below. */
+static double nice_bound(double v, bool up)
+{
+	static const double steps[] = {1, 2, 5, 10};
+	double power = pow(10, floor(log10(v)));
+	double best = up ? 10 * power : power;
+
+	for (size_t i = 0; i < 4; i++) {
+		double n = steps[i] * power;
+
+		if (up && n >= v * 0.9999 && n < best)
+			best = n;
+		if (!up && n <= v * 1.0001 && n > best)
+			best = n;
+	}
+	return best;
+}
+
+/* Whether point a belongs to the figure's panel p, and its x value. */
+static bool in_panel(const struct svg *g, const struct panel *p,
+		     const struct analysis_point *a, double *x)
+{
+	if (!a->runs || a->mode != g->f->mode)
+		return false;
+	if (g->f->axis == FIGURE_BY_SIZE) {
+		*x = (double)a->msg_size;
+		return a->threads == p->fixed;
+	}
+	*x = a->threads;
+	return a->msg_size == p->fixed;
+}
+
+/* The panels' fixed values: flows (by size) or sizes (by flows), sorted. */
+static size_t panel_values(const struct svg *g, size_t *out, size_t most)
+{
+	const struct analysis *a = &g->s->analysis;
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+		size_t v = g->f->axis == FIGURE_BY_SIZE ? p->threads
+							: p->msg_size;
+		size_t j = n;
+
+		if (!p->runs || p->mode != g->f->mode)
 			continue;
-		units_format_size(p->msg_size, size, sizeof(size));
-		put(t,
-		    "<text x=\"%.1f\" y=\"%.0f\" font-size=\"12\" "
-		    "text-anchor=\"middle\">%s</text>\n",
-		    chart_x(c, p->msg_size), bottom + 18, size);
+		for (size_t k = 0; k < n; k++)
+			if (out[k] == v)
+				j = SIZE_MAX;
+		if (j == SIZE_MAX || n == most)
+			continue;
+		while (j > 0 && out[j - 1] > v) {
+			out[j] = out[j - 1];
+			j--;
+		}
+		out[j] = v;
+		n++;
 	}
-	put(t,
-	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
-	    "text-anchor=\"middle\">message size (bytes, log scale)</text>\n",
-	    (PLOT_LEFT + right) / 2, bottom + 38);
+	return n;
 }
 
-/* One strategy's line through its points, in size order. */
-static void chart_series(struct text *t, const struct chart *c,
-			 const struct strategy_ops *ops, bool p99,
-			 unsigned int legend)
+/* The x range and the y scale of a panel, from what it will draw. */
+static void panel_scale(const struct svg *g, struct panel *p)
 {
-	size_t last = 0;
+	const struct analysis *a = &g->s->analysis;
+	double lo = INFINITY, hi = -INFINITY, max = 0, min = INFINITY, x;
+	struct figure_stat stat;
+
+	for (size_t i = 0; i < a->point_count; i++) {
+		if (!in_panel(g, p, &a->points[i], &x))
+			continue;
+		lo = fmin(lo, log2(x));
+		hi = fmax(hi, log2(x));
+		for (size_t q = 0; q < g->f->quantity_count; q++)
+			if (figure_point_value(&g->f->quantity[q], a,
+					       g->s->results, &a->points[i],
+					       &stat)) {
+				max = fmax(max, stat.max);
+				if (stat.min > 0)
+					min = fmin(min, stat.min);
+			}
+	}
+	/* Half a step of room at each end; one value sits in the middle. */
+	p->lo = lo - (hi > lo ? 0.5 : 1);
+	p->hi = hi + (hi > lo ? 0.5 : 1);
+	p->log_y = g->f->log_y && max > 0 && isfinite(min);
+	if (p->log_y) {
+		p->bottom = nice_bound(min, false);
+		p->top = nice_bound(max, true);
+		if (p->top <= p->bottom)
+			p->top = nice_bound(p->bottom * 1.5, true);
+		return;
+	}
+	p->step = nice_step((max > 0 ? max : 1) / 5);
+	p->top = ceil((max > 0 ? max : 1) * 1.02 / p->step) * p->step;
+}
+
+/* One y tick: a grid line and its value. */
+static void y_tick(struct text *t, const struct panel *p, double v, double step)
+{
+	char label[32];
+	double y = py(p, v);
+
+	tick_text(v, step, label, sizeof(label));
+	put(t,
+	    "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+	    "stroke=\"#d9d9d9\" stroke-width=\"0.8\"/>"
+	    "<text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" "
+	    "text-anchor=\"end\">%s</text>\n",
+	    panel_left(p), y, panel_right(p), y, panel_left(p) - 5, y + 4,
+	    label);
+}
+
+/*
+ * Log y: every 1, 2 and 5 times a power of ten in range, or only the powers
+ * when that is too many.
+ */
+static void y_ticks_log(struct text *t, const struct panel *p)
+{
+	static const double steps[] = {1, 2, 5};
+	double decades = log10(p->top) - log10(p->bottom);
+
+	for (double power = pow(10, floor(log10(p->bottom)));
+	     power <= p->top * 1.0001; power *= 10)
+		for (size_t i = 0; i < 3; i++) {
+			double v = steps[i] * power;
+
+			if (v < p->bottom * 0.9999 || v > p->top * 1.0001 ||
+			    (decades > 3 && i))
+				continue;
+			y_tick(t, p, v, v);
+		}
+}
+
+static void put_marker(struct text *t, size_t shape, double x, double y,
+		       const char *colour, bool hollow)
+{
+	const char *fill = hollow ? "#fff" : colour;
+
+	switch (shape % 5) {
+	case 0:
+		put(t,
+		    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
+		    "stroke=\"%s\" stroke-width=\"1.2\"/>",
+		    x, y, fill, colour);
+		break;
+	case 1:
+		put(t,
+		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"7.5\" height=\"7.5\" "
+		    "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.2\"/>",
+		    x - 3.75, y - 3.75, fill, colour);
+		break;
+	case 2:
+		put(t,
+		    "<path d=\"M%.1f,%.1fl4.5,8h-9z\" fill=\"%s\" "
+		    "stroke=\"%s\" stroke-width=\"1.2\"/>",
+		    x, y - 5, fill, colour);
+		break;
+	case 3:
+		put(t,
+		    "<path d=\"M%.1f,%.1fl5,5l-5,5l-5,-5z\" fill=\"%s\" "
+		    "stroke=\"%s\" stroke-width=\"1.2\"/>",
+		    x, y - 5, fill, colour);
+		break;
+	default:
+		put(t,
+		    "<path d=\"M%.1f,%.1fl8,8m0,-8l-8,8\" stroke=\"%s\" "
+		    "stroke-width=\"2.2\"/>",
+		    x - 4, y - 4, colour);
+	}
+}
+
+/* Two lines a strategy (L1d and LLC): dashes tell them apart, not series. */
+static bool figure_two_lines(const struct figure *f)
+{
+	return f->quantity_count > 1 && !f->whisker;
+}
+
+static const char *series_colour(const struct svg *g, size_t i)
+{
+	return g->style->colour[i % g->style->colour_count];
+}
+
+static void panel_axes(const struct svg *g, const struct panel *p)
+{
+	struct text *t = g->t;
+	double left = panel_left(p), right = panel_right(p);
+	double bottom = panel_bottom(p), top = p->y + PLOT_TOP;
+	char label[48], bytes[24];
+	size_t n;
+
+	units_format_size(p->fixed, bytes, sizeof(bytes));
+	if (g->f->axis == FIGURE_BY_SIZE)
+		snprintf(label, sizeof(label), "%zu flow%s", p->fixed,
+			 p->fixed == 1 ? "" : "s");
+	else
+		snprintf(label, sizeof(label), "%s messages", bytes);
+	put(t,
+	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\" "
+	    "font-weight=\"bold\">%s</text>\n",
+	    left, p->y + 16, label);
+	if (p->log_y)
+		y_ticks_log(t, p);
+	else
+		for (double v = 0; v <= p->top * 1.0001; v += p->step)
+			y_tick(t, p, v, p->step);
+	/* x: every power of two in range (every other when crowded). */
+	n = 0;
+	for (double e = ceil(p->lo); e <= floor(p->hi); e++)
+		n++;
+	for (double e = ceil(p->lo); e <= floor(p->hi); e++) {
+		double v = exp2(e), x = px(p, v);
+
+		if (n > 9 && (long)e % 2)
+			continue;
+		if (g->f->axis == FIGURE_BY_SIZE)
+			units_format_size((size_t)v, label, sizeof(label));
+		else
+			snprintf(label, sizeof(label), "%.0f", v);
+		put(t,
+		    "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+		    "stroke=\"#ececec\" stroke-width=\"0.8\"/>"
+		    "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+		    "stroke=\"#000\"/>"
+		    "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" "
+		    "text-anchor=\"middle\">%s</text>\n",
+		    x, top, x, bottom, x, bottom, x, bottom + 4, x, bottom + 16,
+		    label);
+	}
+	put(t,
+	    "<path d=\"M%.0f,%.0fV%.0fH%.0f\" fill=\"none\" "
+	    "stroke=\"#000\"/>\n",
+	    left, top, bottom, right);
+	put(t,
+	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
+	    "text-anchor=\"middle\">%s</text>\n",
+	    (left + right) / 2, bottom + 32,
+	    g->f->axis == FIGURE_BY_SIZE ? "message size, bytes (log 2 scale)"
+					 : "flows (log 2 scale)");
+	put(t,
+	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
+	    "text-anchor=\"middle\" transform=\"rotate(-90 %.0f %.0f)\">",
+	    p->x + 14, (top + bottom) / 2, p->x + 14, (top + bottom) / 2);
+	put_escaped(t, g->f->unit);
+	put(t, "%s</text>\n", p->log_y ? ", log scale" : "");
+}
+
+/* One strategy's line for quantity q, and its points' bars. */
+static void panel_series(const struct svg *g, const struct panel *p,
+			 size_t series, size_t q)
+{
+	const struct analysis *a = &g->s->analysis;
+	const struct figure_quantity *quantity = &g->f->quantity[q];
+	const char *colour = series_colour(g, series);
+	double dodge = g->f->whisker ? ((double)series -
+					(double)(g->series_count - 1) / 2) *
+					       7
+				     : 0;
+	double last = 0;
+	struct text *t = g->t;
+	const char *dash = figure_two_lines(g->f) ? (q ? dashes[1] : dashes[0])
+						  : dashes[series % 5];
 	bool any = false;
 
 	put(t,
-	    "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s "
+	    "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s%s%s "
 	    "points=\"",
-	    strategy_colour(ops), p99 ? " stroke-dasharray=\"6 4\"" : "");
+	    colour, *dash ? " stroke-dasharray=\"" : "", dash,
+	    *dash ? "\"" : "");
+	/* The points in x order: the smallest x above the last. */
 	for (;;) {
 		const struct analysis_point *next = NULL;
+		double x, best = INFINITY;
+		struct figure_stat stat;
 
-		for (size_t i = 0; i < c->a->point_count; i++) {
-			const struct analysis_point *p = &c->a->points[i];
-
-			if (in_chart(c, p) && p->strategy == ops &&
-			    p->msg_size > last &&
-			    (!next || p->msg_size < next->msg_size))
-				next = p;
-		}
+		for (size_t i = 0; i < a->point_count; i++)
+			if (a->points[i].strategy == g->series[series] &&
+			    in_panel(g, p, &a->points[i], &x) && x > last &&
+			    x < best) {
+				best = x;
+				next = &a->points[i];
+			}
 		if (!next)
 			break;
-		put(t, "%.1f,%.1f ", chart_x(c, next->msg_size),
-		    chart_y(c, p99 ? next->p99_median_us : next->median));
-		last = next->msg_size;
+		last = best;
+		if (!figure_point_value(quantity, a, g->s->results, next,
+					&stat))
+			continue;
+		put(t, "%.1f,%.1f ", px(p, best) + dodge, py(p, stat.median));
 		any = true;
 	}
 	put(t, "\"/>\n");
-	if (!any || p99)
+	if (!any)
 		return;
-	/* Each point's median, and its spread when it was repeated. */
-	for (size_t i = 0; i < c->a->point_count; i++) {
-		const struct analysis_point *p = &c->a->points[i];
-		double x = chart_x(c, p->msg_size);
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *pt = &a->points[i];
+		struct figure_stat stat, p99;
+		double x, cx;
+		char size[24];
 
-		if (!in_chart(c, p) || p->strategy != ops)
+		if (pt->strategy != g->series[series] ||
+		    !in_panel(g, p, pt, &x) ||
+		    !figure_point_value(quantity, a, g->s->results, pt, &stat))
 			continue;
-		put(t,
-		    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
-		    "fill=\"%s\"><title>%s %zu B: %.4g (%zu run%s)</title>"
-		    "</circle>\n",
-		    x, chart_y(c, p->median), strategy_colour(ops), ops->name,
-		    p->msg_size, p->median, p->runs, p->runs == 1 ? "" : "s");
-		if (p->runs > 1)
+		cx = px(p, x) + dodge;
+		/* The runs' range: an error bar with caps. */
+		if (stat.runs > 1 && stat.max > stat.min)
 			put(t,
-			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			    "y2=\"%.1f\" stroke=\"%s\"/>\n",
-			    x, chart_y(c, p->min), x, chart_y(c, p->max),
-			    strategy_colour(ops));
+			    "<path "
+			    "d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh6M%.1f,%.1fh6\" "
+			    "stroke=\"%s\" stroke-width=\"1.2\"/>\n",
+			    cx, py(p, stat.min), py(p, stat.max), cx - 3,
+			    py(p, stat.min), cx - 3, py(p, stat.max), colour);
+		/* The latency figure: p50's whisker up to p99. */
+		if (g->f->whisker && q == 0 &&
+		    figure_point_value(&g->f->quantity[1], a, g->s->results, pt,
+				       &p99))
+			put(t,
+			    "<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh8\" "
+			    "stroke=\"%s\" stroke-width=\"0.9\"/>\n",
+			    cx, py(p, stat.median), py(p, p99.median), cx - 4,
+			    py(p, p99.median), colour);
+		units_format_size(pt->msg_size, size, sizeof(size));
+		put(t,
+		    "<g><title>%s %s x%u %s: %.4g (median of %zu run%s, "
+		    "%.4g .. %.4g)</title>",
+		    pt->strategy->name, size, pt->threads, quantity->label,
+		    stat.median, stat.runs, stat.runs == 1 ? "" : "s", stat.min,
+		    stat.max);
+		put_marker(t, series, cx, py(p, stat.median), colour, q > 0);
+		put(t, "</g>\n");
 	}
-	put(t,
-	    "<rect x=\"%d\" y=\"%.0f\" width=\"14\" height=\"4\" "
-	    "fill=\"%s\"/><text x=\"%d\" y=\"%.0f\" font-size=\"13\">"
-	    "%s</text>\n",
-	    SVG_WIDTH - PLOT_RIGHT + 16, c->y0 + PLOT_TOP + 20.0 * legend,
-	    strategy_colour(ops), SVG_WIDTH - PLOT_RIGHT + 36,
-	    c->y0 + PLOT_TOP + 20.0 * legend + 5, ops->name);
 }
 
-static void chart_panel(struct text *t, struct chart *c)
+/* A panel with nothing to plot: why, in its middle. */
+static void panel_note(const struct svg *g, const struct panel *p,
+		       const char *line, const char *detail)
 {
-	unsigned int legend = 0;
+	put(g->t,
+	    "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
+	    "fill=\"#f6f6f6\" stroke=\"#bbb\"/>\n"
+	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\" "
+	    "text-anchor=\"middle\">",
+	    p->x, p->y, p->w, p->h, p->x + p->w / 2, p->y + p->h / 2 - 6);
+	put_escaped(g->t, line);
+	put(g->t, "</text>\n");
+	if (!detail || !*detail)
+		return;
+	put(g->t,
+	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#555\" "
+	    "text-anchor=\"middle\">",
+	    p->x + p->w / 2, p->y + p->h / 2 + 16);
+	put_escaped(g->t, detail);
+	put(g->t, "</text>\n");
+}
 
-	c->lo_log = INFINITY;
-	c->hi_log = -INFINITY;
-	c->y_max = 0;
-	for (size_t i = 0; i < c->a->point_count; i++) {
-		const struct analysis_point *p = &c->a->points[i];
-		double top = c->mode == RUN_RR ? fmax(p->max, p->p99_median_us)
-					       : p->max;
+static void figure_legend(const struct svg *g, double y)
+{
+	struct text *t = g->t;
+	double x = SVG_MARGIN;
 
-		if (!in_chart(c, p))
-			continue;
-		c->lo_log = fmin(c->lo_log, log2((double)p->msg_size));
-		c->hi_log = fmax(c->hi_log, log2((double)p->msg_size));
-		c->y_max = fmax(c->y_max, top);
+	for (size_t i = 0; i < g->series_count; i++) {
+		const char *dash = figure_two_lines(g->f) ? "" : dashes[i % 5];
+
+		put(t,
+		    "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
+		    "stroke=\"%s\" stroke-width=\"1.8\"%s%s%s/>",
+		    x, y, x + 28, y, series_colour(g, i),
+		    *dash ? " stroke-dasharray=\"" : "", dash,
+		    *dash ? "\"" : "");
+		put_marker(t, i, x + 14, y, series_colour(g, i), false);
+		put(t,
+		    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\">%s</text>\n",
+		    x + 34, y + 4, g->series[i]->name);
+		x += 48 + 8 * (double)strlen(g->series[i]->name);
 	}
-	c->y_max *= 1.1;
-	if (c->mode == RUN_RR)
-		chart_axes(t, c, "Round trip: p50 (solid), p99 (dashed)",
-			   "microseconds");
-	else
-		chart_axes(t, c, "Throughput", "Gbit/s (delivered)");
+	if (figure_two_lines(g->f))
+		put(t,
+		    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
+		    "fill=\"#333\">solid, filled: %s; dashed, hollow: "
+		    "%s</text>\n",
+		    x + 10, y + 4, g->f->quantity[0].label,
+		    g->f->quantity[1].label);
+}
+
+/* Where and how the numbers were made, under each figure. */
+static void figure_footer(const struct svg *g, double y, size_t shown)
+{
+	const struct session *s = g->s;
+	const struct options *o = &s->options;
+	const struct host_info *h = &s->host;
+	struct text *t = g->t;
+	char modes[32] = "", pmu[160];
+
+	for (size_t i = 0; i < o->mode_count; i++)
+		snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes),
+			 "%s%s", i ? "+" : "", run_mode_names[o->modes[i]]);
+	snprintf(pmu, sizeof(pmu), "%s",
+		 h->pmu.available ? "hardware PMU counted"
+				  : "no hardware PMU (task-clock only)");
+	put(t,
+	    "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" fill=\"#333\">"
+	    "host ",
+	    SVG_MARGIN, y);
+	put_escaped(t, h->hostname[0] ? h->hostname : "unknown");
+	put(t, ", Linux ");
+	put_escaped(t, h->kernel);
+	put(t, ", ");
+	put_escaped(t, h->cpu_model);
+	put(t, ", %u CPUs, %s</text>\n", h->cpus, pmu);
+	put(t,
+	    "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" fill=\"#333\">"
+	    "nio-top " NIO_TOP_VERSION ", ",
+	    SVG_MARGIN, y + 15);
+	put_escaped(t, s->date[0] ? s->date : "undated");
+	put(t,
+	    "; %s over %s, %g s measured after %g s warm-up, repeat %u, "
+	    "%s%s</text>\n",
+	    modes, topo_kind_name(s->topo.options.kind),
+	    (double)o->run.duration_ms / 1000, (double)o->run.warmup_ms / 1000,
+	    o->repeat, o->counters_enabled ? "counters on" : "counters off",
+	    o->run.pin.count ? ", threads pinned" : "");
+	put(t,
+	    "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" fill=\"#333\">"
+	    "Each point is the median of its runs (%zu drawn here), a bar "
+	    "their range; runs measured under %g s or over fewer than %d "
+	    "intervals are left out (%zu).</text>\n",
+	    SVG_MARGIN, y + 30, shown, (double)o->min_measured_ms / 1000,
+	    ANALYSIS_MIN_INTERVALS, s->analysis.short_runs);
+}
+
+/* The strategies the figure has points of, in registry order. */
+static void figure_series(struct svg *g)
+{
+	const struct analysis *a = &g->s->analysis;
+
+	g->series_count = 0;
 	for (size_t i = 0; i < strategy_count(); i++) {
-		const struct strategy_ops *ops = strategy_at(i);
 		bool present = false;
 
-		for (size_t j = 0; j < c->a->point_count; j++)
-			present |= in_chart(c, &c->a->points[j]) &&
-				   c->a->points[j].strategy == ops;
-		if (!present)
-			continue;
-		chart_series(t, c, ops, false, legend++);
-		if (c->mode == RUN_RR)
-			chart_series(t, c, ops, true, legend);
+		for (size_t j = 0; j < a->point_count && !present; j++)
+			present = a->points[j].runs &&
+				  a->points[j].mode == g->f->mode &&
+				  a->points[j].strategy == strategy_at(i);
+		if (present && g->series_count < SERIES_MAX)
+			g->series[g->series_count++] = strategy_at(i);
 	}
 }
 
-int report_write_svg(const char *path, const struct session *s, char **cause)
+/* The runs a figure drew from. */
+static size_t figure_runs(const struct svg *g)
 {
-	const struct analysis *a = &s->analysis;
+	const struct analysis *a = &g->s->analysis;
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->point_count; i++)
+		if (a->points[i].mode == g->f->mode)
+			n += a->points[i].runs;
+	return n;
+}
+
+/* One figure at y; returns its height. */
+static double svg_figure(struct svg *g, size_t number, double y)
+{
+	const struct session *s = g->s;
+	size_t fixed[ANALYSIS_SIZES_MAX];
+	size_t panels, columns, rows;
+	double panel_w, height;
+	const char *why = NULL;
+	char reason[256] = "", line[160];
+
+	/* No cycles where no PMU counted them: the CPU time it took. */
+	if (g->f->fallback && !figure_has_data(g->f, &s->analysis, s->results))
+		g->f = g->f->fallback;
+	figure_series(g);
+	panels = panel_values(g, fixed, ANALYSIS_SIZES_MAX);
+	if (!panels) {
+		why = g->f->mode == RUN_RR
+			      ? "no rr runs: --mode stream,rr measures the "
+				"round trip too"
+			      : "no stream runs to draw";
+	} else if (g->f->needs_pmu &&
+		   !figure_has_data(g->f, &s->analysis, s->results)) {
+		if (!s->options.counters_enabled) {
+			snprintf(line, sizeof(line),
+				 "not measured: counters were off");
+		} else if (!s->host.pmu.available) {
+			snprintf(line, sizeof(line),
+				 "no hardware PMU on %s: not measured",
+				 s->host.hostname[0] ? s->host.hostname
+						     : "this host");
+			snprintf(reason, sizeof(reason), "%s",
+				 s->host.pmu.reason);
+		} else {
+			snprintf(line, sizeof(line),
+				 "not measured: the cache events did not "
+				 "count");
+		}
+		why = line;
+	}
+	columns = why || panels == 1 ? 1 : 2;
+	rows = why ? 1 : (panels + columns - 1) / columns;
+	panel_w = (SVG_WIDTH - 2 * SVG_MARGIN -
+		   (double)(columns - 1) * PANEL_GAP) /
+		  (double)columns;
+	put(g->t,
+	    "<g id=\"figure-%s\">\n<text x=\"%d\" y=\"%.0f\" font-size=\"18\" "
+	    "font-weight=\"bold\">Figure %zu. ",
+	    g->f->key, SVG_MARGIN, y + 26, number);
+	put_escaped(g->t, g->f->title);
+	put(g->t, "</text>\n");
+	put(g->t,
+	    "<text x=\"%d\" y=\"%.0f\" font-size=\"12\" fill=\"#333\">%s, "
+	    "%s. ",
+	    SVG_MARGIN, y + 46, run_mode_name(g->f->mode),
+	    g->f->axis == FIGURE_BY_SIZE ? "a panel per flow count"
+					 : "a panel per message size");
+	put_escaped(g->t, g->f->note);
+	put(g->t, "</text>\n");
+	if (!why)
+		figure_legend(g, y + 72);
+	for (size_t i = 0; i < (why ? 1 : panels); i++) {
+		struct panel p = {
+			.x = SVG_MARGIN +
+			     (double)(i % columns) * (panel_w + PANEL_GAP),
+			.y = y + FIGURE_HEAD + (double)(i / columns) * PANEL_H,
+			.w = panel_w,
+			.h = PANEL_H - 10,
+			.fixed = why ? 0 : fixed[i],
+		};
+
+		/* Its bounds, for whoever checks the drawing (tests do). */
+		put(g->t,
+		    "<rect class=\"panel\" id=\"%s-panel-%zu\" x=\"%.0f\" "
+		    "y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
+		    "fill=\"none\"/>\n",
+		    g->f->key, i + 1, p.x, p.y, p.w, p.h);
+		if (why) {
+			panel_note(g, &p, why, reason);
+			continue;
+		}
+		panel_scale(g, &p);
+		panel_axes(g, &p);
+		for (size_t k = 0; k < g->series_count; k++)
+			for (size_t q = 0; q < g->f->quantity_count; q++)
+				if (!g->f->whisker || q == 0)
+					panel_series(g, &p, k, q);
+	}
+	height = FIGURE_HEAD + (double)rows * PANEL_H;
+	figure_footer(g, y + height + 14, why ? 0 : figure_runs(g));
+	put(g->t, "</g>\n");
+	return height + FIGURE_FOOT;
+}
+
+int report_write_svg(const char *path, const struct session *s,
+		     const struct report_style *style, char **cause)
+{
+	struct report_style fallback;
 	struct text body = {0}, t = {0};
-	unsigned int panels = 0;
+	struct svg g = {.t = &body, .s = s, .style = style};
+	double y = 0;
 
 	*cause = NULL;
-	/* A panel per mode and thread count, in the order first run. */
-	for (size_t i = 0; i < a->point_count; i++) {
-		bool seen = false;
-
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = a->points[j].threads == a->points[i].threads &&
-			       a->points[j].mode == a->points[i].mode;
-		if (seen || !a->points[i].runs)
-			continue;
-		struct chart c = {
-			.a = a,
-			.mode = a->points[i].mode,
-			.threads = a->points[i].threads,
-			.y0 = (double)panels++ * PANEL_H,
-		};
-		chart_panel(&body, &c);
+	if (!style || !style->colour_count) {
+		report_style_default(&fallback);
+		g.style = &fallback;
+	}
+	for (size_t i = 0; i < figure_count; i++) {
+		g.f = &figures[i];
+		y += svg_figure(&g, i + 1, y) + FIGURE_GAP;
 	}
 	put(&t,
 	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-	    "width=\"%d\" height=\"%u\" viewBox=\"0 0 %d %u\" "
-	    "font-family=\"sans-serif\">\n"
+	    "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
+	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
 	    "<title>nio-top: %zu runs</title>\n"
 	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-	    SVG_WIDTH, panels ? panels * PANEL_H : 40, SVG_WIDTH,
-	    panels ? panels * PANEL_H : 40, s->result_count);
-	if (!panels)
-		put(&t, "<text x=\"10\" y=\"25\">no runs</text>\n");
+	    SVG_WIDTH, y, SVG_WIDTH, y, s->result_count);
 	put(&t, "%s</svg>", body.data ? body.data : "");
 	t.failed |= body.failed;
 	free(body.data);

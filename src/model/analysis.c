@@ -97,7 +97,7 @@ const struct analysis_point *analysis_find(const struct analysis *a,
 /* Its runs' figures, median and spread, and the estimate to compare. */
 static int point_fill(struct analysis *a, struct analysis_point *p,
 		      const struct run_result *results,
-		      const struct analysis_run *runs, size_t count)
+		      const struct analysis_run *runs)
 {
 	size_t n = p->runs;
 	double *figure = calloc(n + 1, sizeof(*figure));
@@ -106,7 +106,6 @@ static int point_fill(struct analysis *a, struct analysis_point *p,
 	double *spread = calloc(n + 1, sizeof(*spread));
 	int r = -ENOMEM;
 
-	(void)count;
 	if (!figure || !p99 || !rel_se || !spread)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
@@ -380,7 +379,7 @@ static int build_points(struct analysis *a, const struct run_result *results,
 			if (runs[i].usable && !runs[i].short_run &&
 			    at_point(p, &results[i].config))
 				a->member[members++] = i;
-		if (p->runs && point_fill(a, p, results, runs, count) < 0)
+		if (p->runs && point_fill(a, p, results, runs) < 0)
 			return -ENOMEM;
 	}
 	return 0;

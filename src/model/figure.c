@@ -14,17 +14,24 @@
 static const struct figure cpu_time_figure = {
 	.key = "cost",
 	.title = "CPU time per KiB moved (task-clock; no PMU for cycles)",
+	.note = "Both ends' task-clock per KiB delivered, the softirq work "
+		"run in their context included; markers: the median of a "
+		"point's runs, bars: their range.",
 	.unit = "ns per KiB, both ends",
 	.mode = RUN_STREAM,
 	.axis = FIGURE_BY_SIZE,
 	.quantity = {{FIGURE_BOTH, "cpu_ns_per_kib", 0, "CPU time"}},
 	.quantity_count = 1,
+	.log_y = true,
 };
 
 const struct figure figures[] = {
 	{
 		.key = "throughput",
 		.title = "Throughput vs message size",
+		.note = "Delivered at the receivers over the measured window; "
+			"markers: the median of a point's runs, bars: their "
+			"range.",
 		.unit = "Gbit/s delivered",
 		.mode = RUN_STREAM,
 		.axis = FIGURE_BY_SIZE,
@@ -34,6 +41,8 @@ const struct figure figures[] = {
 	{
 		.key = "latency",
 		.title = "Round trip vs flows (rr): p50, whisker to p99",
+		.note = "Markers: the median p50 of a point's runs, capped "
+			"bars their range; a thin line up to their median p99.",
 		.unit = "microseconds",
 		.mode = RUN_RR,
 		.axis = FIGURE_BY_THREADS,
@@ -41,11 +50,14 @@ const struct figure figures[] = {
 			     {FIGURE_LATENCY, NULL, PERCENTILE_P99, "p99"}},
 		.quantity_count = 2,
 		.whisker = true,
+		.log_y = true,
 	},
 	{
 		.key = "caches",
 		.title = "Cache misses per KiB vs message size: L1d (solid), "
 			 "LLC (dashed)",
+		.note = "Both ends' load misses per KiB delivered; markers: "
+			"the median of a point's runs, bars: their range.",
 		.unit = "misses per KiB, both ends",
 		.mode = RUN_STREAM,
 		.axis = FIGURE_BY_SIZE,
@@ -53,16 +65,20 @@ const struct figure figures[] = {
 			     {FIGURE_BOTH, "llc_misses_per_kib", 0, "LLC"}},
 		.quantity_count = 2,
 		.needs_pmu = true,
+		.log_y = true,
 	},
 	{
 		.key = "cost",
 		.title = "CPU cycles per byte vs message size",
+		.note = "Both ends' cycles per byte delivered; markers: the "
+			"median of a point's runs, bars: their range.",
 		.unit = "cycles per byte, both ends",
 		.mode = RUN_STREAM,
 		.axis = FIGURE_BY_SIZE,
 		.quantity = {{FIGURE_BOTH, "cycles_per_byte", 0, "cycles"}},
 		.quantity_count = 1,
 		.needs_pmu = true,
+		.log_y = true,
 		.fallback = &cpu_time_figure,
 	},
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "plan.h"
 #include "session.h"
@@ -15,6 +16,16 @@ void session_init(struct session *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->topo.server_ns = s->topo.client_ns = -1;
+}
+
+/* Now, for reports: the minute the session began, in UTC. */
+static void session_date(struct session *s)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&now, &tm))
+		strftime(s->date, sizeof(s->date), "%Y-%m-%d %H:%M UTC", &tm);
 }
 
 struct run_config session_base(const struct session *s)
@@ -70,6 +81,7 @@ int session_open(struct session *s, const struct options *options, char **cause)
 
 	session_init(s);
 	s->options = *options;
+	session_date(s);
 	r = topo_create(&options->topo, &s->topo, cause);
 	if (r == -EPERM && session_may_fall_back(&options->topo)) {
 		struct topo_options here = options->topo;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "figure.h"
 #include "ui_private.h"
 #include "units.h"
 
@@ -506,23 +507,60 @@ static void result_cell(const struct run_result *r, size_t metric,
 		snprintf(out, size, "n/a");
 }
 
-/* The runs table's figures, by the metric table: a column each, or two. */
-static size_t table_columns(struct ui_metric *col, char (*head)[16])
+/* A round-trip percentile of an rr run, or "-" for stream. */
+static void latency_cell(const struct run_result *r, enum figure_percentile p,
+			 char *out, size_t size)
+{
+	struct figure_quantity q = {.source = FIGURE_LATENCY, .percentile = p};
+	double v;
+
+	if (figure_run_value(&q, r, &v))
+		ui_format_value(v, out, size);
+	else
+		snprintf(out, size, "-");
+}
+
+/*
+ * The runs table's figures: the first of the metric table's (throughput),
+ * the round trip's p50 and p99, then the rest, a column each or two.
+ */
+#define TABLE_COLUMNS 10
+
+struct table_column {
+	bool latency;
+	enum figure_percentile percentile;
+	struct ui_metric metric;
+	char head[16];
+};
+
+static size_t table_columns(struct table_column *col)
 {
 	size_t n = 0;
 
-	for (size_t m = 0; m < metric_count && n + 2 <= 8; m++) {
+	for (size_t m = 0; m < metric_count && n + 2 <= TABLE_COLUMNS; m++) {
 		if (!(metrics[m].show & METRIC_TABLE))
 			continue;
 		if (metrics[m].delivered) {
-			col[n] = (struct ui_metric){m, SIDE_RECEIVER};
-			snprintf(head[n++], 16, "%s", metrics[m].abbrev);
-			continue;
+			col[n] = (struct table_column){
+				.metric = {m, SIDE_RECEIVER}};
+			snprintf(col[n++].head, 16, "%s", metrics[m].abbrev);
+		} else {
+			for (int s = 0; s < SIDE_COUNT; s++) {
+				col[n] = (struct table_column){
+					.metric = {m, (enum gauge_side)s}};
+				snprintf(col[n++].head, 16, "%s %s",
+					 metrics[m].abbrev,
+					 s == SIDE_SENDER ? "tx" : "rx");
+			}
 		}
-		for (int s = 0; s < SIDE_COUNT; s++) {
-			col[n] = (struct ui_metric){m, (enum gauge_side)s};
-			snprintf(head[n++], 16, "%s %s", metrics[m].abbrev,
-				 s == SIDE_SENDER ? "tx" : "rx");
+		/* rr rows' own figures, next to the throughput. */
+		if (n == 1) {
+			col[n] = (struct table_column){
+				.latency = true, .percentile = PERCENTILE_P50};
+			snprintf(col[n++].head, 16, "p50 us");
+			col[n] = (struct table_column){
+				.latency = true, .percentile = PERCENTILE_P99};
+			snprintf(col[n++].head, 16, "p99 us");
 		}
 	}
 	return n;
@@ -542,21 +580,22 @@ static const char *result_note(const struct run_result *res)
 static void draw_history(struct ui *ui, const struct explorer *e,
 			 const struct rect *r)
 {
-	size_t runs = e->session->result_count;
+	const struct session *s = e->session;
+	size_t runs = s->result_count;
 	int rows = r->h - 3;
-	struct ui_metric col[8];
-	char head[8][16], line[256];
+	struct table_column col[TABLE_COLUMNS];
+	char line[320];
 	size_t first, columns, n;
 
 	ui->history = *r;
 	ui_box(ui, r, ROLE_BOX_HISTORY,
 	       "Runs (PgUp/PgDn select, c mark, v compare/chart)");
-	columns = table_columns(col, head);
-	n = (size_t)snprintf(line, sizeof(line), "  %3s %-24s %7s", "#", "run",
-			     "secs");
+	columns = table_columns(col);
+	n = (size_t)snprintf(line, sizeof(line), "  %3s %-20s %-6s %5s %-5s",
+			     "#", "run", "mode", "secs", "");
 	for (size_t c = 0; c < columns && n < sizeof(line); c++)
-		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
-				      head[c]);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %7s",
+				      col[c].head);
 	if (n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n, "  note");
 	ui_text(r->y + 1, r->x + 2, r->w - 4, ROLE_GRAPH_TEXT, "%s", line);
@@ -576,26 +615,37 @@ static void draw_history(struct ui *ui, const struct explorer *e,
 	ui->history_first = first;
 	for (int i = 0; i < rows && first + (size_t)i < runs; i++) {
 		size_t k = first + (size_t)i;
-		const struct run_result *res = &e->session->results[k];
+		const struct run_result *res = &s->results[k];
 		bool marked = k < ui->marked_capacity && ui->marked[k];
+		bool brief = k < s->run_fact_count &&
+			     s->run_facts[k].short_run && !res->error;
 		char label[64], cell[16];
 
 		result_label(res, label, sizeof(label));
-		n = (size_t)snprintf(line, sizeof(line), "%s %3zu %-24s %7.2f",
+		n = (size_t)snprintf(line, sizeof(line),
+				     "%s %3zu %-20.20s %-6s %5.2f %-5s",
 				     marked ? "*" : " ", k + 1, label,
-				     res->measured_s);
+				     run_mode_name(res->config.mode),
+				     res->measured_s, brief ? "short" : "");
 		for (size_t c = 0; c < columns && n < sizeof(line); c++) {
-			result_cell(res, col[c].metric, col[c].side, cell,
-				    sizeof(cell));
+			if (col[c].latency)
+				latency_cell(res, col[c].percentile, cell,
+					     sizeof(cell));
+			else
+				result_cell(res, col[c].metric.metric,
+					    col[c].metric.side, cell,
+					    sizeof(cell));
 			n += (size_t)snprintf(line + n, sizeof(line) - n,
-					      " %9s", cell);
+					      " %7s", cell);
 		}
 		if (n < sizeof(line))
 			snprintf(line + n, sizeof(line) - n, "  %s",
 				 result_note(res));
 		ui_text(r->y + 2 + i, r->x + 2, r->w - 4,
-			k == ui->cursor ? ROLE_SELECTED : ROLE_TEXT, "%s",
-			line);
+			k == ui->cursor ? ROLE_SELECTED
+			: brief		? ROLE_INACTIVE
+					: ROLE_TEXT,
+			"%s", line);
 	}
 	if (!runs)
 		ui_text(r->y + 2, r->x + 4, r->w - 6, ROLE_INACTIVE,
@@ -603,24 +653,54 @@ static void draw_history(struct ui *ui, const struct explorer *e,
 			"timed run end, and it lands here.");
 }
 
+/* A compare cell: the value, and after the first run its ratio to it. */
+static void compare_cell(double v, bool known, double base, bool ratio,
+			 char *out, size_t size)
+{
+	char value[16];
+
+	if (!known) {
+		snprintf(out, size, "%9s", "-");
+		return;
+	}
+	ui_format_value(v, value, sizeof(value));
+	if (ratio && base > 0 && isfinite(base))
+		snprintf(out, size, "%9s x%-5.3g", value, v / base);
+	else
+		snprintf(out, size, "%9s", value);
+}
+
 /* The marked runs (or the selected and latest ones) side by side. */
 static void draw_compare(struct ui *ui, const struct explorer *e,
 			 const struct rect *r)
 {
+	static const enum figure_percentile latency_rows[] = {
+		PERCENTILE_P50, PERCENTILE_P90, PERCENTILE_P99,
+		PERCENTILE_P99_9, PERCENTILE_MAX};
+	const size_t latency_count = sizeof(latency_rows) /
+				     sizeof(*latency_rows);
 	size_t runs = e->session->result_count, pick[8], n = 0;
-	int label = 32, column;
+	int label = ui->cols < 100 ? 26 : 32, column, y;
+	/* Unmarked, as many of the latest as fit with their ratios. */
+	size_t fit = (size_t)(r->w - 3 - label) / 18;
+	bool marked = false, ratio, any_rr = false;
 
-	ui_box(ui, r, ROLE_BOX_GRAPH, "Compare (c marks runs in the table)");
 	for (size_t k = 0; k < runs && n < 8; k++)
 		if (k < ui->marked_capacity && ui->marked[k])
 			pick[n++] = k;
+	marked = n > 0;
+	if (fit < 2)
+		fit = 2;
 	if (!n) {
 		if (ui->cursor < runs)
 			pick[n++] = ui->cursor;
-		for (size_t k = runs; k-- > 0 && n < 4;)
+		for (size_t k = runs; k-- > 0 && n < fit && n < 4;)
 			if (k != ui->cursor)
 				pick[n++] = k;
 	}
+	ui_box(ui, r, ROLE_BOX_GRAPH,
+	       marked ? "Compare: the marked runs, ratios to the first"
+		      : "Compare (c marks runs; ratios to the first)");
 	if (!n) {
 		ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
 			"No finished runs to compare yet.");
@@ -629,34 +709,65 @@ static void draw_compare(struct ui *ui, const struct explorer *e,
 	column = (r->w - 3 - label) / (int)n;
 	if (column > 22)
 		column = 22;
+	/* A ratio needs room: "12.3k x1.23". */
+	ratio = column >= 17 && n > 1;
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *res = &e->session->results[pick[i]];
 		int x = r->x + 2 + label + (int)i * column;
 		char size[24];
 
+		any_rr |= res->config.mode == RUN_RR;
 		ui_format_size(res->config.msg_size, size, sizeof(size));
-		ui_text(r->y + 1, x, column - 1, ROLE_HIGHLIGHT, "%10s #%zu",
+		ui_text(r->y + 1, x, column - 1, ROLE_HIGHLIGHT, "%9s #%zu",
 			res->config.strategy->name, pick[i] + 1);
-		ui_text(r->y + 2, x, column - 1, ROLE_HIGHLIGHT, "%10s x%u",
-			size, res->config.threads);
+		ui_text(r->y + 2, x, column - 1, ROLE_HIGHLIGHT, "%9s x%u %s",
+			size, res->config.threads,
+			run_mode_name(res->config.mode));
 	}
-	for (size_t m = 0; m < ui->metric_count; m++) {
-		int y = r->y + 3 + (int)m;
+	y = r->y + 3;
+	for (size_t m = 0; m < ui->metric_count + latency_count; m++) {
+		bool is_latency = m >= ui->metric_count;
+		const struct run_result *base = &e->session->results[pick[0]];
+		struct figure_quantity q = {.source = FIGURE_LATENCY};
 		char name[64];
+		double b = NAN;
 
 		if (y >= r->y + r->h - 1)
 			break;
-		ui_metric_name(&ui->metric[m], name, sizeof(name));
+		if (is_latency && !any_rr)
+			break;
+		if (is_latency) {
+			q.percentile = latency_rows[m - ui->metric_count];
+			snprintf(name, sizeof(name), "Round trip %s us",
+				 figure_percentile_name(q.percentile));
+			figure_run_value(&q, base, &b);
+		} else {
+			ui_metric_name(&ui->metric[m], name, sizeof(name));
+			if (!run_result_metric(
+				    base, ui->metric[m].side == SIDE_SENDER,
+				    ui->metric[m].metric, &b))
+				b = NAN;
+		}
 		ui_text(y, r->x + 2, label - 1, ROLE_GRAPH_TEXT, "%s", name);
 		for (size_t i = 0; i < n; i++) {
-			char cell[16];
+			const struct run_result *res =
+				&e->session->results[pick[i]];
+			char cell[32];
+			double v;
+			bool known = is_latency ? figure_run_value(&q, res, &v)
+						: run_result_metric(
+							  res,
+							  ui->metric[m].side ==
+								  SIDE_SENDER,
+							  ui->metric[m].metric,
+							  &v);
 
-			result_cell(&e->session->results[pick[i]],
-				    ui->metric[m].metric, ui->metric[m].side,
-				    cell, sizeof(cell));
+			compare_cell(v, known, b, ratio && i > 0, cell,
+				     sizeof(cell));
 			ui_text(y, r->x + 2 + label + (int)i * column,
-				column - 1, ROLE_TEXT, "%10s", cell);
+				column - 1, ROLE_TEXT, "%s", cell);
 		}
+		y++;
 	}
 }
 
@@ -715,33 +826,76 @@ static void draw_explain(struct ui *ui, const struct explorer *e)
 	}
 }
 
-/* What the finished runs say: crossovers and the zero-copy verdict. */
+/*
+ * Text wrapped at spaces into rows of width, the rows after the first
+ * indented by indent; returns the next free row.
+ */
+static int draw_wrapped(int y, int last, int x, int width, int indent,
+			enum theme_role role, const char *text)
+{
+	const char *p = text;
+
+	while (*p && y <= last) {
+		int room = width - (p == text ? 0 : indent);
+		int len = (int)strlen(p), cut = len;
+
+		if (len > room) {
+			cut = room;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = room;
+		}
+		ui_text(y++, x + (p == text ? 0 : indent), cut, role, "%.*s",
+			cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	return y;
+}
+
+/* What the finished runs say: the verdicts and the zero-copy reason. */
 static void draw_analysis(struct ui *ui, const struct explorer *e,
 			  const struct rect *r)
 {
-	const struct analysis *a = &e->session->analysis;
-	int y = r->y + 1;
-	char line[256];
+	const struct session *s = e->session;
+	const struct analysis *a = &s->analysis;
+	int y = r->y + 1, last = r->y + r->h - 2, width = r->w - 4;
+	char line[600];
 
 	ui_box(ui, r, ROLE_BOX_HISTORY,
-	       "Analysis: a win must clear the run-to-run spread");
+	       "Analysis: 95% confidence of a 5% difference (nio-top(1))");
+	snprintf(line, sizeof(line),
+		 "%zu run%s analysed, stream and rr apart; %zu short (under "
+		 "%g s) left out.",
+		 a->runs, a->runs == 1 ? "" : "s", a->short_runs,
+		 (double)s->options.min_measured_ms / 1000);
+	y = draw_wrapped(y, last, r->x + 2, width, 2, ROLE_INACTIVE, line);
 	if (!a->crossover_count)
-		ui_text(y++, r->x + 2, r->w - 4, ROLE_INACTIVE,
+		y = draw_wrapped(
+			y, last, r->x + 2, width, 2, ROLE_INACTIVE,
 			"No comparison yet: it needs two of two-copy, "
-			"one-copy, "
-			"zero-copy (or uring and uring-zc) at the same sizes "
-			"(w sweeps them).");
-	for (size_t i = 0; i < a->crossover_count && y < r->y + r->h - 2; i++) {
+			"one-copy, zero-copy (or uring and uring-zc) at the "
+			"same sizes, flows and mode (w sweeps them).");
+	for (size_t i = 0; i < a->crossover_count && y <= last; i++) {
 		const struct analysis_crossover *c = &a->crossovers[i];
+		bool found = c->verdict == VERDICT_FROM ||
+			     c->verdict == VERDICT_NEVER ||
+			     c->verdict == VERDICT_MIXED ||
+			     c->verdict == VERDICT_TIE;
 
 		analysis_crossover_text(c, line, sizeof(line));
-		ui_text(y++, r->x + 2, r->w - 4,
-			c->verdict == VERDICT_FROM ? ROLE_HIGHLIGHT : ROLE_TEXT,
-			"%s", line);
+		y = draw_wrapped(y, last, r->x + 2, width, 2,
+				 c->suspect ? ROLE_SENDER_HIGH
+				 : found    ? ROLE_HIGHLIGHT
+					    : ROLE_TEXT,
+				 line);
 	}
-	if (a->zerocopy_why[0] && y < r->y + r->h - 1)
-		ui_text(y, r->x + 2, r->w - 4, ROLE_MISC, "zero-copy: %s",
-			a->zerocopy_why);
+	if (a->zerocopy_why[0] && y <= last) {
+		snprintf(line, sizeof(line), "zero-copy: %s", a->zerocopy_why);
+		draw_wrapped(y, last, r->x + 2, width, 2, ROLE_MISC, line);
+	}
 }
 
 /* The preset list (p): a name per line, the chosen one highlighted. */
@@ -819,7 +973,7 @@ void ui_draw_screen(struct ui *ui, const struct explorer *e)
 	} else if (ui->view == VIEW_ANALYSIS) {
 		draw_analysis(ui, e, &panel);
 	} else {
-		ui_chart(ui, e, &panel, &ui->metric[ui->chart_metric]);
+		ui_chart(ui, e, &panel);
 	}
 	draw_history(ui, e, &history);
 	draw_status(ui, e);

@@ -1,10 +1,12 @@
 /*
  * Graphs: the last minute of one metric in braille (2 x 4 dots a cell, as
- * btop draws them; '#' and ':' without UTF-8), and the chart of a metric
- * against message size per strategy, built from the run history.
+ * btop draws them; '#' and ':' without UTF-8), and the chart of a figure
+ * against message size (or flows) per strategy, from the analysis: one mode
+ * at a time, short runs left out, each point the median of its runs.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui_private.h"
@@ -119,68 +121,266 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 	attrset(theme_attr(ROLE_TEXT));
 }
 
-static const char chart_markers[] = "21zuZ";
-static const enum theme_role chart_roles[] = {
+const char ui_chart_markers[UI_CHART_SERIES + 1] = "21zuZ";
+const enum theme_role ui_chart_roles[UI_CHART_SERIES] = {
 	ROLE_SENDER_HIGH, ROLE_RECEIVER_HIGH, ROLE_HIGHLIGHT,
 	ROLE_SENDER_MID,  ROLE_RECEIVER_MID,
 };
 
-/* The latest result of strategy i at size for threads, or NaN. */
-static double chart_value(const struct explorer *e, size_t strategy,
-			  size_t size, unsigned int threads,
-			  const struct ui_metric *metric)
+void ui_charts_init(struct ui *ui)
 {
-	for (size_t k = e->session->result_count; k-- > 0;) {
-		const struct run_result *r = &e->session->results[k];
-		double v;
+	static const enum figure_percentile percentiles[] = {
+		PERCENTILE_P50, PERCENTILE_P90, PERCENTILE_P99,
+		PERCENTILE_P99_9, PERCENTILE_MAX};
+	size_t n = 0;
 
-		if (r->config.strategy == strategy_at(strategy) &&
-		    r->config.msg_size == size &&
-		    r->config.threads == threads && !r->error &&
-		    run_result_metric(r, metric->side == SIDE_SENDER,
-				      metric->metric, &v))
-			return v;
+	/* The course's figures first, each quantity a chart of its own. */
+	for (size_t f = 0; f < figure_count; f++) {
+		const struct figure *fig = &figures[f];
+
+		if (fig->whisker) {
+			ui->chart[n] = (struct ui_chart){
+				.quantity = fig->quantity[0],
+				.has_whisker = true,
+				.whisker = fig->quantity[1],
+				.axis = fig->axis,
+				.rr_only = true,
+			};
+			snprintf(ui->chart[n++].name, sizeof(ui->chart[0].name),
+				 "Round trip p50 (to p99) us");
+			continue;
+		}
+		for (size_t q = 0; q < fig->quantity_count; q++)
+			ui->chart[n++] = (struct ui_chart){
+				.quantity = fig->quantity[q],
+				.axis = fig->axis,
+			};
+		if (fig->fallback)
+			ui->chart[n++] = (struct ui_chart){
+				.quantity = fig->fallback->quantity[0],
+				.axis = fig->fallback->axis,
+			};
 	}
-	return NAN;
+	/* Every other figure of the metric table, side by side. */
+	for (size_t i = 0; i < ui->metric_count && n < UI_CHARTS_MAX; i++) {
+		struct figure_quantity q = {
+			.source = ui->metric[i].side == SIDE_SENDER
+					  ? FIGURE_SENDER
+					  : FIGURE_RECEIVER,
+			.metric = metrics[ui->metric[i].metric].key,
+			.label = metrics[ui->metric[i].metric].abbrev,
+		};
+		bool seen = false;
+
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = ui->chart[k].quantity.source == q.source &&
+			       ui->chart[k].quantity.metric &&
+			       strcmp(ui->chart[k].quantity.metric, q.metric) ==
+				       0;
+		if (!seen)
+			ui->chart[n++] = (struct ui_chart){
+				.quantity = q, .axis = FIGURE_BY_SIZE};
+	}
+	/* The round trip's percentiles against message size. */
+	for (size_t i = 0; i < sizeof(percentiles) / sizeof(*percentiles) &&
+			   n < UI_CHARTS_MAX;
+	     i++)
+		ui->chart[n++] = (struct ui_chart){
+			.quantity = {FIGURE_LATENCY, NULL, percentiles[i],
+				     figure_percentile_name(percentiles[i])},
+			.axis = FIGURE_BY_SIZE,
+			.rr_only = true,
+		};
+	for (size_t i = 0; i < n; i++)
+		if (!ui->chart[i].name[0])
+			figure_quantity_name(&ui->chart[i].quantity,
+					     ui->chart[i].name,
+					     sizeof(ui->chart[i].name));
+	ui->chart_count = n;
 }
 
-void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r,
-	      const struct ui_metric *metric)
+enum run_mode ui_chart_mode(const struct ui *ui, const struct explorer *e)
 {
-	unsigned int threads = e->config.threads;
-	size_t first = explorer_size_count, last = 0;
-	double max = 0;
-	int left = r->x + 9, bottom = r->y + r->h - 3;
-	int plot_w = r->w - 12, plot_h = r->h - 5;
-	char name[64], title[160], label[24];
+	if (ui->chart[ui->chart_index].rr_only)
+		return RUN_RR;
+	return ui->chart_mode_chosen ? ui->chart_mode : e->config.mode;
+}
 
-	ui_metric_name(metric, name, sizeof(name));
-	snprintf(title, sizeof(title),
-		 "%s vs message size, %u thread%s (m: "
-		 "metric; S sweeps)",
-		 name, threads, threads == 1 ? "" : "s");
-	ui_box(ui, r, ROLE_BOX_GRAPH, title);
-	for (size_t s = 0; s < strategy_count(); s++)
-		for (size_t z = 0; z < explorer_size_count; z++) {
-			double v = chart_value(e, s, explorer_sizes[z], threads,
-					       metric);
+/* The panel values the chart can show: flows, or sizes, sorted. */
+static size_t chart_choices(const struct ui *ui, const struct explorer *e,
+			    size_t *out, size_t most)
+{
+	const struct analysis *a = &e->session->analysis;
+	bool by_size = ui->chart[ui->chart_index].axis == FIGURE_BY_SIZE;
+	enum run_mode mode = ui_chart_mode(ui, e);
+	size_t n = 0;
 
-			if (isnan(v))
-				continue;
-			first = z < first ? z : first;
-			last = z > last ? z : last;
-			max = v > max ? v : max;
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+		size_t v = by_size ? p->threads : p->msg_size, j = n;
+		bool seen = false;
+
+		if (!p->runs || p->mode != mode)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			seen |= out[k] == v;
+		if (seen || n == most)
+			continue;
+		while (j > 0 && out[j - 1] > v) {
+			out[j] = out[j - 1];
+			j--;
 		}
-	if (first > last || max <= 0 || plot_w < 10 || plot_h < 2) {
-		ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
-			"No finished runs with %u thread%s yet: S runs a sweep "
-			"that fills this chart.",
-			threads, threads == 1 ? "" : "s");
+		out[j] = v;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The flows (by size) or the size (by flows) the chart shows now: the one
+ * chosen, else the controls' if it was measured, else the first measured.
+ */
+static size_t chart_fixed(const struct ui *ui, const struct explorer *e)
+{
+	bool by_size = ui->chart[ui->chart_index].axis == FIGURE_BY_SIZE;
+	size_t chosen = by_size ? ui->chart_threads : ui->chart_size;
+	size_t controls = by_size ? e->config.threads : e->config.msg_size;
+	size_t choice[ANALYSIS_SIZES_MAX];
+	size_t n = chart_choices(ui, e, choice, ANALYSIS_SIZES_MAX);
+
+	if (chosen)
+		return chosen;
+	for (size_t i = 0; i < n; i++)
+		if (choice[i] == controls)
+			return controls;
+	return n ? choice[0] : controls;
+}
+
+void ui_chart_step(struct ui *ui, const struct explorer *e, int delta)
+{
+	size_t choice[ANALYSIS_SIZES_MAX];
+	size_t n = chart_choices(ui, e, choice, ANALYSIS_SIZES_MAX);
+	size_t now = chart_fixed(ui, e), next = now;
+
+	if (!n) {
+		snprintf(ui->note, sizeof(ui->note),
+			 "the chart has no %s runs to choose from yet",
+			 run_mode_name(ui_chart_mode(ui, e)));
 		return;
 	}
+	/* The next measured value past the current one, or the first. */
+	if (delta > 0) {
+		next = choice[n - 1];
+		for (size_t i = n; i-- > 0;)
+			if (choice[i] > now)
+				next = choice[i];
+	} else {
+		next = choice[0];
+		for (size_t i = 0; i < n; i++)
+			if (choice[i] < now)
+				next = choice[i];
+	}
+	if (ui->chart[ui->chart_index].axis == FIGURE_BY_SIZE)
+		ui->chart_threads = (unsigned int)next;
+	else
+		ui->chart_size = next;
+}
+
+/* Where value v (a size or flows) goes on the chart's x axis. */
+static int chart_x(double lo, double hi, int left, int width, double v)
+{
+	if (hi <= lo)
+		return left + width / 2;
+	return left + (int)lround((log2(v) - lo) / (hi - lo) * (width - 1));
+}
+
+void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
+{
+	const struct ui_chart *c = &ui->chart[ui->chart_index];
+	const struct analysis *a = &e->session->analysis;
+	const struct run_result *results = e->session->results;
+	bool by_size = c->axis == FIGURE_BY_SIZE;
+	enum run_mode mode = ui_chart_mode(ui, e);
+	size_t fixed = chart_fixed(ui, e), choice[ANALYSIS_SIZES_MAX];
+	size_t choices = chart_choices(ui, e, choice, ANALYSIS_SIZES_MAX);
+	double lo = INFINITY, hi = -INFINITY, max = 0;
+	int left = r->x + 9, bottom = r->y + r->h - 3;
+	int plot_w = r->w - 13, plot_h = r->h - 5;
+	char title[192], label[24], where[32];
+	struct figure_stat stat, top;
+
+	if (by_size)
+		snprintf(where, sizeof(where), "%zu flow%s", fixed,
+			 fixed == 1 ? "" : "s");
+	else
+		ui_format_size(fixed, where, sizeof(where));
+	snprintf(title, sizeof(title), "%s vs %s, %s, %s (m < > r)", c->name,
+		 by_size ? "size" : "flows", run_mode_name(mode), where);
+	ui_box(ui, r, ROLE_BOX_GRAPH, title);
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+		double x = by_size ? (double)p->msg_size : p->threads;
+
+		if (!p->runs || p->mode != mode ||
+		    (by_size ? p->threads : p->msg_size) != fixed ||
+		    !figure_point_value(&c->quantity, a, results, p, &stat))
+			continue;
+		lo = fmin(lo, log2(x));
+		hi = fmax(hi, log2(x));
+		max = fmax(max, stat.median);
+		if (c->has_whisker &&
+		    figure_point_value(&c->whisker, a, results, p, &top))
+			max = fmax(max, top.median);
+	}
+	if (plot_w < 10 || plot_h < 2) {
+		ui_text(r->y + 1, r->x + 2, r->w - 4, ROLE_INACTIVE,
+			"Too little room to draw the chart: a taller "
+			"terminal shows it.");
+		return;
+	}
+	if (!(max > 0)) {
+		char have[96] = "";
+
+		for (size_t i = 0, len = 0; i < choices && len < sizeof(have);
+		     i++) {
+			char v[24];
+
+			if (by_size)
+				snprintf(v, sizeof(v), "%zu", choice[i]);
+			else
+				ui_format_size(choice[i], v, sizeof(v));
+			len += (size_t)snprintf(have + len, sizeof(have) - len,
+						"%s%s", i ? ", " : "", v);
+		}
+		if (choices)
+			ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
+				"Nothing to draw here: < and > choose among "
+				"the %s measured: %s.",
+				by_size ? "flows" : "sizes", have);
+		else
+			ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
+				"No finished %s runs yet%s: w sweeps the "
+				"strategies over the sizes; r shows %s runs.",
+				run_mode_name(mode),
+				a->short_runs ? " (short ones are left out)"
+					      : "",
+				mode == RUN_RR ? "stream" : "rr");
+		return;
+	}
+	/* The legend: the strategies this chart has points of. */
 	for (size_t s = 0, x = (size_t)r->x + 2; s < strategy_count(); s++) {
-		ui_text(r->y + 1, (int)x, 16, chart_roles[s % 5], "%c %s",
-			chart_markers[s % 5], strategy_at(s)->name);
+		bool present = false;
+
+		for (size_t i = 0; i < a->point_count && !present; i++)
+			present = a->points[i].runs &&
+				  a->points[i].mode == mode &&
+				  a->points[i].strategy == strategy_at(s);
+		if (!present)
+			continue;
+		ui_text(r->y + 1, (int)x, 16,
+			ui_chart_roles[s % UI_CHART_SERIES], "%c %s",
+			ui_chart_markers[s % UI_CHART_SERIES],
+			strategy_at(s)->name);
 		x += strlen(strategy_at(s)->name) + 4;
 	}
 	ui_format_value(max, label, sizeof(label));
@@ -190,37 +390,78 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r,
 	attrset(theme_attr(ROLE_METER_BG));
 	ui_line(ui, bottom - plot_h + 1, left - 1, plot_h, true);
 	ui_line(ui, bottom + 1, left, plot_w, false);
-	for (size_t z = first; z <= last; z++) {
-		int x = last == first ? left + plot_w / 2
-				      : left + (int)((z - first) *
-						     (size_t)(plot_w - 6) /
-						     (last - first));
+	/* x labels at the measured values, as many as fit. */
+	for (int e2 = (int)ceil(lo), last_end = -1; e2 <= (int)floor(hi);
+	     e2++) {
+		double v = exp2(e2);
+		int x = chart_x(lo, hi, left, plot_w - 6, v);
 
-		ui_format_size(explorer_sizes[z], label, sizeof(label));
-		if (z == first || z == last || (z - first) % 2 == 0)
-			ui_text(bottom + 1, x, 8, ROLE_GRAPH_TEXT, "%s", label);
+		if (by_size)
+			ui_format_size((size_t)v, label, sizeof(label));
+		else
+			snprintf(label, sizeof(label), "%.0f", v);
+		if (x <= last_end)
+			continue;
+		ui_text(bottom + 1, x, 8, ROLE_GRAPH_TEXT, "%s", label);
+		last_end = x + (int)strlen(label);
 	}
 	for (size_t s = 0; s < strategy_count(); s++) {
+		enum theme_role role = ui_chart_roles[s % UI_CHART_SERIES];
 		int px = -1, py = -1;
 
-		for (size_t z = first; z <= last; z++) {
-			double v = chart_value(e, s, explorer_sizes[z], threads,
-					       metric);
+		/* The strategy's points in x order, joined by dots. */
+		for (double last = 0;;) {
+			const struct analysis_point *next = NULL;
+			double best = INFINITY;
 			int x, y;
 
-			if (isnan(v))
+			for (size_t i = 0; i < a->point_count; i++) {
+				const struct analysis_point *p = &a->points[i];
+				double v = by_size ? (double)p->msg_size
+						   : p->threads;
+
+				if (p->runs && p->mode == mode &&
+				    p->strategy == strategy_at(s) &&
+				    (by_size ? p->threads : p->msg_size) ==
+					    fixed &&
+				    v > last && v < best) {
+					best = v;
+					next = p;
+				}
+			}
+			if (!next)
+				break;
+			last = best;
+			if (!figure_point_value(&c->quantity, a, results, next,
+						&stat))
 				continue;
-			x = last == first ? left + plot_w / 2
-					  : left + (int)((z - first) *
-							 (size_t)(plot_w - 6) /
-							 (last - first));
-			y = bottom - (int)lround(v / max * (plot_h - 1));
-			attrset(theme_attr(chart_roles[s % 5]));
-			/* A dotted line from the previous point. */
+			x = chart_x(lo, hi, left, plot_w - 6, best);
+			/* Side by side where every strategy shares an x. */
+			if (c->has_whisker)
+				x += (int)(s % 3) - 1;
+			y = bottom -
+			    (int)lround(stat.median / max * (plot_h - 1));
+			attrset(theme_attr(role));
 			for (int step = 1; px >= 0 && step < x - px; step++)
 				mvaddch(py + (y - py) * step / (x - px),
 					px + step, '.');
-			mvaddch(y, x, (chtype)chart_markers[s % 5] | A_BOLD);
+			/* The round trip's whisker, up to its p99. */
+			if (c->has_whisker &&
+			    figure_point_value(&c->whisker, a, results, next,
+					       &top)) {
+				int y99 = bottom -
+					  (int)lround(top.median / max *
+						      (plot_h - 1));
+
+				for (int k = y99; k < y; k++)
+					mvaddstr(k, x,
+						 k == y99   ? "-"
+						 : ui->utf8 ? "\u2502"
+							    : "|");
+			}
+			mvaddch(y, x,
+				(chtype)ui_chart_markers[s % UI_CHART_SERIES] |
+					A_BOLD);
 			px = x;
 			py = y;
 		}

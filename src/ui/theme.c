@@ -72,6 +72,19 @@ static const struct {
 
 static int role_attr[ROLE_COUNT];
 
+bool theme_role_rgb(const struct theme *theme, enum theme_role role,
+		    unsigned char rgb[3])
+{
+	const struct theme_colour *c = &theme->colour[theme_roles[role].fg];
+
+	if (!c->set)
+		return false;
+	rgb[0] = c->r;
+	rgb[1] = c->g;
+	rgb[2] = c->b;
+	return true;
+}
+
 void theme_default(struct theme *theme)
 {
 	static const char defaults[] = "theme[main_fg]=\"#cccccc\"\n"

@@ -93,6 +93,10 @@ int theme_list(const char *dir, char ***names, size_t *count);
 /* Colour pairs for every role on the current screen (after start_color). */
 void theme_apply(const struct theme *theme);
 
+/* A role's foreground as a colour: false if the theme leaves it unset. */
+bool theme_role_rgb(const struct theme *theme, enum theme_role role,
+		    unsigned char rgb[3]);
+
 /* The curses attribute of a role. */
 int theme_attr(enum theme_role role);
 

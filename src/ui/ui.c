@@ -36,6 +36,9 @@ enum ui_action {
 	ACT_MARK,
 	ACT_VIEW,
 	ACT_METRIC,
+	ACT_CHART_LESS,
+	ACT_CHART_MORE,
+	ACT_CHART_MODE,
 	ACT_EXPLAIN,
 	ACT_HELP,
 	ACT_THEME,
@@ -72,6 +75,11 @@ static const struct ui_key {
 	{'c', "c", ACT_MARK, "mark the selected run to compare"},
 	{'v', "v", ACT_VIEW, "next view: live, compare, chart, analysis"},
 	{'m', "m", ACT_METRIC, "next metric in the graph or chart"},
+	{'<', "<", ACT_CHART_LESS,
+	 "chart: fewer flows (round trip: smaller size)"},
+	{'>', ">", ACT_CHART_MORE,
+	 "chart: more flows (round trip: larger size)"},
+	{'r', "r", ACT_CHART_MODE, "chart: stream or rr runs"},
 	{'x', "x", ACT_EXPLAIN, "explain the strategy's data path"},
 	{'?', "?", ACT_HELP, "this help"},
 	{KEY_F(1), "F1", ACT_HELP, NULL},
@@ -185,6 +193,7 @@ int ui_open(struct ui **out, const char *theme, char **cause)
 		goto err;
 	ui->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	ui_metrics_init(ui);
+	ui_charts_init(ui);
 	/* Beside the delivered throughput: what it cost the sender. */
 	for (size_t i = 0; i < ui->metric_count; i++)
 		if (ui->metric[i].metric == (size_t)metric_find("cpu_pct") &&
@@ -257,6 +266,28 @@ void ui_close(struct ui *ui)
 	free(ui->theme_names);
 	free(ui->marked);
 	free(ui);
+}
+
+size_t ui_chart_colours(const struct ui *ui, const char *name,
+			unsigned char (*rgb)[3], size_t most)
+{
+	struct theme theme;
+	const char *dir = theme_dir();
+	char *cause = NULL;
+	size_t n = 0;
+
+	if (ui) {
+		theme = ui->theme;
+	} else if (!dir || theme_load(dir, name, &theme, &cause) < 0) {
+		free(cause);
+		if (strcmp(name, "default") != 0)
+			return 0;
+		theme_default(&theme);
+	}
+	for (size_t i = 0; i < UI_CHART_SERIES && n < most; i++)
+		if (theme_role_rgb(&theme, ui_chart_roles[i], rgb[n]))
+			n++;
+	return n == UI_CHART_SERIES || n == most ? n : 0;
 }
 
 int ui_input_fd(const struct ui *ui)
@@ -382,11 +413,33 @@ static size_t ui_action(struct ui *ui, const struct explorer *e,
 		break;
 	case ACT_METRIC:
 		if (ui->view == VIEW_CHART)
-			ui->chart_metric = (ui->chart_metric + 1) %
-					   ui->metric_count;
+			ui->chart_index = (ui->chart_index + 1) %
+					  ui->chart_count;
 		else
 			ui->graph_metric = (ui->graph_metric + 1) %
 					   ui->metric_count;
+		break;
+	case ACT_CHART_LESS:
+	case ACT_CHART_MORE:
+	case ACT_CHART_MODE:
+		/* The chart's own choices: the live controls stay. */
+		if (ui->view != VIEW_CHART) {
+			snprintf(ui->note, sizeof(ui->note),
+				 "that key is the chart's: v shows the chart");
+			break;
+		}
+		if (action == ACT_CHART_MODE) {
+			ui->chart_mode = ui_chart_mode(ui, e) == RUN_STREAM
+						 ? RUN_RR
+						 : RUN_STREAM;
+			ui->chart_mode_chosen = true;
+			if (ui->chart[ui->chart_index].rr_only)
+				snprintf(ui->note, sizeof(ui->note),
+					 "a round trip is rr's alone: m for "
+					 "another chart");
+		} else {
+			ui_chart_step(ui, e, action == ACT_CHART_MORE ? 1 : -1);
+		}
 		break;
 	case ACT_EXPLAIN:
 		ui->explain = !ui->explain;

@@ -10,6 +10,7 @@
 #include <termios.h>
 
 #include "explorer.h"
+#include "figure.h"
 #include "theme.h"
 #include "ui.h"
 
@@ -29,6 +30,21 @@ struct ui_metric {
 };
 
 #define UI_METRICS_MAX (2 * METRICS_MAX)
+
+/*
+ * A chart the chart view can draw: a quantity of figure.h against message
+ * size (or, for the round trip, against flows), and maybe a whisker.
+ */
+struct ui_chart {
+	struct figure_quantity quantity;
+	bool has_whisker; /* a whisker up to whisker's value */
+	struct figure_quantity whisker;
+	enum figure_axis axis;
+	bool rr_only; /* a round trip: only rr runs have it */
+	char name[64];
+};
+
+#define UI_CHARTS_MAX (UI_METRICS_MAX + 16)
 
 struct ui {
 	SCREEN *screen;
@@ -57,7 +73,17 @@ struct ui {
 	struct ui_metric metric[UI_METRICS_MAX];
 	size_t metric_count;
 	size_t graph_metric;
-	size_t chart_metric;
+	/*
+	 * The chart view's own choices, never the live controls': which
+	 * chart, over which flows (or, against flows, which size), which mode.
+	 */
+	struct ui_chart chart[UI_CHARTS_MAX];
+	size_t chart_count;
+	size_t chart_index;
+	unsigned int chart_threads; /* 0: the controls' until chosen */
+	size_t chart_size;	    /* 0: the controls' until chosen */
+	enum run_mode chart_mode;
+	bool chart_mode_chosen;
 
 	char note[256];		/* the status line */
 	char seen_message[256]; /* the explorer's, once shown */
@@ -83,13 +109,22 @@ void ui_format_duration(uint64_t ms, char *out, size_t size);
 void ui_metric_name(const struct ui_metric *m, char *out, size_t size);
 /* The figures of the metric table a screen can show, in order. */
 void ui_metrics_init(struct ui *ui);
+/* The charts the chart view offers (after ui_metrics_init()). */
+void ui_charts_init(struct ui *ui);
 
-/* graph.c */
+/* graph.c: the chart's series, one per strategy in registry order. */
+#define UI_CHART_SERIES 5
+extern const enum theme_role ui_chart_roles[UI_CHART_SERIES];
+extern const char ui_chart_markers[UI_CHART_SERIES + 1];
+
 void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 	      const struct ui_metric *metric, enum theme_role low,
 	      enum theme_role high);
-void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r,
-	      const struct ui_metric *metric);
+void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r);
+/* The chart's mode, flows and size: chosen, else the controls'. */
+enum run_mode ui_chart_mode(const struct ui *ui, const struct explorer *e);
+/* Steps the chart's flows (or size) to the next measured one. */
+void ui_chart_step(struct ui *ui, const struct explorer *e, int delta);
 
 /* ui.c */
 void ui_help(struct ui *ui, const struct rect *r);

@@ -1,0 +1,99 @@
+#!/bin/bash
+# Finished runs in the explorer (tmux, 120x40): an rr run's row keeps its
+# mode, p50 and p99 once it ended and after --load; the numbers in the
+# header, the status line, the table and the export agree; a session of
+# stream and rr runs at different sizes charts each mode apart (no rr size
+# in a stream chart), and the chart's flows and mode are chosen in the
+# chart view without starting a run; the analysis names each mode.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd tmux jq
+
+. "$(dirname "$0")/tmux.sh"
+
+# The lines of the box whose title matches $1, up to its bottom edge.
+box() {
+	screen | sed -n "/╭─ $1/,/╰/p"
+}
+
+before=$(net_snapshot)
+
+# One timed rr run: it ends, and its row stays an rr row.
+start "${utf8[@]}" -- --mode rr -s one-copy -m 4K -d 1.5 -w 0.2 \
+	-o "$tmp/rr.json"
+wait_screen 'run 1 finished: p50 [0-9.]+ us, p99 [0-9.]+ us' 60
+ok $? "the status line gives run 1's p50 and p99 when it ends"
+row=$(screen | grep -E '│ +1 one-copy 4 KiB x1 +rr ')
+grep -Eq '│ +1 one-copy 4 KiB x1 +rr +1\.[0-9]+ +[0-9.]+ +[0-9.]+k? +[0-9.]+k? ' <<<"$row"
+ok $? "its row shows rr, Gbit/s, p50 and p99: $(tr -s ' ' <<<"$row" | cut -c1-70)"
+p50=$(awk '{print $10}' <<<"$row")
+T send-keys -t ui Enter
+wait_screen 'run 2: one-copy 4 KiB x1' 30
+ok $? "the next run is run 2 in the header"
+T send-keys -t ui e
+wait_screen "wrote [0-9]+ runs? to $tmp/rr.json" 30
+jq_true "$tmp/rr.json" ".runs[0].run == 1 and .runs[0].mode == \"rr\" and .runs[0].latency_us.p50 > 0"
+ok $? "the export numbers it run 1, with its latency"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
+start "${utf8[@]}" -- --load "$tmp/rr.json"
+wait_screen 'loaded export, [12] runs?' 30
+row=$(screen | grep -E '│ +1 one-copy 4 KiB x1 +rr ')
+[ -n "$p50" ] && grep -Eq " $p50 " <<<"$row"
+ok $? "after --load the row shows the same p50 ($p50): $(tr -s ' ' <<<"$row" | cut -c1-70)"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
+# Stream at 1K and 16K, rr at 64 B, in one session.
+"$NIO_TOP" --batch -s two-copy,one-copy -m 1K,16K -d 1 -w 0.2 \
+	-o "$tmp/stream.json" >/dev/null 2>&1 &&
+	"$NIO_TOP" --batch --mode rr -s two-copy,one-copy -m 64 -d 1 -w 0.2 \
+		-o "$tmp/rr64.json" >/dev/null 2>&1
+ok $? "stream runs at 1K and 16K, rr runs at 64 B"
+jq -s '.[0] | .runs += ($rr | .runs)' --argjson rr "$(cat "$tmp/rr64.json")" \
+	"$tmp/stream.json" >"$tmp/both.json"
+start "${utf8[@]}" -- --load "$tmp/both.json"
+wait_screen 'loaded export, 6 runs' 30
+T send-keys -t ui v v
+wait_screen '╭─ Throughput Gbit/s \(receiver\) vs size, stream, 1 flow' 20
+chart=$(box Throughput)
+grep -q '1 KiB' <<<"$chart" && grep -q '16 KiB' <<<"$chart" &&
+	! grep -q '64 B' <<<"$chart"
+ok $? "the stream chart spans 1 KiB .. 16 KiB, no 64 B of rr"
+T send-keys -t ui r
+wait_screen '╭─ Throughput Gbit/s \(receiver\) vs size, rr, 1 flow' 20
+chart=$(box Throughput)
+grep -q '64 B' <<<"$chart" && ! grep -q '16 KiB' <<<"$chart"
+ok $? "r in the chart: the rr runs, at 64 B only"
+T send-keys -t ui m
+wait_screen '╭─ Round trip p50 \(to p99\) us vs flows, rr, 64 B' 20
+ok $? "m: the round trip against flows, for the size measured"
+T send-keys -t ui '>'
+screen | grep -q 'Mode .* stream ' && screen | grep -q 'loaded export, 6 runs'
+ok $? "the chart's keys leave the controls and start nothing"
+T send-keys -t ui v
+wait_screen 'Analysis: 95% confidence' 20
+screen | grep -q 'stream, 1 flow: one-copy vs two-copy' &&
+	screen | grep -q 'rr (p50), 1 flow: one-copy vs two-copy'
+ok $? "the analysis compares stream and rr apart, naming each"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
+# Live: the chart's flows are its own; moving them starts no run.
+start "${utf8[@]}" -- -s one-copy -m 4K -d 1 -w 0.2
+wait_screen 'run 1 finished' 40
+T send-keys -t ui v v '>' '<' r
+sleep 1
+screen | grep -q 'idle' && ! screen | grep -q 'run 2'
+ok $? "< > and r in the chart start no run"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
+[ "$(net_snapshot)" = "$before" ]
+ok $? "no namespace or link left behind"
+done_testing
