@@ -232,9 +232,13 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 #define PLOT_RIGHT  14
 #define PLOT_TOP    28
 #define PLOT_BOTTOM 44
-#define SERIES_MAX  8
+#define SERIES_MAX  16
 
-static const char *const dashes[] = {"", "7 3", "2 3", "9 3 2 3", "4 2 1 2"};
+/* A dash pattern and a marker shape per strategy, in registry order. */
+static const char *const dashes[] = {
+	"", "7 3", "2 3", "9 3 2 3", "4 2 1 2", "12 4", "1 2",
+};
+#define SHAPES 7
 
 void report_style_default(struct report_style *style)
 {
@@ -334,7 +338,9 @@ struct svg {
 	const struct session *s;
 	const struct report_style *style;
 	const struct figure *f;
-	const struct strategy_ops *series[SERIES_MAX]; /* present, in order */
+	/* The strategies and receive sides present, in registry order. */
+	const struct strategy_ops *series[SERIES_MAX];
+	enum rx_mode series_rx[SERIES_MAX];
 	size_t series_count;
 };
 

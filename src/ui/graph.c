@@ -121,10 +121,11 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 	attrset(theme_attr(ROLE_TEXT));
 }
 
-const char ui_chart_markers[UI_CHART_SERIES + 1] = "21zuZ";
+/* In registry order: two-copy, one-copy, zero-copy, uring, uring-zc, ... */
+const char ui_chart_markers[UI_CHART_SERIES + 1] = "21zuZfs";
 const enum theme_role ui_chart_roles[UI_CHART_SERIES] = {
-	ROLE_SENDER_HIGH, ROLE_RECEIVER_HIGH, ROLE_HIGHLIGHT,
-	ROLE_SENDER_MID,  ROLE_RECEIVER_MID,
+	ROLE_SENDER_HIGH, ROLE_RECEIVER_HIGH, ROLE_HIGHLIGHT, ROLE_SENDER_MID,
+	ROLE_RECEIVER_MID, ROLE_MISC,	      ROLE_SENDER_LOW,
 };
 
 void ui_charts_init(struct ui *ui)
@@ -206,6 +207,16 @@ enum run_mode ui_chart_mode(const struct ui *ui, const struct explorer *e)
 	return ui->chart_mode_chosen ? ui->chart_mode : e->config.mode;
 }
 
+/*
+ * Whether a point is the chart's: of its mode, and received by copy (runs
+ * with --rx zerocopy are compared in the analysis, one strategy against
+ * itself, and would put two points of a strategy at one x here).
+ */
+static bool charted(const struct analysis_point *p, enum run_mode mode)
+{
+	return p->runs && p->mode == mode && p->rx == RX_COPY;
+}
+
 /* The panel values the chart can show: flows, or sizes, sorted. */
 static size_t chart_choices(const struct ui *ui, const struct explorer *e,
 			    size_t *out, size_t most)
@@ -220,7 +231,7 @@ static size_t chart_choices(const struct ui *ui, const struct explorer *e,
 		size_t v = by_size ? p->threads : p->msg_size, j = n;
 		bool seen = false;
 
-		if (!p->runs || p->mode != mode)
+		if (!charted(p, mode))
 			continue;
 		for (size_t k = 0; k < n; k++)
 			seen |= out[k] == v;
@@ -321,7 +332,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 		const struct analysis_point *p = &a->points[i];
 		double x = by_size ? (double)p->msg_size : p->threads;
 
-		if (!p->runs || p->mode != mode ||
+		if (!charted(p, mode) ||
 		    (by_size ? p->threads : p->msg_size) != fixed ||
 		    !figure_point_value(&c->quantity, a, results, p, &stat))
 			continue;
@@ -372,8 +383,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 		bool present = false;
 
 		for (size_t i = 0; i < a->point_count && !present; i++)
-			present = a->points[i].runs &&
-				  a->points[i].mode == mode &&
+			present = charted(&a->points[i], mode) &&
 				  a->points[i].strategy == strategy_at(s);
 		if (!present)
 			continue;
@@ -420,7 +430,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 				double v = by_size ? (double)p->msg_size
 						   : p->threads;
 
-				if (p->runs && p->mode == mode &&
+				if (charted(p, mode) &&
 				    p->strategy == strategy_at(s) &&
 				    (by_size ? p->threads : p->msg_size) ==
 					    fixed &&

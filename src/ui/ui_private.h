@@ -113,7 +113,7 @@ void ui_metrics_init(struct ui *ui);
 void ui_charts_init(struct ui *ui);
 
 /* graph.c: the chart's series, one per strategy in registry order. */
-#define UI_CHART_SERIES 5
+#define UI_CHART_SERIES 7
 extern const enum theme_role ui_chart_roles[UI_CHART_SERIES];
 extern const char ui_chart_markers[UI_CHART_SERIES + 1];
 
