@@ -122,7 +122,7 @@ wait_for_line 'run 2: received [0-9]* bytes' 50 "$tmp/idle.log" &&
 	[ "$(grep -c 'greeted' "$tmp/idle.log")" = 2 ] &&
 	! grep -q 'error' "$tmp/idle.log"
 ok $? "its next run greets the agent again and is clean"
-T send-keys q
+T send-keys q q
 wait_exit
 T kill-server
 

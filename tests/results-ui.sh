@@ -57,7 +57,7 @@ jq -s '.[0] | .runs += ($rr | .runs)' --argjson rr "$(cat "$tmp/rr64.json")" \
 	"$tmp/stream.json" >"$tmp/both.json"
 start "${utf8[@]}" -- --load "$tmp/both.json"
 wait_screen 'loaded export, 6 runs' 30
-T send-keys -t ui v v
+T send-keys -t ui 4
 wait_screen '╭─ Throughput Gbit/s \(receiver\) vs size, stream, 1 flow' 20
 chart=$(box Throughput)
 grep -q '1 KiB' <<<"$chart" && grep -q '16 KiB' <<<"$chart" &&
@@ -71,10 +71,10 @@ ok $? "r in the chart: the rr runs, at 64 B only"
 T send-keys -t ui m
 wait_screen '╭─ Round trip p50 \(to p99\) us vs flows, rr, 64 B' 20
 ok $? "m: the round trip against flows, for the size measured"
-T send-keys -t ui '>'
+T send-keys -t ui ']'
 screen | grep -q 'Mode .* stream ' && screen | grep -q 'loaded export, 6 runs'
 ok $? "the chart's keys leave the controls and start nothing"
-T send-keys -t ui v
+T send-keys -t ui 5
 wait_screen 'Analysis: 95% confidence' 20
 screen | grep -q 'stream, 1 flow: one-copy vs two-copy' &&
 	screen | grep -q 'rr (p50), 1 flow: one-copy vs two-copy'
@@ -86,11 +86,11 @@ T kill-server
 # Live: the chart's flows are its own; moving them starts no run.
 start "${utf8[@]}" -- -s one-copy -m 4K -d 1 -w 0.2
 wait_screen 'run 1 finished' 40
-T send-keys -t ui v v '>' '<' r
+T send-keys -t ui 4 ']' '[' r
 sleep 1
 screen | grep -q 'idle' && ! screen | grep -q 'run 2'
-ok $? "< > and r in the chart start no run"
-T send-keys -t ui q
+ok $? "[ ] and r in the chart start no run"
+T send-keys -t ui q q
 wait_exit
 T kill-server
 

@@ -154,29 +154,37 @@ static void test_modes(void)
 	free(cause);
 }
 
+/*
+ * The KEYS list of nio-top-preset(5) is what the table generates (regenerate
+ * it with `test-preset --print-man-keys`).
+ */
 static void test_man(const char *man)
 {
-	char *text = read_text(man);
-	bool all = text != NULL;
+	char *text = read_text(man), *want = NULL, *start, *end;
+	size_t size = 0;
+	FILE *f = open_memstream(&want, &size);
 
-	for (size_t i = 0; text && i < option_row_count; i++) {
-		char want[160];
-
-		if (!option_rows[i].key)
-			continue;
-		snprintf(want, sizeof(want), ".It Li %s", option_rows[i].key);
-		if (!strstr(text, want)) {
-			ok(false, "nio-top-preset(5) documents %s",
-			   option_rows[i].key);
-			all = false;
-		}
+	options_man_keys(f);
+	fclose(f);
+	start = text ? strstr(text, ".Sh KEYS\n.Bl -tag -width Ds\n") : NULL;
+	end = start ? strstr(start, "\n.El\n") : NULL;
+	if (start) {
+		start += strlen(".Sh KEYS\n.Bl -tag -width Ds\n");
+		end[1] = '\0';
 	}
-	ok(all, "nio-top-preset(5) documents every key of the table");
+	ok(start && strcmp(start, want) == 0,
+	   "nio-top-preset(5) lists the keys as the table says "
+	   "(test-preset --print-man-keys)");
+	free(want);
 	free(text);
 }
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--print-man-keys") == 0) {
+		options_man_keys(stdout);
+		return 0;
+	}
 	if (argc > 1 && strcmp(argv[1], "--print-schema") == 0) {
 		cJSON *schema = options_schema();
 		char *text = cJSON_Print(schema);

@@ -1,6 +1,7 @@
 # Shared by the tests that drive the explorer in a real terminal: a private
-# tmux server (killed on exit), nio-top started in a 120x40 session with its
-# exit status and `stty -a` kept when it ends, and waits on the screen.
+# tmux server (killed on exit), nio-top started in a 120x40 session (or
+# $size) with its exit status and `stty -a` kept when it ends, and waits on
+# the screen.
 # Source after lib.sh.  $ui_binary is the nio-top to start ($NIO_TOP).
 
 themes="$(dirname "$(realpath "$0")")/../themes"
@@ -9,10 +10,15 @@ trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 
 T() { tmux -S "$sock" "$@"; }
 
-# start ENV... -- ARGS...: nio-top in a fresh 120x40 session; when it ends
-# the pane keeps its exit status and `stty -a` in $tmp.
+# The terminal's size for start (COLSxROWS).
+size=120x40
+
+# start ENV... -- ARGS...: nio-top in a fresh $size session; when it ends
+# the pane keeps its exit status and `stty -a` in $tmp.  Its settings and
+# saved presets go to $config, or a fresh folder of its own: never the
+# user's, and never what an earlier start left.
 start() {
-	local envs=() args=()
+	local envs=() args=() cfg=${config:-$(mktemp -d "$tmp/config.XXXXXX")}
 	while [ "$1" != -- ]; do
 		envs+=("$1")
 		shift
@@ -20,8 +26,8 @@ start() {
 	shift
 	args=("$@")
 	rm -f "$tmp/exit" "$tmp/stty"
-	T -f /dev/null new-session -d -s ui -x 120 -y 40 \
-		"cd $tmp; ulimit -c 0; env NIO_TOP_THEMES=$themes ${envs[*]} ${ui_binary:-$NIO_TOP} ${args[*]};
+	T -f /dev/null new-session -d -s ui -x "${size%x*}" -y "${size#*x}" \
+		"cd $tmp; ulimit -c 0; env NIO_TOP_THEMES=$themes XDG_CONFIG_HOME=$cfg ${envs[*]} ${ui_binary:-$NIO_TOP} ${args[*]};
 		 echo \$? >$tmp/exit; stty -a >$tmp/stty; sleep 600"
 }
 

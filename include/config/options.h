@@ -73,9 +73,10 @@ struct options {
 	const char *svg;
 	const char *load; /* a saved export to open instead of running */
 
-	/* The screen. */
+	/* The screen, and what it remembers between starts. */
 	unsigned int refresh_ms;
 	char theme[65];
+	bool no_config; /* neither read nor write the user's settings */
 
 	/* Two hosts: an agent (--serve), or its client (--connect). */
 	const char *listen; /* NULL: every address */
@@ -127,7 +128,7 @@ enum option_type {
 enum option_flag {
 	OPTION_SERVE = 1 << 0, /* belongs to --serve */
 	OPTION_RUN = 1 << 1,   /* a run's own setting: on the wire, per run */
-	OPTION_HIDDEN_DEFAULT = 1 << 2, /* --help says no default */
+	OPTION_EARLY = 1 << 2, /* applied before presets are looked up */
 };
 
 struct option_row {
@@ -154,8 +155,9 @@ extern const size_t option_row_count;
 /* The row of --name, or of preset key (NULL if none). */
 const struct option_row *options_by_name(const char *name);
 const struct option_row *options_by_key(const char *key);
-/* Whether --name was given. */
+/* Whether --name was given (or set as if it were). */
 bool options_given(const struct options *o, const char *name);
+void options_set_given(struct options *o, const char *name);
 
 /* Every option at its default. */
 void options_defaults(struct options *o);
@@ -189,6 +191,8 @@ int options_load_preset(struct options *o, const char *name, char **cause);
 cJSON *options_to_preset(const struct options *o);
 /* The JSON Schema of a preset. */
 cJSON *options_schema(void);
+/* The KEYS list of nio-top-preset(5), in mdoc, as the table says it. */
+void options_man_keys(FILE *out);
 
 /*
  * A run's configuration as one object: its point (strategy, mode, message

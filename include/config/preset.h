@@ -8,6 +8,7 @@
 #define NIO_TOP_PRESET_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define PRESET_SIZE_MAX (1024 * 1024)
@@ -15,8 +16,28 @@
 #define PRESET_EXPORT_MAX    (256 * 1024 * 1024)
 #define PRESET_EXPORT_FORMAT "nio-top-run"
 
-/* The folders presets are looked up in, in order; NULL-terminated. */
-void preset_dirs(const char *dirs[4]);
+/*
+ * The user's own folder of nio-top ($XDG_CONFIG_HOME/nio-top, or
+ * ~/.config/nio-top): its settings and saved presets.  0, or -ENOENT when
+ * neither variable says where.
+ */
+int preset_user_dir(char *out, size_t size);
+
+/*
+ * The folders presets are looked up in, in order, NULL-terminated:
+ * $NIO_TOP_PRESETS, the user's presets (unless !user), the installed
+ * folder, the source tree.
+ */
+void preset_dirs(const char *dirs[5], bool user);
+
+/* A preset of the folders, as the explorer lists them. */
+struct preset_entry {
+	char name[64];
+	char description[256]; /* "" if it has none */
+};
+
+/* Every preset of the folders, each name once (the first found), sorted. */
+int preset_list(bool user, struct preset_entry **list, size_t *count);
 
 /*
  * Reads the preset called name (a bare name is looked up in the folders,
@@ -24,7 +45,7 @@ void preset_dirs(const char *dirs[4]);
  * preset in it (an export's embedded one), and where it is named for
  * messages; or -EINVAL with *cause.
  */
-int preset_read(const char *name, cJSON **root, const cJSON **preset,
-		char *where, size_t size, char **cause);
+int preset_read(const char *name, bool user, cJSON **root,
+		const cJSON **preset, char *where, size_t size, char **cause);
 
 #endif

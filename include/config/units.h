@@ -28,6 +28,9 @@ void units_format_bytes(uint64_t bytes, char *out, size_t size);
 int units_parse_rate(const char *text, uint64_t min, uint64_t max,
 		     uint64_t *bits_per_s);
 
+/* 17179869176 -> "17.2G": a rate as --rate takes one. */
+void units_format_rate(uint64_t bits_per_s, char *out, size_t size);
+
 /* Seconds, fractions allowed, to milliseconds, within min .. max. */
 int units_parse_seconds(const char *text, double min, double max, uint64_t *ms);
 

@@ -25,7 +25,7 @@ enum counter_status {
 	COUNTER_NOT_COUNTED,   /* opened, but ran 0 ns */
 	COUNTER_NOT_SUPPORTED, /* ENOENT, EOPNOTSUPP, ENODEV: e.g. no PMU */
 	COUNTER_NO_PERMISSION, /* EACCES, EPERM */
-	COUNTER_USER_ONLY,     /* kernel counting refused; user counted */
+	COUNTER_USER_ONLY,     /* kernel counting refused: no value shown */
 	COUNTER_PARTIAL,       /* opened on some of a side's threads only */
 };
 
@@ -91,7 +91,7 @@ struct counter_reading {
 
 struct counter_value {
 	enum counter_status status;
-	double value;	    /* NaN unless ok, scaled or user-only */
+	double value;	    /* NaN unless ok or scaled */
 	double running_pct; /* NaN without a value */
 	char reason[160];
 };

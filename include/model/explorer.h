@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "metric.h"
+#include "preset.h"
 #include "run.h"
 #include "session.h"
 
@@ -80,6 +81,9 @@ struct explorer {
 	bool viewing; /* a loaded export (no plan): nothing runs */
 
 	struct run_config *sweep; /* the plan being run one by one */
+	/* The controls before the sweep, and whether they ran: restored. */
+	struct run_config before_sweep;
+	bool ran_before_sweep;
 	size_t sweep_count;
 	size_t sweep_next;
 	uint64_t sweep_started_ns;
@@ -88,9 +92,11 @@ struct explorer {
 	size_t sweep_failed;	 /* runs of the sweep that ended in an error */
 	char sweep_failure[200]; /* the latest: "run 3: flow 1 sender: ..." */
 
-	/* Presets to load: their names, from the preset folders. */
-	char (*presets)[64];
+	/* Presets to load: their names and descriptions, from the folders. */
+	struct preset_entry *presets;
 	size_t preset_count;
+	/* Finished runs written somewhere (-o, e): the rest would be lost. */
+	size_t saved_runs;
 	struct latency_hist *rtt; /* room to merge the flows' round trips */
 
 	struct sample samples[EXPLORER_SAMPLES]; /* ring, one per refresh */
@@ -144,6 +150,9 @@ int explorer_save_preset(struct explorer *e, const char *path);
 /* Says on the status line what the front end did (an export, say). */
 void explorer_say(struct explorer *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Finished runs that no export holds yet (none are lost with -o). */
+size_t explorer_unsaved(const struct explorer *e);
+
 /* Stops the run; explorer_done() says when it has ended. */
 void explorer_quit(struct explorer *e);
 bool explorer_done(const struct explorer *e);

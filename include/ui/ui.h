@@ -9,8 +9,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "explorer.h"
+#include "prefs.h"
 
 enum ui_command_kind {
 	UI_STEP,	 /* control by arg values */
@@ -51,6 +53,18 @@ size_t ui_read(struct ui *ui, const struct explorer *e,
 
 /* The terminal changed size (SIGWINCH). */
 void ui_resize(struct ui *ui);
+
+/* Ctrl-Z: the terminal as it was; fg: the program's mode again, whole. */
+void ui_suspend(struct ui *ui);
+void ui_resume(struct ui *ui);
+
+/* What the screen leaves for the next start: its theme, the table's sort. */
+void ui_remember(const struct ui *ui, struct prefs *p);
+/* And takes back: the table's sort (the theme is ui_open's). */
+void ui_recall(struct ui *ui, const struct prefs *p);
+
+/* The keys as nio-top(1) lists them (mdoc .It lines), from the key table. */
+void ui_man_keys(FILE *out);
 
 void ui_draw(struct ui *ui, const struct explorer *e);
 

@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "export.h"
 #include "outfile.h"
+#include "prefs.h"
 #include "report.h"
 
 /*
@@ -182,14 +183,60 @@ static int app_session(const struct options *options, struct session *s,
 	return r;
 }
 
+/*
+ * The explorer's settings (unless --no-config): what the user left last
+ * time, under what the command line and presets say.
+ */
+static void app_recall(struct options *o, struct prefs *p)
+{
+	char *cause = NULL;
+
+	memset(p, 0, sizeof(*p));
+	if (o->no_config || o->load)
+		return;
+	if (prefs_load(p, &cause) < 0) {
+		fprintf(stderr, "nio-top: settings ignored: %s\n",
+			cause ? cause : "cannot read them");
+		free(cause);
+		return;
+	}
+	prefs_apply(p, o);
+}
+
+/* The terminal for the explorer, in the theme asked for (or the default). */
+static int app_open_ui(struct options *o, const struct prefs *p, struct ui **ui,
+		       char **cause)
+{
+	int r = ui_open(ui, o->theme, cause);
+
+	/* A remembered theme that is gone is no reason not to start. */
+	if (r < 0 && p->theme[0] && strcmp(o->theme, p->theme) == 0 &&
+	    !options_given(o, "theme")) {
+		fprintf(stderr,
+			"nio-top: settings: %s; the default theme "
+			"instead\n",
+			*cause ? *cause : "cannot load the theme");
+		free(*cause);
+		*cause = NULL;
+		snprintf(o->theme, sizeof(o->theme), "default");
+		r = ui_open(ui, o->theme, cause);
+	}
+	if (r == 0)
+		ui_recall(*ui, p);
+	return r;
+}
+
 int app_run(const struct options *options)
 {
+	struct options opts = *options;
 	struct options loaded; /* --load: the export's own options */
 	struct session session;
 	struct app app = {0};
 	struct report_style style;
+	struct prefs prefs;
 	struct ui *ui = NULL;
 	char *cause = NULL;
+	bool explore;
 	int status, r;
 
 	if (options->list_strategies)
@@ -200,7 +247,10 @@ int app_run(const struct options *options)
 	status = app_check_outputs(options);
 	if (status)
 		return status;
-	r = loop_setup(&app);
+	/* Without a terminal nio-top runs headless, as with --batch. */
+	explore = !options->batch && !options->serve && isatty(STDIN_FILENO) &&
+		  isatty(STDOUT_FILENO);
+	r = loop_setup(&app, explore);
 	if (r < 0) {
 		fprintf(stderr,
 			"nio-top: cannot set up signals and timers: %s\n",
@@ -212,9 +262,9 @@ int app_run(const struct options *options)
 		loop_teardown(&app);
 		return status;
 	}
-	/* Without a terminal nio-top runs headless, as with --batch. */
-	if (!options->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-		r = ui_open(&ui, options->theme, &cause);
+	if (explore) {
+		app_recall(&opts, &prefs);
+		r = app_open_ui(&opts, &prefs, &ui, &cause);
 		if (r < 0) {
 			fprintf(stderr, "nio-top: %s\n",
 				cause ? cause : strerror(-r));
@@ -223,7 +273,7 @@ int app_run(const struct options *options)
 			return 1;
 		}
 	}
-	r = app_session(options, &session, &loaded, &cause);
+	r = app_session(&opts, &session, &loaded, &cause);
 	if (r < 0) {
 		ui_close(ui);
 		fprintf(stderr, "nio-top: %s\n", cause ? cause : strerror(-r));
@@ -238,6 +288,9 @@ int app_run(const struct options *options)
 		status = r < 0 ? 1 : 0;
 		if (r < 0)
 			fprintf(stderr, "nio-top: %s\n", strerror(-r));
+		if (app.farewell)
+			fprintf(stderr, "nio-top: %s\n", app.farewell);
+		free(app.farewell);
 	} else if (options->load) {
 		app_report_style(NULL, options, &style);
 		status = batch_loaded(&session);

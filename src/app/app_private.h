@@ -30,6 +30,12 @@ struct frontend {
 	void (*interrupt)(void *data, const char *why);
 	/* The terminal changed size; may be NULL. */
 	void (*resize)(void *data);
+	/*
+	 * Ctrl-Z: give the terminal back before the process stops, take it
+	 * again after it continues; NULL: the default stop (no terminal).
+	 */
+	void (*suspend)(void *data);
+	void (*resume)(void *data);
 	bool (*done)(const void *data);
 };
 
@@ -37,14 +43,18 @@ struct app {
 	int signal_fd;
 	int timer_fd;
 	int signal; /* the terminating signal received, or 0 */
+	char *farewell; /* said on stderr once the terminal is back */
 	/* The last checkpoint of the -o export: when it ended, what it cost. */
 	uint64_t checkpoint_end_ns;
 	uint64_t checkpoint_cost_ns;
 	char checkpoint_failed[512]; /* the failure said last, or "" */
 };
 
-/* loop.c: signals, the timer, and the loop itself. */
-int loop_setup(struct app *app);
+/*
+ * loop.c: signals, the timer, and the loop itself.  job_control: Ctrl-Z
+ * comes through the loop too (the explorer gives the terminal back first).
+ */
+int loop_setup(struct app *app, bool job_control);
 void loop_teardown(struct app *app);
 /* Runs fe until it is done; a signal is handed to it once. */
 void loop_run(struct app *app, const struct frontend *fe);

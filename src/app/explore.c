@@ -8,10 +8,15 @@
 #include <string.h>
 #include <time.h>
 
+#include <errno.h>
+#include <sys/stat.h>
+
 #include "app_private.h"
 #include "clock.h"
 #include "explorer.h"
 #include "export.h"
+#include "prefs.h"
+#include "preset.h"
 
 struct explore {
 	struct app *app;
@@ -21,6 +26,7 @@ struct explore {
 	uint64_t refresh_ns;
 	uint64_t next_draw_ns;
 	size_t saved; /* results at the last checkpoint */
+	bool keep_tried; /* the unsaved runs were written on a signal */
 };
 
 /* "PREFIX-YYYYmmdd-HHMMSS.json" in the current folder. */
@@ -35,32 +41,67 @@ static void timestamped(const char *prefix, char *out, size_t size)
 	snprintf(out, size, "%s-%s.json", prefix, stamp);
 }
 
-/* e: the finished runs to -o, or to a new file named by the time. */
-static void explore_export(struct explore *x)
+/* The finished runs to path: 0, or -errno (said on the status line). */
+static int explore_write(struct explore *x, const char *path)
 {
 	const struct session *s = x->session;
-	char path[4096], *cause = NULL;
-	int r;
+	char *cause = NULL;
+	int r = export_write(path, s, &cause);
 
-	if (s->options.output)
-		snprintf(path, sizeof(path), "%s", s->options.output);
-	else
-		timestamped("nio-top", path, sizeof(path));
-	r = export_write(path, s, &cause);
-	if (r < 0)
+	if (r < 0) {
 		explorer_say(&x->explorer, "export failed: %s",
 			     cause ? cause : strerror(-r));
-	else
+	} else {
+		x->explorer.saved_runs = s->result_count;
 		explorer_say(&x->explorer, "wrote %zu run%s to %s",
 			     s->result_count, s->result_count == 1 ? "" : "s",
 			     path);
+	}
 	free(cause);
+	return r;
+}
+
+/* e: the finished runs to -o, or to a new file named by the time. */
+static void explore_export(struct explore *x)
+{
+	char path[4096];
+
+	if (x->session->options.output)
+		snprintf(path, sizeof(path), "%s", x->session->options.output);
+	else
+		timestamped("nio-top", path, sizeof(path));
+	explore_write(x, path);
+}
+
+/*
+ * S: the controls as a preset in the user's presets folder, where the
+ * preset list finds it next time; the current folder with --no-config or
+ * where there is no home.
+ */
+static void explore_save_preset(struct explore *x)
+{
+	char dir[4096], path[4200], name[64];
+
+	timestamped("saved", name, sizeof(name));
+	if (!x->session->options.no_config &&
+	    preset_user_dir(dir, sizeof(dir) - 16) == 0) {
+		*strrchr(dir, '/') = '\0';
+		mkdir(dir, 0700);
+		strcat(dir, "/nio-top");
+		mkdir(dir, 0700);
+		strcat(dir, "/presets");
+		if (mkdir(dir, 0700) == 0 || errno == EEXIST) {
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			explorer_save_preset(&x->explorer, path);
+			return;
+		}
+	}
+	explorer_save_preset(&x->explorer, name);
 }
 
 static void explore_command(struct explore *x, const struct ui_command *cmd)
 {
 	struct explorer *e = &x->explorer;
-	char path[4096];
 
 	switch (cmd->kind) {
 	case UI_STEP:
@@ -82,8 +123,7 @@ static void explore_command(struct explore *x, const struct ui_command *cmd)
 		explore_export(x);
 		break;
 	case UI_SAVE_PRESET:
-		timestamped("nio-top-preset", path, sizeof(path));
-		explorer_save_preset(e, path);
+		explore_save_preset(x);
 		break;
 	case UI_LOAD_PRESET:
 		explorer_load_preset(e, (size_t)cmd->arg);
@@ -92,6 +132,29 @@ static void explore_command(struct explore *x, const struct ui_command *cmd)
 		explorer_quit(e);
 		break;
 	}
+}
+
+/*
+ * A terminating signal with finished runs no export holds: they are written
+ * to a new file, and the terminal says where once it is back.
+ */
+static void explore_keep(struct explore *x)
+{
+	size_t unsaved = explorer_unsaved(&x->explorer);
+	char path[4096];
+
+	x->keep_tried = true;
+	timestamped("nio-top", path, sizeof(path));
+	if (explore_write(x, path) == 0 &&
+	    asprintf(&x->app->farewell,
+		     "interrupted: the %zu finished run%s not saved yet went to "
+		     "%s",
+		     unsaved, unsaved == 1 ? "" : "s", path) < 0)
+		x->app->farewell = NULL;
+	else if (!x->app->farewell &&
+		 asprintf(&x->app->farewell, "interrupted: %s",
+			  x->explorer.message) < 0)
+		x->app->farewell = NULL;
 }
 
 static unsigned int explore_fds(void *data, struct pollfd *pfd)
@@ -154,6 +217,8 @@ static void explore_step(void *data, const struct pollfd *pfd, unsigned int n,
 		}
 		free(cause);
 	}
+	if (x->app->signal && !x->keep_tried && explorer_unsaved(&x->explorer))
+		explore_keep(x);
 }
 
 static void explore_interrupt(void *data, const char *why)
@@ -161,6 +226,44 @@ static void explore_interrupt(void *data, const char *why)
 	struct explore *x = data;
 
 	explorer_abort(&x->explorer, why);
+}
+
+static void explore_suspend(void *data)
+{
+	struct explore *x = data;
+
+	ui_suspend(x->ui);
+}
+
+static void explore_resume(void *data)
+{
+	struct explore *x = data;
+
+	ui_resume(x->ui);
+	ui_draw(x->ui, &x->explorer);
+}
+
+/* What this explorer leaves for the next start (unless --no-config). */
+static void explore_remember(struct explore *x)
+{
+	const struct run_config *c = &x->explorer.config;
+	struct prefs p = {0};
+	char *cause = NULL;
+
+	if (x->session->options.no_config || x->explorer.viewing)
+		return;
+	ui_remember(x->ui, &p);
+	p.refresh_ms = x->session->options.refresh_ms;
+	snprintf(p.strategy, sizeof(p.strategy), "%s", c->strategy->name);
+	p.msg_size = c->msg_size;
+	p.threads = c->threads;
+	p.mode = (int)c->mode;
+	p.duration_ms = c->settings.duration_ms;
+	if (prefs_save(&p, &cause) < 0 && !x->app->farewell &&
+	    asprintf(&x->app->farewell, "settings not saved: %s",
+		     cause ? cause : "cannot write them") < 0)
+		x->app->farewell = NULL;
+	free(cause);
 }
 
 static void explore_resize(void *data)
@@ -195,6 +298,8 @@ int explore_run(struct app *app, struct session *s, struct ui *ui)
 		.step = explore_step,
 		.interrupt = explore_interrupt,
 		.resize = explore_resize,
+		.suspend = explore_suspend,
+		.resume = explore_resume,
 		.done = explore_done,
 	};
 	int r = explorer_open(&x.explorer, s, s->options.refresh_ms);
@@ -206,6 +311,7 @@ int explore_run(struct app *app, struct session *s, struct ui *ui)
 	if (s->notice)
 		explorer_say(&x.explorer, "%s", s->notice);
 	loop_run(app, &fe);
+	explore_remember(&x);
 	explorer_close(&x.explorer);
 	return 0;
 }

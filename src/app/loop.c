@@ -20,7 +20,7 @@
 static const int loop_signals[] = {SIGINT,  SIGTERM, SIGHUP,
 				   SIGQUIT, SIGPIPE, SIGWINCH};
 
-int loop_setup(struct app *app)
+int loop_setup(struct app *app, bool job_control)
 {
 	sigset_t mask;
 
@@ -28,6 +28,8 @@ int loop_setup(struct app *app)
 	for (size_t i = 0; i < sizeof(loop_signals) / sizeof(loop_signals[0]);
 	     i++)
 		sigaddset(&mask, loop_signals[i]);
+	if (job_control)
+		sigaddset(&mask, SIGTSTP);
 	if (pthread_sigmask(SIG_BLOCK, &mask, NULL) != 0)
 		return -EINVAL;
 	app->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -47,8 +49,25 @@ void loop_teardown(struct app *app)
 	close(app->signal_fd);
 }
 
-/* The terminating signal read from the signalfd, or 0; notes SIGWINCH. */
-static int loop_read_signal(struct app *app, bool *resized)
+/*
+ * Ctrl-Z: the front end gives the terminal back, the whole process stops
+ * (SIGSTOP, since SIGTSTP is blocked), and on `fg` it takes it again.
+ */
+static void loop_stop(const struct frontend *fe)
+{
+	if (fe->suspend)
+		fe->suspend(fe->data);
+	raise(SIGSTOP);
+	if (fe->resume)
+		fe->resume(fe->data);
+}
+
+/*
+ * The terminating signal read from the signalfd, or 0; notes SIGWINCH and
+ * stops for SIGTSTP.
+ */
+static int loop_read_signal(struct app *app, const struct frontend *fe,
+			    bool *resized)
 {
 	struct signalfd_siginfo info;
 
@@ -56,6 +75,8 @@ static int loop_read_signal(struct app *app, bool *resized)
 		/* SIGPIPE cannot happen (MSG_NOSIGNAL); ignore a stray one. */
 		if (info.ssi_signo == SIGWINCH)
 			*resized = true;
+		else if (info.ssi_signo == SIGTSTP)
+			loop_stop(fe);
 		else if (info.ssi_signo != SIGPIPE)
 			return (int)info.ssi_signo;
 	}
@@ -91,7 +112,7 @@ void loop_run(struct app *app, const struct frontend *fe)
 			continue;
 		}
 		if (pfd[0].revents & POLLIN) {
-			sig = loop_read_signal(app, &resized);
+			sig = loop_read_signal(app, fe, &resized);
 			if (sig && !app->signal) {
 				char why[64];
 

@@ -5,6 +5,7 @@
  * JSON.  Rows only say which type, where, and within what range.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -103,8 +104,9 @@ const struct option_row option_rows[] = {
 	 .max = RUN_MODE_COUNT,
 	 .def = "stream",
 	 .flags = OPTION_RUN,
-	 .help = "stream (throughput), rr (one request, one answer: "
-		 "round-trip latency), or both (stream,rr)"},
+	 .help = "what a run measures: stream (throughput), rr (one "
+		 "request, one answer: round-trip latency), or both "
+		 "(stream,rr)"},
 	{.name = "duration",
 	 .letter = 'd',
 	 .arg = "SEC",
@@ -207,7 +209,8 @@ const struct option_row option_rows[] = {
 	 .offset = O(run.uring_fixed),
 	 .run_offset = R(settings.uring_fixed),
 	 .flags = OPTION_RUN,
-	 .help = "uring-zc sends from registered buffers (SEND_ZC per field)"},
+	 .help = "send uring-zc's messages from registered buffers (SEND_ZC "
+		 "per field)"},
 	{.name = "unsafe-reuse",
 	 .key = "unsafe_reuse",
 	 .run_key = "unsafe_reuse",
@@ -283,7 +286,8 @@ const struct option_row option_rows[] = {
 	 .offset = O(topo.kind),
 	 .names = topo_kind_names,
 	 .def = "veth",
-	 .help = "veth (two namespaces joined by a veth pair), loopback (one "
+	 .help = "where the flows run: veth (two namespaces joined by a veth "
+		 "pair), loopback (one "
 		 "private namespace), current, or remote (another host: "
 		 "--connect)"},
 	{.name = "subnet",
@@ -435,6 +439,12 @@ const struct option_row option_rows[] = {
 	 .max = 64,
 	 .def = "default",
 	 .help = "colour theme of the screen, a file in the themes folder"},
+	{.name = "no-config",
+	 .type = OPTION_FLAG,
+	 .offset = O(no_config),
+	 .flags = OPTION_EARLY,
+	 .help = "neither read nor write the explorer's settings, nor the "
+		 "presets saved in the user's folder ($XDG_CONFIG_HOME/nio-top)"},
 	{.name = "list-strategies",
 	 .type = OPTION_FLAG,
 	 .offset = O(list_strategies),
@@ -489,6 +499,14 @@ bool options_given(const struct options *o, const char *name)
 	const struct option_row *row = options_by_name(name);
 
 	return row && o->given[row_index(row)];
+}
+
+void options_set_given(struct options *o, const char *name)
+{
+	const struct option_row *row = options_by_name(name);
+
+	if (row)
+		o->given[row_index(row)] = true;
 }
 
 /* "--name" for messages, or the preset key of a preset-only row. */
@@ -1008,10 +1026,24 @@ static int check_hosts(struct options *o, char **cause)
 	return 0;
 }
 
-/* Applies the options of argv that are (or, if skip, are not) presets. */
+/* The passes over argv: options that shape the lookup, presets, the rest. */
+enum parse_phase {
+	PHASE_EARLY,
+	PHASE_PRESETS,
+	PHASE_REST,
+};
+
+static enum parse_phase row_phase(const struct option_row *row)
+{
+	return row->flags & OPTION_EARLY	    ? PHASE_EARLY
+	       : row->type == OPTION_PRESET ? PHASE_PRESETS
+					    : PHASE_REST;
+}
+
+/* Applies the options of argv that belong to phase. */
 static int parse_pass(int argc, char **argv, const struct option *longs,
-		      const char *shorts, bool presets, struct options *o,
-		      char **cause)
+		      const char *shorts, enum parse_phase phase,
+		      struct options *o, char **cause)
 {
 	int key;
 
@@ -1022,7 +1054,8 @@ static int parse_pass(int argc, char **argv, const struct option *longs,
 		int r;
 
 		if (key == '?')
-			return cause_set(cause, -EINVAL, "unknown option '%s'",
+			return cause_set(cause, -EINVAL,
+					 "unknown option '%s'",
 					 argv[optind - 1]);
 		if (key == ':')
 			return cause_set(cause, -EINVAL,
@@ -1032,7 +1065,7 @@ static int parse_pass(int argc, char **argv, const struct option *longs,
 		for (size_t i = 0; !row && i < option_row_count; i++)
 			if (option_rows[i].letter == key)
 				row = &option_rows[i];
-		if (!row || (row->type == OPTION_PRESET) != presets)
+		if (!row || row_phase(row) != phase)
 			continue;
 		r = set_text(o, row, optarg, cause);
 		if (r < 0)
@@ -1047,7 +1080,7 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 	struct option longs[OPTIONS_MAX + 1];
 	char shorts[2 * OPTIONS_MAX + 2] = ":";
 	size_t n = 1, k = 0;
-	int r;
+	int r = 0;
 
 	*cause = NULL;
 	options_defaults(o);
@@ -1070,9 +1103,9 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 	}
 	shorts[n] = '\0';
 
-	r = parse_pass(argc, argv, longs, shorts, true, o, cause);
-	if (r == 0)
-		r = parse_pass(argc, argv, longs, shorts, false, o, cause);
+	for (int phase = PHASE_EARLY; phase <= PHASE_REST && r == 0; phase++)
+		r = parse_pass(argc, argv, longs, shorts, (enum parse_phase)phase,
+			       o, cause);
 	if (r < 0)
 		return r;
 	if (optind < argc)
@@ -1504,7 +1537,8 @@ int options_load_preset(struct options *o, const char *name, char **cause)
 	int r;
 
 	*cause = NULL;
-	r = preset_read(name, &root, &preset, where, sizeof(where), cause);
+	r = preset_read(name, !o->no_config, &root, &preset, where,
+			sizeof(where), cause);
 	if (r < 0)
 		return r;
 	r = options_from_preset(preset, where, o, cause);
@@ -1873,6 +1907,140 @@ cJSON *options_schema(void)
 				      schema_of(row));
 	}
 	return root;
+}
+
+/* What the groups of preset keys are, for the manual. */
+static const struct {
+	const char *key;
+	const char *doc;
+} option_groups[] = {
+	{"topology", "The network the flows run over."},
+	{"ui", "The screen."},
+};
+
+/* A range for people: "64 .. 4M", "8K .. 17.2G", "1 .. 64". */
+static void man_range(const struct option_row *row, char *out, size_t size)
+{
+	char lo[32], hi[32];
+
+	if (row->type == OPTION_SIZES) {
+		units_format_size((size_t)row->min, lo, sizeof(lo));
+		units_format_size((size_t)row->max, hi, sizeof(hi));
+	} else if (row->type == OPTION_RATE) {
+		units_format_rate((uint64_t)row->min, lo, sizeof(lo));
+		units_format_rate((uint64_t)row->max, hi, sizeof(hi));
+	} else {
+		snprintf(lo, sizeof(lo), "%.15g", row->min);
+		snprintf(hi, sizeof(hi), "%.15g", row->max);
+	}
+	snprintf(out, size, "%s to %s", lo, hi);
+}
+
+/* What a row's value is, in a sentence of mdoc. */
+static void man_type(FILE *out, const struct option_row *row)
+{
+	char range[96], list[256];
+
+	man_range(row, range, sizeof(range));
+	switch (row->type) {
+	case OPTION_BOOL:
+		fprintf(out, ".Cm true No or Cm false .\n");
+		break;
+	case OPTION_UINT:
+		fprintf(out, "An integer, %s.\n", range);
+		break;
+	case OPTION_SECONDS:
+		fprintf(out, "A number of seconds, %s.\n", range);
+		break;
+	case OPTION_NUMBER:
+		fprintf(out, "A number, %s.\n", range);
+		break;
+	case OPTION_RATE:
+		fprintf(out, "Bits per second, %s: a number, or text such as\n"
+			     ".Qq 1G .\n",
+			range);
+		break;
+	case OPTION_SIZES:
+		fprintf(out, "A list of sizes, each %s: bytes, or text such as\n"
+			     ".Qq 16K .\n",
+			range);
+		break;
+	case OPTION_COUNTS:
+		fprintf(out, "A list of integers, each %s.\n", range);
+		break;
+	case OPTION_STRATEGIES:
+		strategy_list(list, sizeof(list));
+		fprintf(out, "A list of strategy names\n.Pq %s ,\nor\n.Qq all .\n",
+			list);
+		break;
+	case OPTION_EVENTS:
+		fprintf(out,
+			"A list of at most %.0f perf event names libpfm4 knows; "
+			"an empty list counts none.\n",
+			row->max);
+		break;
+	case OPTION_CPUS:
+		fprintf(out, "A list of CPU numbers; an empty list pins "
+			     "nothing.\n");
+		break;
+	case OPTION_CHOICE:
+		fprintf(out, "One of\n");
+		for (size_t i = 0; row->names[i]; i++)
+			fprintf(out, "%s.Qq %s%s\n",
+				i && !row->names[i + 1] ? "or\n" : "",
+				row->names[i],
+				!row->names[i + 1]   ? " ."
+				: row->names[i + 2] ? " ,"
+						    : "");
+		break;
+	case OPTION_SUBNET:
+		fprintf(out, "An IPv4 subnet, /8 to /30, such as\n.Qq %s .\n",
+			row->def);
+		break;
+	case OPTION_NAME:
+		fprintf(out, "A name of %.0f to %.0f letters, digits, _ . and -, "
+			     "not starting with a dot.\n",
+			row->min, row->max);
+		break;
+	default:
+		fprintf(out, "Text of %.0f to %.0f characters.\n", row->min,
+			row->max);
+		break;
+	}
+	if (row->def)
+		fprintf(out, "Default\n.Li %s .\n", row->def);
+}
+
+void options_man_keys(FILE *out)
+{
+	const char *group = "";
+
+	fprintf(out, ".It Li format\nWhat the file is: always\n"
+		     ".Qq %s .\n.It Li version\nThe format's version: always "
+		     "%d.\n",
+		PRESET_FORMAT, PRESET_VERSION);
+	for (size_t i = 0; i < option_row_count; i++) {
+		const struct option_row *row = &option_rows[i];
+		const char *dot = row->key ? strchr(row->key, '.') : NULL;
+
+		if (!row->key)
+			continue;
+		if (dot && strncmp(group, row->key, (size_t)(dot - row->key))) {
+			for (size_t g = 0; g < sizeof(option_groups) /
+						       sizeof(*option_groups);
+			     g++) {
+				if (strncmp(option_groups[g].key, row->key,
+					    (size_t)(dot - row->key)) != 0)
+					continue;
+				group = option_groups[g].key;
+				fprintf(out, ".It Li %s\n%s\n", group,
+					option_groups[g].doc);
+			}
+		}
+		fprintf(out, ".It Li %s\n%c%s.\n", row->key,
+			toupper((unsigned char)row->help[0]), row->help + 1);
+		man_type(out, row);
+	}
 }
 
 /* A run's configuration: its point and settings, through the same rows. */

@@ -3,6 +3,7 @@
  * too big for a preset is read again with an export's limit, so that a big
  * export still replays (-p run.json) while a preset stays small.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -16,28 +17,111 @@
 #include "preset.h"
 #include "userfile.h"
 
-void preset_dirs(const char *dirs[4])
+int preset_user_dir(char *out, size_t size)
 {
-	size_t n = 0;
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')
+		snprintf(out, size, "%s/nio-top", xdg);
+	else if (home && home[0] == '/')
+		snprintf(out, size, "%s/.config/nio-top", home);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+void preset_dirs(const char *dirs[5], bool user)
+{
+	static char user_dir[4096];
 	const char *env = getenv("NIO_TOP_PRESETS");
+	size_t n = 0;
 
 	if (env && env[0])
 		dirs[n++] = env;
+	if (user && preset_user_dir(user_dir, sizeof(user_dir) - 8) == 0) {
+		strcat(user_dir, "/presets");
+		dirs[n++] = user_dir;
+	}
 	dirs[n++] = NIO_TOP_PRESET_DIR;
 	dirs[n++] = NIO_TOP_SOURCE_PRESET_DIR;
 	dirs[n] = NULL;
 }
 
-/* A bare name is looked up in the preset folders; anything else is a path. */
-static int preset_path(const char *name, char *out, size_t size, char **cause)
+static int cmp_entry(const void *a, const void *b)
 {
-	const char *dirs[4];
+	return strcmp(((const struct preset_entry *)a)->name,
+		      ((const struct preset_entry *)b)->name);
+}
+
+/* Adds the preset file dir/file to the list, unless its name is there. */
+static void list_add(const char *dir, const char *file,
+		     struct preset_entry **list, size_t *count)
+{
+	size_t len = strlen(file);
+	struct preset_entry entry = {0};
+	char path[4352], *cause = NULL;
+	const cJSON *description;
+	cJSON *root;
+	void *grown;
+
+	if (len < 6 || len - 5 >= sizeof(entry.name) ||
+	    strcmp(file + len - 5, ".json") != 0 || file[0] == '.' ||
+	    strcmp(file, "schema.json") == 0)
+		return;
+	snprintf(entry.name, sizeof(entry.name), "%.*s", (int)len - 5, file);
+	for (size_t i = 0; i < *count; i++)
+		if (strcmp((*list)[i].name, entry.name) == 0)
+			return;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (jsonfile_read(path, PRESET_SIZE_MAX, &root, &cause) < 0) {
+		free(cause);
+		return; /* not a preset it can load: not listed */
+	}
+	description = cJSON_GetObjectItemCaseSensitive(root, "description");
+	if (cJSON_IsString(description))
+		snprintf(entry.description, sizeof(entry.description), "%s",
+			 description->valuestring);
+	cJSON_Delete(root);
+	grown = realloc(*list, (*count + 1) * sizeof(**list));
+	if (!grown)
+		return;
+	*list = grown;
+	(*list)[(*count)++] = entry;
+}
+
+int preset_list(bool user, struct preset_entry **list, size_t *count)
+{
+	const char *dirs[5];
+
+	*list = NULL;
+	*count = 0;
+	preset_dirs(dirs, user);
+	for (size_t i = 0; dirs[i]; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *ent;
+
+		while (d && (ent = readdir(d)))
+			list_add(dirs[i], ent->d_name, list, count);
+		if (d)
+			closedir(d);
+	}
+	if (*count)
+		qsort(*list, *count, sizeof(**list), cmp_entry);
+	return 0;
+}
+
+/* A bare name is looked up in the preset folders; anything else is a path. */
+static int preset_path(const char *name, bool user, char *out, size_t size,
+		       char **cause)
+{
+	const char *dirs[5];
 
 	if (strchr(name, '/') || strstr(name, ".json")) {
 		snprintf(out, size, "%s", name);
 		return 0;
 	}
-	preset_dirs(dirs);
+	preset_dirs(dirs, user);
 	for (size_t i = 0; dirs[i]; i++) {
 		snprintf(out, size, "%s/%s.json", dirs[i], name);
 		if (access(out, R_OK) == 0)
@@ -59,8 +143,8 @@ static bool looks_like_export(const char *path)
 	return r == 0 && strstr(head, "\"" PRESET_EXPORT_FORMAT "\"") != NULL;
 }
 
-int preset_read(const char *name, cJSON **root, const cJSON **preset,
-		char *where, size_t size, char **cause)
+int preset_read(const char *name, bool user, cJSON **root,
+		const cJSON **preset, char *where, size_t size, char **cause)
 {
 	const cJSON *format;
 	char path[4096];
@@ -68,7 +152,7 @@ int preset_read(const char *name, cJSON **root, const cJSON **preset,
 
 	*cause = NULL;
 	*root = NULL;
-	r = preset_path(name, path, sizeof(path), cause);
+	r = preset_path(name, user, path, sizeof(path), cause);
 	if (r < 0)
 		return r;
 	r = jsonfile_read(path, PRESET_SIZE_MAX, root, cause);

@@ -123,6 +123,19 @@ int units_parse_rate(const char *text, uint64_t min, uint64_t max,
 	return 0;
 }
 
+void units_format_rate(uint64_t bits_per_s, char *out, size_t size)
+{
+	static const char suffix[] = " KMG";
+	double v = (double)bits_per_s;
+	int s = 0;
+
+	while (v >= 1000 && s < 3) {
+		v /= 1000;
+		s++;
+	}
+	snprintf(out, size, "%.3g%.*s", v, s ? 1 : 0, &suffix[s]);
+}
+
 int units_parse_number(const char *text, double min, double max, double *value)
 {
 	char *end;

@@ -471,18 +471,25 @@ void counter_evaluate(const struct counter_set *set, unsigned int i,
 			 "opened but never ran (0 ns counted)");
 		return;
 	}
+	/*
+	 * The copies happen in the kernel, and a context switch is the
+	 * kernel's own work: a count of user space alone would mislead.
+	 */
+	if (open->user_only) {
+		out->status = COUNTER_USER_ONLY;
+		snprintf(out->reason, sizeof(out->reason),
+			 "counts user space only (kernel.perf_event_paranoid="
+			 "%d): run as root, or sysctl "
+			 "kernel.perf_event_paranoid=1",
+			 paranoid_level());
+		return;
+	}
 	out->value = counter_reading_scaled(delta);
 	out->running_pct = delta->enabled_ns
 				   ? 100.0 * (double)delta->running_ns /
 					     (double)delta->enabled_ns
 				   : 100.0;
-	if (open->user_only) {
-		out->status = COUNTER_USER_ONLY;
-		snprintf(out->reason, sizeof(out->reason),
-			 "kernel counting refused "
-			 "(kernel.perf_event_paranoid=%d): user space only",
-			 paranoid_level());
-	} else if (delta->running_ns < delta->enabled_ns) {
+	if (delta->running_ns < delta->enabled_ns) {
 		out->status = COUNTER_SCALED;
 		snprintf(out->reason, sizeof(out->reason),
 			 "multiplexed: counted %.1f%% of the time, scaled",

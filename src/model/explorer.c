@@ -14,6 +14,7 @@
 #include <dirent.h>
 
 #include "explorer.h"
+#include "units.h"
 #include "outfile.h"
 #include "plan.h"
 #include "preset.h"
@@ -60,10 +61,14 @@ static void explorer_start(struct explorer *e, const struct run_config *cfg)
 		return;
 	}
 	e->running = *cfg;
+	/*
+	 * A new run clears what was said of the last one; the first keeps
+	 * what was said at the start (why nio-top runs over loopback).
+	 */
+	if (!e->sweep && e->run_number)
+		e->message[0] = '\0';
 	/* The number it will have in the table if it finishes. */
 	e->run_number = (unsigned int)session_next_run(e->session);
-	if (!e->sweep)
-		e->message[0] = '\0';
 	e->state = EXPLORER_RUNNING;
 	e->sample_count = 0;
 	memset(&e->live, 0, sizeof(e->live));
@@ -80,7 +85,26 @@ static void sweep_cancel(struct explorer *e)
  * The combinations of the lists the user gave (on the command line or in a
  * preset), the others at the controls' values: with more than one, a sweep.
  */
+/*
+ * Runs plan one by one; afterwards the controls return to what they are now
+ * (before), running again if they ran.
+ */
+static void sweep_begin(struct explorer *e, struct run_config *plan,
+			size_t count, const struct run_config *before,
+			const char *name)
+{
+	e->ran_before_sweep = !e->viewing &&
+			      (e->state != EXPLORER_IDLE || e->restart);
+	e->before_sweep = *before;
+	e->sweep = plan;
+	e->sweep_count = count;
+	e->sweep_next = e->sweep_failed = 0;
+	e->sweep_started_ns = clock_now_ns();
+	snprintf(e->sweep_name, sizeof(e->sweep_name), "%s", name);
+}
+
 static int explorer_given_sweep(struct explorer *e, const struct options *o,
+				const struct run_config *before,
 				const char *name)
 {
 	struct run_config *plan;
@@ -93,59 +117,8 @@ static int explorer_given_sweep(struct explorer *e, const struct options *o,
 		free(plan);
 		return 0;
 	}
-	e->sweep = plan;
-	e->sweep_count = count;
-	e->sweep_started_ns = clock_now_ns();
-	snprintf(e->sweep_name, sizeof(e->sweep_name), "%s", name);
+	sweep_begin(e, plan, count, before, name);
 	return 0;
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
-/* The preset names of every preset folder, each once, sorted. */
-static void explorer_find_presets(struct explorer *e)
-{
-	const char *dirs[4];
-
-	preset_dirs(dirs);
-	for (size_t i = 0; dirs[i]; i++) {
-		DIR *d = opendir(dirs[i]);
-		struct dirent *ent;
-
-		while (d && (ent = readdir(d))) {
-			size_t len = strlen(ent->d_name);
-			bool seen = false;
-			void *grown;
-
-			if (len < 6 || len - 5 >= sizeof(*e->presets) ||
-			    strcmp(ent->d_name + len - 5, ".json") ||
-			    strcmp(ent->d_name, "schema.json") == 0 ||
-			    ent->d_name[0] == '.')
-				continue;
-			for (size_t k = 0; k < e->preset_count && !seen; k++)
-				seen = strncmp(e->presets[k], ent->d_name,
-					       len - 5) == 0 &&
-				       !e->presets[k][len - 5];
-			if (seen)
-				continue;
-			grown = realloc(e->presets, (e->preset_count +
-						     1) * sizeof(*e->presets));
-			if (!grown)
-				break;
-			e->presets = grown;
-			snprintf(e->presets[e->preset_count++],
-				 sizeof(*e->presets), "%.*s", (int)len - 5,
-				 ent->d_name);
-		}
-		if (d)
-			closedir(d);
-	}
-	if (e->preset_count)
-		qsort(e->presets, e->preset_count, sizeof(*e->presets),
-		      cmp_name);
 }
 
 int explorer_open(struct explorer *e, struct session *session,
@@ -192,7 +165,7 @@ int explorer_open(struct explorer *e, struct session *session,
 	e->rtt = malloc(sizeof(*e->rtt));
 	if (!e->history || !e->rtt)
 		return -ENOMEM;
-	explorer_find_presets(e);
+	preset_list(!o->no_config, &e->presets, &e->preset_count);
 	if (e->viewing) {
 		explorer_say(e, "%zu runs loaded from an export; nothing runs",
 			     session->result_count);
@@ -202,7 +175,7 @@ int explorer_open(struct explorer *e, struct session *session,
 		snprintf(name, sizeof(name), "preset %s", o->preset_name);
 	else
 		snprintf(name, sizeof(name), "sweep");
-	r = explorer_given_sweep(e, o, name);
+	r = explorer_given_sweep(e, o, &e->config, name);
 	if (r < 0)
 		return r;
 	e->restart = true;
@@ -235,6 +208,9 @@ static void explorer_changed(struct explorer *e)
 		return;
 	}
 	if (e->sweep) {
+		/* The sweep's own timing is not the user's. */
+		e->config.settings.duration_ms =
+			e->before_sweep.settings.duration_ms;
 		sweep_cancel(e);
 		explorer_say(e, "sweep cancelled");
 	}
@@ -356,6 +332,7 @@ void explorer_sweep(struct explorer *e)
 	size_t n = 0, sizes = sizeof(sweep_sizes) / sizeof(sweep_sizes[0]);
 	struct run_config *plan = calloc(strategy_count() * sizes,
 					 sizeof(*plan));
+	struct run_config before;
 
 	if (!plan) {
 		explorer_say(e, "sweep: out of memory");
@@ -373,11 +350,9 @@ void explorer_sweep(struct explorer *e)
 			n++;
 		}
 	}
+	before = e->config;
 	explorer_changed(e);
-	e->sweep = plan;
-	e->sweep_count = n;
-	e->sweep_started_ns = clock_now_ns();
-	snprintf(e->sweep_name, sizeof(e->sweep_name), "sweep");
+	sweep_begin(e, plan, n, &before, "sweep");
 	explorer_say(e, "sweep: %zu runs", n);
 }
 
@@ -414,7 +389,7 @@ void explorer_load_preset(struct explorer *e, size_t index)
 	 */
 	memset(o.given, 0, sizeof(o.given));
 	o.warnings = NULL;
-	if (options_load_preset(&o, e->presets[index], &cause) < 0) {
+	if (options_load_preset(&o, e->presets[index].name, &cause) < 0) {
 		explorer_say(e, "%s", cause ? cause : "cannot load the preset");
 		free(cause);
 		free(o.warnings);
@@ -425,12 +400,13 @@ void explorer_load_preset(struct explorer *e, size_t index)
 	e->config = plan_point(&o, &base, (enum run_mode)o.modes[0],
 			       o.strategies[0], o.msg_sizes[0], o.threads[0]);
 	sweep_cancel(e);
-	snprintf(name, sizeof(name), "preset %s", e->presets[index]);
-	if (explorer_given_sweep(e, &o, name) < 0) {
-		explorer_say(e, "preset %s: out of memory", e->presets[index]);
+	snprintf(name, sizeof(name), "preset %s", e->presets[index].name);
+	if (explorer_given_sweep(e, &o, &base, name) < 0) {
+		explorer_say(e, "preset %s: out of memory",
+			     e->presets[index].name);
 		return;
 	}
-	explorer_say(e, "preset %s: %zu run%s", e->presets[index],
+	explorer_say(e, "preset %s: %zu run%s", e->presets[index].name,
 		     e->sweep ? e->sweep_count : 1,
 		     e->sweep && e->sweep_count == 1 ? "" : "s");
 }
@@ -438,7 +414,9 @@ void explorer_load_preset(struct explorer *e, size_t index)
 int explorer_save_preset(struct explorer *e, const char *path)
 {
 	struct options o = e->session->options;
-	char *text, *cause = NULL;
+	char *text, *cause = NULL, name[64], size[24];
+	const char *base;
+	bool found = false;
 	cJSON *preset;
 	int r;
 
@@ -455,9 +433,17 @@ int explorer_save_preset(struct explorer *e, const char *path)
 	/* A continuous run is saved as the default timed one. */
 	if (!o.run.duration_ms)
 		o.run.duration_ms = 5000;
-	snprintf(o.preset_name, sizeof(o.preset_name), "saved");
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	snprintf(name, sizeof(name), "%.*s",
+		 (int)(strlen(base) > 5 ? strlen(base) - 5 : strlen(base)),
+		 base);
+	snprintf(o.preset_name, sizeof(o.preset_name), "%s", name);
+	units_format_size(e->config.msg_size, size, sizeof(size));
 	snprintf(o.preset_description, sizeof(o.preset_description),
-		 "Saved from the explorer: %s.", e->config.strategy->name);
+		 "Saved from the explorer: %s, %s, %u thread%s, %s.",
+		 e->config.strategy->name, size, e->config.threads,
+		 e->config.threads == 1 ? "" : "s",
+		 run_mode_name(e->config.mode));
 	preset = options_to_preset(&o);
 	text = preset ? cJSON_Print(preset) : NULL;
 	cJSON_Delete(preset);
@@ -467,13 +453,30 @@ int explorer_save_preset(struct explorer *e, const char *path)
 	}
 	r = outfile_write_text(path, text, &cause);
 	cJSON_free(text);
-	if (r < 0)
+	if (r < 0) {
 		explorer_say(e, "save: %s", cause ? cause : strerror(-r));
-	else
-		explorer_say(e, "saved the controls to %s (nio-top -p %s)",
-			     path, path);
-	free(cause);
-	return r;
+		free(cause);
+		return r;
+	}
+	/* The list shows it now; by name if the folders find it so. */
+	free(e->presets);
+	e->presets = NULL;
+	e->preset_count = 0;
+	preset_list(!e->session->options.no_config, &e->presets,
+		    &e->preset_count);
+	for (size_t i = 0; i < e->preset_count; i++)
+		if (strcmp(e->presets[i].name, name) == 0)
+			found = true;
+	explorer_say(e, "saved the controls to %s (nio-top -p %s)", path,
+		     found ? name : path);
+	return 0;
+}
+
+size_t explorer_unsaved(const struct explorer *e)
+{
+	if (e->viewing || e->session->options.output)
+		return 0;
+	return e->session->result_count - e->saved_runs;
 }
 
 void explorer_quit(struct explorer *e)
@@ -571,9 +574,15 @@ void explorer_tick(struct explorer *e, uint64_t now_ns)
 				     e->sweep_name, e->sweep_next,
 				     e->sweep_count, e->run_number, failures);
 	} else if (e->sweep) {
-		explorer_say(e, "%s done: %zu runs%s", e->sweep_name,
-			     e->sweep_count, failures);
+		explorer_say(
+			e,
+			"%s done: %zu runs%s; the controls are back as they "
+			"were",
+			e->sweep_name, e->sweep_count, failures);
 		sweep_cancel(e);
+		e->config = e->before_sweep;
+		if (e->ran_before_sweep)
+			explorer_start(e, &e->config);
 	} else if (e->restart) {
 		explorer_start(e, &e->config);
 	}

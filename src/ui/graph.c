@@ -45,6 +45,7 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 	const struct explorer_point *newest = explorer_history_at(e, 0);
 	const struct explorer_point *p;
 	double max = 0, span_ns = EXPLORER_HISTORY_S * 1e9;
+	size_t known = 0; /* points with a value */
 	char name[64], title[160], now[24] = "-", top[24];
 
 	ui_metric_name(metric, name, sizeof(name));
@@ -63,6 +64,7 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 			break;
 		if (isnan(v))
 			continue;
+		known++;
 		if (isnan(column[c]) || v > column[c])
 			column[c] = v;
 		if (v > max)
@@ -73,6 +75,20 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 				now, sizeof(now));
 	ui_format_value(max, top, sizeof(top));
 	snprintf(title, sizeof(title), "%s: %s, top %s", name, now, top);
+	if (!known)
+		snprintf(title, sizeof(title), "%s: %s", name,
+			 newest ? "n/a (the gauges say why)" : "-");
+	/* Narrow: the side as tx or rx, then without the top. */
+	if ((int)strlen(title) > r->w - 6)
+		snprintf(title, sizeof(title), "%s %s %s: %s, top %s",
+			 metrics[metric->metric].label,
+			 metrics[metric->metric].unit,
+			 metric->side == SIDE_SENDER ? "tx" : "rx", now, top);
+	if ((int)strlen(title) > r->w - 6)
+		snprintf(title, sizeof(title), "%s %s %s: %s",
+			 metrics[metric->metric].label,
+			 metrics[metric->metric].unit,
+			 metric->side == SIDE_SENDER ? "tx" : "rx", now);
 	ui_box(ui, r, ROLE_BOX_GRAPH, title);
 	if (max <= 0 || height <= 0)
 		return;
@@ -325,7 +341,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 			 fixed == 1 ? "" : "s");
 	else
 		ui_format_size(fixed, where, sizeof(where));
-	snprintf(title, sizeof(title), "%s vs %s, %s, %s (m < > r)", c->name,
+	snprintf(title, sizeof(title), "%s vs %s, %s, %s (m [ ] r)", c->name,
 		 by_size ? "size" : "flows", run_mode_name(mode), where);
 	ui_box(ui, r, ROLE_BOX_GRAPH, title);
 	for (size_t i = 0; i < a->point_count; i++) {
@@ -365,7 +381,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 		}
 		if (choices)
 			ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
-				"Nothing to draw here: < and > choose among "
+				"Nothing to draw here: [ and ] choose among "
 				"the %s measured: %s.",
 				by_size ? "flows" : "sizes", have);
 		else

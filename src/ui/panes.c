@@ -1,0 +1,709 @@
+/*
+ * Panes: what a view or an overlay shows as lines -- the runs table, compare,
+ * the analysis, the data path, the preset list -- made first, wrapped to the
+ * width they get, and then drawn from a scroll offset, so that nothing is cut
+ * at 80x24: what does not fit scrolls, and the box says how much more there
+ * is above and below.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis.h"
+#include "ui_private.h"
+
+void ui_lines_add(struct ui_lines *l, enum theme_role role, int indent,
+		  const char *fmt, ...)
+{
+	struct ui_line_text *line;
+	va_list ap;
+
+	if (l->count == l->capacity) {
+		size_t capacity = l->capacity ? 2 * l->capacity : 32;
+		void *grown = realloc(l->line, capacity * sizeof(*l->line));
+
+		if (!grown)
+			return;
+		l->line = grown;
+		l->capacity = capacity;
+	}
+	line = &l->line[l->count++];
+	line->role = role;
+	line->indent = indent;
+	line->mark = 0;
+	va_start(ap, fmt);
+	vsnprintf(line->text, sizeof(line->text), fmt, ap);
+	va_end(ap);
+}
+
+/* Characters (not bytes) of a UTF-8 string's first n bytes. */
+static int utf8_width(const char *s, size_t n)
+{
+	int width = 0;
+
+	for (size_t i = 0; i < n && s[i]; i++)
+		width += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return width;
+}
+
+void ui_lines_wrap(struct ui_lines *l, enum theme_role role, int width,
+		   int indent, const char *text)
+{
+	int first = 1;
+
+	while (*text) {
+		int room = width - (first ? 0 : indent);
+		size_t cut = 0, fit = 0;
+
+		/* The longest run of whole words that fits the room. */
+		for (size_t i = 0; text[i]; i++) {
+			if (utf8_width(text, i + 1) > room)
+				break;
+			fit = i + 1;
+			if (text[i + 1] == ' ' || !text[i + 1])
+				cut = i + 1;
+		}
+		if (!cut)
+			cut = fit ? fit : strlen(text);
+		ui_lines_add(l, role, first ? 0 : indent, "%.*s", (int)cut,
+			     text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		first = 0;
+	}
+}
+
+void ui_lines_mark(struct ui_lines *l, size_t i, enum theme_role role, int n)
+{
+	if (i >= l->count)
+		return;
+	l->line[i].mark = n;
+	l->line[i].mark_role = role;
+}
+
+void ui_lines_free(struct ui_lines *l)
+{
+	free(l->line);
+	*l = (struct ui_lines){0};
+}
+
+void ui_lines_draw(const struct ui *ui, const struct ui_lines *l,
+		   const struct rect *r, size_t *scroll)
+{
+	size_t rows = r->h > 2 ? (size_t)(r->h - 2) : 0;
+
+	if (*scroll + rows > l->count)
+		*scroll = l->count > rows ? l->count - rows : 0;
+	for (size_t i = 0; i < rows && *scroll + i < l->count; i++) {
+		const struct ui_line_text *line = &l->line[*scroll + i];
+
+		int width = r->w - 4 - line->indent;
+
+		ui_text(r->y + 1 + (int)i, r->x + 2 + line->indent, width,
+			line->role, "%s", line->text);
+		if (line->mark)
+			ui_text(r->y + 1 + (int)i, r->x + 2 + line->indent,
+				line->mark < width ? line->mark : width,
+				line->mark_role, "%.*s", line->mark,
+				line->text);
+	}
+	/* How much more there is, on the box's frame. */
+	if (*scroll)
+		ui_text(r->y, r->x + r->w - 16, 14, ROLE_TITLE, " %s %zu more ",
+			ui->utf8 ? "\u25b2" : "^", *scroll);
+	if (*scroll + rows < l->count)
+		ui_text(r->y + r->h - 1, r->x + r->w - 16, 14, ROLE_TITLE,
+			" %s %zu more ", ui->utf8 ? "\u25bc" : "v",
+			l->count - *scroll - rows);
+}
+
+/* The runs table. */
+
+size_t ui_runs_columns(struct ui_column *col)
+{
+	size_t n = 0;
+
+	for (size_t m = 0; m < metric_count && n + 2 <= UI_COLUMNS_MAX; m++) {
+		if (!(metrics[m].show & METRIC_TABLE))
+			continue;
+		for (int s = 0; s < SIDE_COUNT; s++) {
+			/* Delivery happens at the receiver: one column. */
+			if (metrics[m].delivered && s == SIDE_SENDER)
+				continue;
+			col[n] = (struct ui_column){
+				.metric = {m, (enum gauge_side)s},
+				.is_metric = true,
+			};
+			if (metrics[m].delivered)
+				snprintf(col[n].key, sizeof(col[n].key), "%s",
+					 metrics[m].key);
+			else
+				snprintf(col[n].key, sizeof(col[n].key),
+					 "%s_%s", s ? "rx" : "tx",
+					 metrics[m].key);
+			snprintf(col[n].head, sizeof(col[n].head),
+				 metrics[m].delivered ? "%s" : "%s %s",
+				 metrics[m].abbrev, s ? "rx" : "tx");
+			n++;
+		}
+		/* rr runs' own figures, next to the throughput. */
+		if (n == 1) {
+			static const enum figure_percentile p[] = {
+				PERCENTILE_P50, PERCENTILE_P99};
+
+			for (size_t i = 0; i < 2; i++) {
+				col[n] = (struct ui_column){
+					.latency = true, .percentile = p[i]};
+				snprintf(col[n].key, sizeof(col[n].key), "%s",
+					 figure_percentile_name(p[i]));
+				snprintf(col[n].head, sizeof(col[n].head),
+					 "%s us", figure_percentile_name(p[i]));
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+/* A column's figure of a run: false if it has none. */
+static bool column_value(const struct run_result *r, const struct ui_column *c,
+			 double *v)
+{
+	struct figure_quantity q = {.source = FIGURE_LATENCY,
+				    .percentile = c->percentile};
+
+	if (c->latency)
+		return figure_run_value(&q, r, v);
+	return run_result_metric(r, c->metric.side == SIDE_SENDER,
+				 c->metric.metric, v);
+}
+
+/* A column's cell: the figure, "-" where the mode has none, or "n/a". */
+static void column_cell(const struct run_result *r, const struct ui_column *c,
+			char *out, size_t size)
+{
+	double v;
+
+	if (c->latency && !column_value(r, c, &v))
+		snprintf(out, size, "-");
+	else if (c->latency)
+		ui_format_value(v, out, size);
+	else
+		ui_result_cell(r, &c->metric, out, size);
+}
+
+/* Sorting: the columns' keys and a run's value for each. */
+static const struct ui *sort_ui;
+static const struct explorer *sort_explorer;
+
+static double sort_value(size_t k)
+{
+	const struct run_result *r = &sort_explorer->session->results[k];
+	struct ui_column col[UI_COLUMNS_MAX];
+	size_t n = ui_runs_columns(col);
+	double v;
+
+	if (strcmp(sort_ui->sort, "secs") == 0)
+		return r->measured_s;
+	for (size_t c = 0; c < n; c++)
+		if (strcmp(col[c].key, sort_ui->sort) == 0)
+			return column_value(r, &col[c], &v) ? v : -INFINITY;
+	return (double)k; /* "#" */
+}
+
+static int cmp_runs(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int order = 0;
+
+	if (strcmp(sort_ui->sort, "run") == 0) {
+		char lx[96], ly[96];
+
+		ui_result_label(&sort_explorer->session->results[x], lx,
+				sizeof(lx));
+		ui_result_label(&sort_explorer->session->results[y], ly,
+				sizeof(ly));
+		order = strcmp(lx, ly);
+	} else {
+		double vx = sort_value(x), vy = sort_value(y);
+
+		order = vx < vy ? -1 : vx > vy;
+	}
+	if (!order)
+		order = x < y ? -1 : x > y;
+	return sort_ui->descending ? -order : order;
+}
+
+/* A run's label with its mode, as the filter matches it. */
+static void filter_label(const struct run_result *r, char *out, size_t size)
+{
+	char label[96];
+
+	ui_result_label(r, label, sizeof(label));
+	snprintf(out, size, "%s %s", label, run_mode_name(r->config.mode));
+}
+
+size_t ui_runs_order(struct ui *ui, const struct explorer *e, size_t *order)
+{
+	size_t runs = e->session->result_count, n = 0;
+
+	for (size_t k = 0; k < runs; k++) {
+		char label[128];
+
+		filter_label(&e->session->results[k], label, sizeof(label));
+		if (!ui->filter[0] || strcasestr(label, ui->filter))
+			order[n++] = k;
+	}
+	sort_ui = ui;
+	sort_explorer = e;
+	qsort(order, n, sizeof(*order), cmp_runs);
+	return n;
+}
+
+/* A failed run's note leads with the cause: "Connection reset by peer". */
+static const char *result_note(const struct run_result *res)
+{
+	const char *cause;
+
+	if (!res->error)
+		return "";
+	cause = strrchr(res->error, ':');
+	return cause && cause[1] == ' ' ? cause + 2 : res->error;
+}
+
+void ui_sort_name(const struct ui *ui, char *out, size_t size)
+{
+	struct ui_column col[UI_COLUMNS_MAX];
+	size_t n = ui_runs_columns(col);
+	const char *name = strcmp(ui->sort, "run") == 0	   ? "name"
+			   : strcmp(ui->sort, "secs") == 0 ? "seconds"
+							   : "run number";
+
+	for (size_t c = 0; c < n; c++)
+		if (strcmp(col[c].key, ui->sort) == 0)
+			name = col[c].head;
+	snprintf(out, size, "%s", name);
+}
+
+/*
+ * The figure columns that fit in width cells after the run's own, in the
+ * table's order (the round trip's only when an rr run is there); the sorted
+ * one is always among them.  Returns how many.
+ */
+static size_t runs_fit(const struct ui *ui, const struct ui_column *col,
+		       size_t columns, bool rr, int width, size_t *shown)
+{
+	size_t fit = width > 0 ? (size_t)width / 10 : 0, n = 0, c;
+
+	for (c = 0; c < columns && n < fit; c++)
+		if (rr || !col[c].latency)
+			shown[n++] = c;
+	for (; c < columns && n; c++)
+		if (strcmp(col[c].key, ui->sort) == 0)
+			shown[n - 1] = c;
+	return n;
+}
+
+/* How many of the columns the table can show at all. */
+static size_t runs_columns_shown(const struct ui_column *col, size_t columns,
+				 bool rr)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < columns; c++)
+		n += rr || !col[c].latency;
+	return n;
+}
+
+#define RUNS_LABEL 20
+/* "*", the number, the run, its mode, its seconds, "short" */
+#define RUNS_OWN (1 + 4 + 1 + RUNS_LABEL + 7 + 6 + 6)
+
+void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
+{
+	size_t runs = e->session->result_count, count, first, row = 0;
+	size_t *order = calloc(runs + 1, sizeof(*order));
+	struct ui_column col[UI_COLUMNS_MAX];
+	size_t columns = ui_runs_columns(col), show[UI_COLUMNS_MAX], shown, n;
+	int rows = r->h - 3, width = r->w - 4;
+	char title[200], sort[32], line[512];
+
+	bool rr = false;
+
+	for (size_t k = 0; k < runs && !rr; k++)
+		rr = e->session->results[k].config.mode == RUN_RR;
+	ui->history = *r;
+	shown = runs_fit(ui, col, columns, rr, width - RUNS_OWN, show);
+	ui_sort_name(ui, sort, sizeof(sort));
+	n = (size_t)snprintf(title, sizeof(title), "Runs");
+	if (ui->filter[0])
+		n += (size_t)snprintf(title + n, sizeof(title) - n,
+				      " matching '%s'", ui->filter);
+	n += (size_t)snprintf(title + n, sizeof(title) - n, ", by %s%s", sort,
+			      ui->descending ? ", largest first" : "");
+	if (shown < runs_columns_shown(col, columns, rr))
+		snprintf(title + n, sizeof(title) - n,
+			 "; %zu of %zu figures, 3 compares all", shown,
+			 runs_columns_shown(col, columns, rr));
+	ui_box(ui, r, ROLE_BOX_HISTORY, title);
+	if (!order)
+		return;
+	n = (size_t)snprintf(line, sizeof(line), "  %3s %-*s %-6s %6s %-5s",
+			     "#", RUNS_LABEL, "run", "mode", "secs", "");
+	for (size_t c = 0; c < shown && n < sizeof(line); c++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
+				      col[show[c]].head);
+	ui_text(r->y + 1, r->x + 2, width, ROLE_GRAPH_TEXT, "%s", line);
+	count = ui_runs_order(ui, e, order);
+	ui->page = rows > 1 ? (size_t)rows - 1 : 1;
+	while (row < count && order[row] != ui->cursor)
+		row++;
+	if (row == count)
+		row = count ? count - 1 : 0;
+	first = ui->history_first;
+	if (row < first)
+		first = row;
+	if (rows > 0 && row >= first + (size_t)rows)
+		first = row - (size_t)rows + 1;
+	if (rows > 0 && first + (size_t)rows > count)
+		first = count > (size_t)rows ? count - (size_t)rows : 0;
+	ui->history_first = first;
+	for (int i = 0; i < rows && first + (size_t)i < count; i++) {
+		size_t k = order[first + (size_t)i];
+		const struct run_result *res = &e->session->results[k];
+		bool marked = k < ui->marked_capacity && ui->marked[k];
+		/* Left out of the analysis and the chart: dimmed. */
+		bool brief = k < e->session->run_fact_count &&
+			     e->session->run_facts[k].short_run && !res->error;
+		char label[64], cell[16];
+
+		ui_result_label(res, label, sizeof(label));
+		n = (size_t)snprintf(line, sizeof(line),
+				     "%s %3zu %-*.*s %-6s %6.2f %-5s",
+				     marked ? "*" : " ", k + 1, RUNS_LABEL,
+				     RUNS_LABEL, label,
+				     run_mode_name(res->config.mode),
+				     res->measured_s, brief ? "short" : "");
+		/* A failed run says why where its figures would be. */
+		if (res->error)
+			snprintf(line + n, sizeof(line) - n, "  failed: %s",
+				 result_note(res));
+		for (size_t c = 0; c < shown && !res->error && n < sizeof(line);
+		     c++) {
+			column_cell(res, &col[show[c]], cell, sizeof(cell));
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+					      " %9s", cell);
+		}
+		ui_text(r->y + 2 + i, r->x + 2, width,
+			k == ui->cursor ? ROLE_SELECTED
+			: brief		? ROLE_INACTIVE
+					: ROLE_TEXT,
+			"%s", line);
+	}
+	if (!runs)
+		ui_text(r->y + 2, r->x + 4, width - 2, ROLE_INACTIVE,
+			"No finished runs yet: change a control, or let a "
+			"timed run end, and it lands here.");
+	else if (!count)
+		ui_text(r->y + 2, r->x + 4, width - 2, ROLE_INACTIVE,
+			"No run matches '%s' (/ changes the filter, Esc "
+			"clears it).",
+			ui->filter);
+	if (rows > 0 && count > (size_t)rows)
+		ui_text(r->y + r->h - 1, r->x + r->w - 22, 20, ROLE_TITLE,
+			" %zu-%zu of %zu ", first + 1,
+			first + (size_t)rows < count ? first + (size_t)rows
+						     : count,
+			count);
+	free(order);
+}
+
+/* The runs compared: the marked ones, or the selected and latest ones. */
+static size_t compare_pick(const struct ui *ui, const struct explorer *e,
+			   size_t *pick)
+{
+	size_t runs = e->session->result_count, n = 0;
+
+	for (size_t k = 0; k < runs && n < 8; k++)
+		if (k < ui->marked_capacity && ui->marked[k])
+			pick[n++] = k;
+	if (n)
+		return n;
+	if (ui->cursor < runs)
+		pick[n++] = ui->cursor;
+	for (size_t k = runs; k-- > 0 && n < 4;)
+		if (k != ui->cursor)
+			pick[n++] = k;
+	return n;
+}
+
+/*
+ * A compare cell, column wide: the value, and with ratio its ratio to base
+ * (the first run's) in the last 7 characters.
+ */
+static void compare_cell(const struct run_result *r, const struct ui_column *c,
+			 bool ratio, bool base_known, double base, int column,
+			 char *out, size_t size)
+{
+	char value[16], suffix[16] = "";
+	double v;
+
+	column_cell(r, c, value, sizeof(value));
+	if (ratio && base_known && base > 0 && isfinite(base) &&
+	    column_value(r, c, &v))
+		snprintf(suffix, sizeof(suffix), " x%-5.3g", v / base);
+	else if (ratio)
+		snprintf(suffix, sizeof(suffix), "%7s", "");
+	snprintf(out, size, "%*s%s", column - (ratio ? 7 : 0), value, suffix);
+}
+
+void ui_draw_compare(struct ui *ui, const struct explorer *e,
+		     const struct rect *r)
+{
+	static const enum figure_percentile latency_rows[] = {
+		PERCENTILE_P50, PERCENTILE_P90, PERCENTILE_P99,
+		PERCENTILE_P99_9, PERCENTILE_MAX};
+	const struct run_result *results = e->session->results;
+	struct ui_lines l = {0};
+	size_t pick[8], n = compare_pick(ui, e, pick);
+	int label = 30, column;
+	bool rr = false, ratio;
+	char line[512];
+	size_t len;
+
+	ui_box(ui, r, ROLE_BOX_GRAPH,
+	       "Compare: ratios to the first (c marks runs; Up/Down scroll)");
+	if (!n) {
+		ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
+			"No finished runs to compare yet.");
+		return;
+	}
+	column = (r->w - 4 - label) / (int)n;
+	if (column > 22)
+		column = 22;
+	/* A ratio needs room: "12.3k x1.23". */
+	ratio = n > 1 && column >= 17;
+	for (size_t i = 0; i < n; i++)
+		rr |= results[pick[i]].config.mode == RUN_RR;
+	/* The runs' names, then a row per figure. */
+	for (int head = 0; head < 2; head++) {
+		len = (size_t)snprintf(line, sizeof(line), "%-*s", label, "");
+		for (size_t i = 0; i < n && len < sizeof(line); i++) {
+			const struct run_result *res = &results[pick[i]];
+			char size[24], cell[48];
+
+			ui_format_size(res->config.msg_size, size,
+				       sizeof(size));
+			if (head == 0)
+				snprintf(cell, sizeof(cell), "%s #%zu",
+					 res->config.strategy->name,
+					 pick[i] + 1);
+			else
+				snprintf(cell, sizeof(cell), "%s x%u %s", size,
+					 res->config.threads,
+					 run_mode_name(res->config.mode));
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%*.*s", column, column - 1,
+						cell);
+		}
+		ui_lines_add(&l, ROLE_HIGHLIGHT, 0, "%s", line);
+	}
+	for (size_t m = 0; m < ui->metric_count + (rr ? 5 : 0); m++) {
+		bool is_latency = m >= ui->metric_count;
+		struct ui_column c = {.latency = is_latency};
+		char name[64];
+		double base;
+		bool base_known;
+
+		if (is_latency) {
+			c.percentile = latency_rows[m - ui->metric_count];
+			snprintf(name, sizeof(name), "Round trip %s us",
+				 figure_percentile_name(c.percentile));
+		} else {
+			c.metric = ui->metric[m];
+			ui_metric_name(&ui->metric[m], name, sizeof(name));
+		}
+		base_known = column_value(&results[pick[0]], &c, &base);
+		len = (size_t)snprintf(line, sizeof(line), "%-*.*s", label,
+				       label - 1, name);
+		for (size_t i = 0; i < n && len < sizeof(line); i++) {
+			char cell[48];
+
+			compare_cell(&results[pick[i]], &c, ratio,
+				     i > 0 && base_known, base, column, cell,
+				     sizeof(cell));
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%s", cell);
+		}
+		ui_lines_add(&l, ROLE_TEXT, 0, "%s", line);
+	}
+	ui->pane_rows = r->h > 2 ? (size_t)(r->h - 2) : 1;
+	ui_lines_draw(ui, &l, r, &ui->view_scroll[VIEW_COMPARE]);
+	ui_lines_free(&l);
+}
+
+void ui_draw_analysis(struct ui *ui, const struct explorer *e,
+		      const struct rect *r)
+{
+	const struct session *s = e->session;
+	const struct analysis *a = &s->analysis;
+	struct ui_lines l = {0};
+	int width = r->w - 4;
+	char line[600];
+
+	ui_box(ui, r, ROLE_BOX_HISTORY,
+	       r->w >= 64 ? "Analysis: 95% confidence of a 5% difference"
+			  : "Analysis (95% confidence of 5%)");
+	snprintf(line, sizeof(line),
+		 "%zu run%s analysed, stream and rr apart; %zu short (under "
+		 "%g s) left out.",
+		 a->runs, a->runs == 1 ? "" : "s", a->short_runs,
+		 (double)s->options.min_measured_ms / 1000);
+	ui_lines_wrap(&l, ROLE_INACTIVE, width, 2, line);
+	if (!a->crossover_count)
+		ui_lines_wrap(&l, ROLE_INACTIVE, width, 2,
+			      "No comparison yet: it needs two of two-copy, "
+			      "one-copy, zero-copy (or uring and uring-zc) at "
+			      "the same sizes, flows and mode (w sweeps "
+			      "them).");
+	for (size_t i = 0; i < a->crossover_count; i++) {
+		const struct analysis_crossover *c = &a->crossovers[i];
+		bool found = c->verdict == VERDICT_FROM ||
+			     c->verdict == VERDICT_NEVER ||
+			     c->verdict == VERDICT_MIXED ||
+			     c->verdict == VERDICT_TIE;
+
+		analysis_crossover_text(c, line, sizeof(line));
+		ui_lines_wrap(&l,
+			      c->suspect ? ROLE_SENDER_HIGH
+			      : found	 ? ROLE_HIGHLIGHT
+					 : ROLE_TEXT,
+			      width, 2, line);
+	}
+	if (a->zerocopy_why[0]) {
+		snprintf(line, sizeof(line), "zero-copy: %s", a->zerocopy_why);
+		ui_lines_wrap(&l, ROLE_MISC, width, 2, line);
+	}
+	ui->pane_rows = r->h > 2 ? (size_t)(r->h - 2) : 1;
+	ui_lines_draw(ui, &l, r, &ui->view_scroll[VIEW_ANALYSIS]);
+	ui_lines_free(&l);
+}
+
+/* An overlay's box: most of the screen, over the body. */
+static struct rect overlay_rect(const struct ui *ui, int want_w, int want_h)
+{
+	struct rect r;
+
+	r.w = ui->cols - 4 < want_w ? ui->cols - 4 : want_w;
+	r.h = ui->rows - 4 < want_h ? ui->rows - 4 : want_h;
+	r.y = 1 + (ui->rows - 3 - r.h) / 2;
+	r.x = (ui->cols - r.w) / 2;
+	return r;
+}
+
+/*
+ * The strategy's data path, top to bottom: each stage, then each move and
+ * whether it copies the payload, wrapped to the width there is.
+ */
+void ui_draw_explain(struct ui *ui, const struct explorer *e)
+{
+	const struct strategy_ops *ops = e->config.strategy;
+	struct ui_lines l = {0};
+	int steps = 0, copies = 0;
+	char title[96], text[512];
+	struct rect r = overlay_rect(ui, 112, 40);
+	int width = r.w - 4;
+
+	while (steps < STRATEGY_STEPS_MAX && ops->path[steps].stage)
+		steps++;
+	for (int i = 0; i < steps; i++) {
+		const struct strategy_step *s = &ops->path[i];
+
+		ui_lines_wrap(&l, ROLE_SELECTED, width, 2, s->stage);
+		if (!s->move)
+			break;
+		copies += s->copies;
+		snprintf(text, sizeof(text), "%s %s%s",
+			 ui->utf8 ? "\u2502" : "|",
+			 s->copies ? "COPY  " : "no copy  ", s->move);
+		ui_lines_wrap(&l,
+			      s->copies ? ROLE_SENDER_HIGH : ROLE_RECEIVER_HIGH,
+			      width - 2, 4, text);
+		ui_lines_add(&l, ROLE_TEXT, 2, "%s", ui->utf8 ? "\u25bc" : "v");
+	}
+	if (ops->zerocopy && e->live.running) {
+		const struct run_totals *t = &e->live.totals;
+
+		snprintf(text, sizeof(text),
+			 "Live: %llu sends pinned, %llu completed; the kernel "
+			 "copied %llu (%.0f%%) at delivery",
+			 (unsigned long long)t->zc_sends,
+			 (unsigned long long)t->zc_completions,
+			 (unsigned long long)t->zc_copied,
+			 t->zc_completions ? 100.0 * (double)t->zc_copied /
+						     (double)t->zc_completions
+					   : 0.0);
+		ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 2, text);
+	}
+	snprintf(text, sizeof(text),
+		 "%d cop%s of the payload per message on the whole path, the "
+		 "kernel's and the receiver's included.  A strategy's name "
+		 "counts something else: the copies the sending program "
+		 "makes itself before the kernel takes the data (two-copy: "
+		 "its own serialization, then the kernel's copy; one-copy: "
+		 "the kernel's copy only; zero-copy: none, where the kernel "
+		 "can avoid it).",
+		 copies, copies == 1 ? "y" : "ies");
+	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
+	ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 0, text);
+	attrset(theme_attr(ROLE_TEXT));
+	for (int y = r.y; y < r.y + r.h; y++)
+		mvhline(y, r.x, ' ', r.w);
+	snprintf(title, sizeof(title), "Data path of %s (x or Esc closes)",
+		 ops->name);
+	ui_box(ui, &r, ROLE_TITLE, title);
+	ui->overlay_rows = r.h > 2 ? (size_t)(r.h - 2) : 1;
+	ui_lines_draw(ui, &l, &r, &ui->overlay_scroll);
+	ui_lines_free(&l);
+}
+
+/* The preset list (p): each preset's name and what it is for. */
+void ui_draw_presets(struct ui *ui, const struct explorer *e)
+{
+	struct rect r = overlay_rect(ui, 96, ui->rows);
+	struct ui_lines l = {0};
+	size_t cursor_line = 0, cursor_end = 0;
+
+	for (size_t i = 0; i < e->preset_count; i++) {
+		const struct preset_entry *p = &e->presets[i];
+		char text[400];
+
+		if (i == ui->preset_cursor)
+			cursor_line = l.count;
+		snprintf(text, sizeof(text), "%-20s %s", p->name,
+			 p->description[0] ? p->description
+					   : "(no description)");
+		ui_lines_wrap(
+			&l, i == ui->preset_cursor ? ROLE_SELECTED : ROLE_TEXT,
+			r.w - 4, 21, text);
+		if (i == ui->preset_cursor)
+			cursor_end = l.count - 1;
+	}
+	/* As tall as the list, where it fits. */
+	r = overlay_rect(ui, 96, (int)l.count + 2);
+	attrset(theme_attr(ROLE_TEXT));
+	for (int y = r.y; y < r.y + r.h; y++)
+		mvhline(y, r.x, ' ', r.w);
+	ui_box(ui, &r, ROLE_TITLE, "Presets (Enter loads, Esc closes)");
+	/* The chosen preset stays in sight, all its lines. */
+	if (cursor_line < ui->overlay_scroll)
+		ui->overlay_scroll = cursor_line;
+	if (r.h > 2 && cursor_end >= ui->overlay_scroll + (size_t)(r.h - 2))
+		ui->overlay_scroll = cursor_end - (size_t)(r.h - 3);
+	ui_lines_draw(ui, &l, &r, &ui->overlay_scroll);
+	ui_lines_free(&l);
+}
