@@ -51,7 +51,14 @@ for sig in $sigs; do
 	want=$((128 + $(kill -l $sig)))
 	ok $([ $rc = $want ]; echo $?) "batch SIG$sig: exit status $want (got $rc)"
 	one_finished_run "$out"
-	ok $? "batch SIG$sig: the finished run is exported, the cut one is not"
+	rc=$?
+	ok $rc "batch SIG$sig: the finished run is exported, the cut one is not"
+	# Why not: what nio-top said, and what the export holds.
+	if [ $rc != 0 ]; then
+		tr '\r' '\n' <"$tmp/err" | grep -v '^\[' | sed 's/^/# /'
+		jq -c '[.runs[] | [.msg_size, .error]]' "$out" 2>&1 |
+			sed 's/^/# export: /'
+	fi
 	if [ $sig != SEGV ]; then
 		grep -q "wrote 1 run" "$tmp/err"
 		ok $? "batch SIG$sig: stderr says what was written"

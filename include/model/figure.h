@@ -90,6 +90,15 @@ bool figure_point_value(const struct figure_quantity *q,
 bool figure_has_data(const struct figure *f, const struct analysis *a,
 		     const struct run_result *results);
 
+/*
+ * The panels' fixed values of a figure on axis: the flow counts (by size)
+ * or the message sizes (by flows) of mode's points, sorted, at most most;
+ * copy_rx_only leaves out the points received with --rx zerocopy.
+ */
+size_t figure_panel_values(const struct analysis *a, enum figure_axis axis,
+			   enum run_mode mode, bool copy_rx_only, size_t *out,
+			   size_t most);
+
 /* "p99.9" */
 const char *figure_percentile_name(enum figure_percentile p);
 

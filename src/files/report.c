@@ -420,35 +420,6 @@ static bool in_panel(const struct svg *g, const struct panel *p,
 	return a->msg_size == p->fixed;
 }
 
-/* The panels' fixed values: flows (by size) or sizes (by flows), sorted. */
-static size_t panel_values(const struct svg *g, size_t *out, size_t most)
-{
-	const struct analysis *a = &g->s->analysis;
-	size_t n = 0;
-
-	for (size_t i = 0; i < a->point_count; i++) {
-		const struct analysis_point *p = &a->points[i];
-		size_t v = g->f->axis == FIGURE_BY_SIZE ? p->threads
-							: p->msg_size;
-		size_t j = n;
-
-		if (!p->runs || p->mode != g->f->mode)
-			continue;
-		for (size_t k = 0; k < n; k++)
-			if (out[k] == v)
-				j = SIZE_MAX;
-		if (j == SIZE_MAX || n == most)
-			continue;
-		while (j > 0 && out[j - 1] > v) {
-			out[j] = out[j - 1];
-			j--;
-		}
-		out[j] = v;
-		n++;
-	}
-	return n;
-}
-
 /* The x range and the y scale of a panel, from what it will draw. */
 static void panel_scale(const struct svg *g, struct panel *p)
 {
@@ -863,7 +834,8 @@ static double svg_figure(struct svg *g, size_t number, double y)
 	if (g->f->fallback && !figure_has_data(g->f, &s->analysis, s->results))
 		g->f = g->f->fallback;
 	figure_series(g);
-	panels = panel_values(g, fixed, ANALYSIS_SIZES_MAX);
+	panels = figure_panel_values(&g->s->analysis, g->f->axis, g->f->mode,
+				     false, fixed, ANALYSIS_SIZES_MAX);
 	if (!panels) {
 		why = g->f->mode == RUN_RR
 			      ? "no rr runs: --mode stream,rr measures the "

@@ -208,3 +208,32 @@ void figure_quantity_name(const struct figure_quantity *q, char *out,
 			 *metrics[m].unit ? " " : "", metrics[m].unit,
 			 where[q->source]);
 }
+
+size_t figure_panel_values(const struct analysis *a, enum figure_axis axis,
+			   enum run_mode mode, bool copy_rx_only, size_t *out,
+			   size_t most)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+		size_t v = axis == FIGURE_BY_SIZE ? p->threads : p->msg_size;
+		size_t j = n;
+		bool seen = false;
+
+		if (!p->runs || p->mode != mode ||
+		    (copy_rx_only && p->rx != RX_COPY))
+			continue;
+		for (size_t k = 0; k < n; k++)
+			seen |= out[k] == v;
+		if (seen || n == most)
+			continue;
+		while (j > 0 && out[j - 1] > v) {
+			out[j] = out[j - 1];
+			j--;
+		}
+		out[j] = v;
+		n++;
+	}
+	return n;
+}

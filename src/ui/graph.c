@@ -237,30 +237,9 @@ static bool charted(const struct analysis_point *p, enum run_mode mode)
 static size_t chart_choices(const struct ui *ui, const struct explorer *e,
 			    size_t *out, size_t most)
 {
-	const struct analysis *a = &e->session->analysis;
-	bool by_size = ui->chart[ui->chart_index].axis == FIGURE_BY_SIZE;
-	enum run_mode mode = ui_chart_mode(ui, e);
-	size_t n = 0;
-
-	for (size_t i = 0; i < a->point_count; i++) {
-		const struct analysis_point *p = &a->points[i];
-		size_t v = by_size ? p->threads : p->msg_size, j = n;
-		bool seen = false;
-
-		if (!charted(p, mode))
-			continue;
-		for (size_t k = 0; k < n; k++)
-			seen |= out[k] == v;
-		if (seen || n == most)
-			continue;
-		while (j > 0 && out[j - 1] > v) {
-			out[j] = out[j - 1];
-			j--;
-		}
-		out[j] = v;
-		n++;
-	}
-	return n;
+	return figure_panel_values(&e->session->analysis,
+				   ui->chart[ui->chart_index].axis,
+				   ui_chart_mode(ui, e), true, out, most);
 }
 
 /*
