@@ -195,7 +195,15 @@ T send-keys -t ui "$NIO_TOP -s two-copy -m 4K -o $tmp/z.json" Enter
 wait_screen 'Throughput' 30
 T send-keys -t ui C-z
 wait_screen 'Stopped' 20
-ok $? "Ctrl-Z gives the shell back"
+rc=$?
+ok $rc "Ctrl-Z gives the shell back"
+# Why not: the screen and the process's state and signals.
+if [ $rc != 0 ]; then
+	screen | grep -v '^ *$' | sed 's/^/# screen: /'
+	pid=$(pgrep -f -- "-s two-copy -m 4K -o $tmp/z.json" | head -1)
+	[ -n "$pid" ] && grep -E '^(State|Sig|Shd)' "/proc/$pid/status" |
+		sed 's/^/# /'
+fi
 T send-keys -t ui fg Enter
 wait_screen 'Controls' 20
 T send-keys -t ui Right

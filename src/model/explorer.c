@@ -43,6 +43,7 @@ void explorer_say(struct explorer *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->message, sizeof(e->message), fmt, ap);
 	va_end(ap);
+	e->said_finished = false;
 }
 
 static void explorer_start(struct explorer *e, const struct run_config *cfg)
@@ -61,11 +62,8 @@ static void explorer_start(struct explorer *e, const struct run_config *cfg)
 		return;
 	}
 	e->running = *cfg;
-	/*
-	 * A new run clears what was said of the last one; the first keeps
-	 * what was said at the start (why nio-top runs over loopback).
-	 */
-	if (!e->sweep && e->run_number)
+	/* "run 3 finished ...; Enter runs it again" is stale now. */
+	if (e->said_finished)
 		e->message[0] = '\0';
 	/* The number it will have in the table if it finishes. */
 	e->run_number = (unsigned int)session_next_run(e->session);
@@ -545,6 +543,7 @@ static void explorer_finish(struct explorer *e)
 			     "again",
 			     e->run_number, result.gbps);
 	}
+	e->said_finished = !result.error && !e->restart && !e->sweep;
 	if (session_add_result(e->session, &result) < 0)
 		explorer_say(e, "out of memory: run %u not kept",
 			     e->run_number);
