@@ -8,7 +8,21 @@ themes="$(dirname "$(realpath "$0")")/../themes"
 sock="$tmp/tmux.sock"
 trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 
-T() { tmux -S "$sock" "$@"; }
+# T ARGS...: tmux on the private server.  kill-server returns once the
+# server is gone, so that the next new-session starts a fresh one instead of
+# reaching the one still exiting (whose session would vanish with it).
+T() {
+	tmux -S "$sock" "$@"
+	local rc=$?
+	if [ "$1" = kill-server ]; then
+		for _ in $(seq 50); do
+			tmux -S "$sock" ls >/dev/null 2>&1 || break
+			sleep 0.1
+		done
+		rm -f "$sock"
+	fi
+	return $rc
+}
 
 # The terminal's size for start (COLSxROWS).
 size=120x40
