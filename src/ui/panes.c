@@ -156,8 +156,8 @@ size_t ui_runs_columns(struct ui_column *col)
 				PERCENTILE_P50, PERCENTILE_P99};
 
 			for (size_t i = 0; i < 2; i++) {
-				col[n] = (struct ui_column){
-					.latency = true, .percentile = p[i]};
+				col[n] = (struct ui_column){.latency = true,
+							    .percentile = p[i]};
 				snprintf(col[n].key, sizeof(col[n].key), "%s",
 					 figure_percentile_name(p[i]));
 				snprintf(col[n].head, sizeof(col[n].head),
@@ -320,8 +320,8 @@ static size_t runs_columns_shown(const struct ui_column *col, size_t columns,
 }
 
 #define RUNS_LABEL 20
-/* "*", the number, the run, its mode, its seconds, "short" */
-#define RUNS_OWN (1 + 4 + 1 + RUNS_LABEL + 7 + 6 + 6)
+/* "*", the number, the run, its mode, its seconds (and maybe "short") */
+#define RUNS_OWN (1 + 4 + 1 + RUNS_LABEL + 7 + 7)
 
 void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 {
@@ -331,13 +331,17 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	size_t columns = ui_runs_columns(col), show[UI_COLUMNS_MAX], shown, n;
 	int rows = r->h - 3, width = r->w - 4;
 	char title[200], sort[32], line[512];
+	/* The round trip's columns, and "short", only where a run has them. */
+	bool rr = false, brief_any = false;
 
-	bool rr = false;
-
-	for (size_t k = 0; k < runs && !rr; k++)
-		rr = e->session->results[k].config.mode == RUN_RR;
+	for (size_t k = 0; k < runs; k++) {
+		rr |= e->session->results[k].config.mode == RUN_RR;
+		brief_any |= k < e->session->run_fact_count &&
+			     e->session->run_facts[k].short_run;
+	}
 	ui->history = *r;
-	shown = runs_fit(ui, col, columns, rr, width - RUNS_OWN, show);
+	shown = runs_fit(ui, col, columns, rr,
+			 width - RUNS_OWN - (brief_any ? 6 : 0), show);
 	ui_sort_name(ui, sort, sizeof(sort));
 	n = (size_t)snprintf(title, sizeof(title), "Runs");
 	if (ui->filter[0])
@@ -352,8 +356,9 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	ui_box(ui, r, ROLE_BOX_HISTORY, title);
 	if (!order)
 		return;
-	n = (size_t)snprintf(line, sizeof(line), "  %3s %-*s %-6s %6s %-5s",
-			     "#", RUNS_LABEL, "run", "mode", "secs", "");
+	n = (size_t)snprintf(line, sizeof(line), "  %3s %-*s %-6s %6s%s", "#",
+			     RUNS_LABEL, "run", "mode", "secs",
+			     brief_any ? "      " : "");
 	for (size_t c = 0; c < shown && n < sizeof(line); c++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
 				      col[show[c]].head);
@@ -382,12 +387,13 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 		char label[64], cell[16];
 
 		ui_result_label(res, label, sizeof(label));
-		n = (size_t)snprintf(line, sizeof(line),
-				     "%s %3zu %-*.*s %-6s %6.2f %-5s",
-				     marked ? "*" : " ", k + 1, RUNS_LABEL,
-				     RUNS_LABEL, label,
-				     run_mode_name(res->config.mode),
-				     res->measured_s, brief ? "short" : "");
+		n = (size_t)snprintf(
+			line, sizeof(line), "%s %3zu %-*.*s %-6s %6.2f%s",
+			marked ? "*" : " ", k + 1, RUNS_LABEL, RUNS_LABEL,
+			label, run_mode_name(res->config.mode), res->measured_s,
+			brief	    ? " short"
+			: brief_any ? "      "
+				    : "");
 		/* A failed run says why where its figures would be. */
 		if (res->error)
 			snprintf(line + n, sizeof(line) - n, "  failed: %s",
