@@ -71,7 +71,7 @@ wait_screen 'run [0-9]+: one-copy 32 KiB x2' 20
 ok $? "a click on one-copy runs it again"
 
 T send-keys -t ui '?'
-wait_screen 'Keys \(Up/Down/PgUp/PgDn scroll, Esc closes\)' 10
+wait_screen 'Keys \(Up/Down/PgUp/PgDn/Home/End scroll, Esc closes\)' 10
 ok $? "? opens the help"
 # The title may be drawn a refresh before the body.
 wait_screen 'Tab +next control' 10
@@ -93,7 +93,7 @@ T send-keys -t ui v
 wait_screen 'Runs, by run number' 10 && ! screen | grep -q 'CPU % (sender)'
 ok $? "v shows the runs table in place of the graphs"
 T send-keys -t ui v
-wait_screen 'Compare: ratios to the first' 10
+wait_screen 'Compare: ratios to run [0-9]+|Compare \(c marks' 10
 ok $? "v again shows the comparison"
 T send-keys -t ui v
 wait_screen ' vs size, stream, [0-9]+ flows? ' 10
@@ -171,7 +171,7 @@ ok $? "no namespace or link left after SIGTERM"
 
 start "${utf8[@]}" -- -s one-copy,two-copy -d 5
 wait_screen 'Throughput .*Gbit/s' 30
-wait_screen 'sweep [01]/2' 30
+wait_screen 'sweep [12]/2' 30
 ok $? "two strategies given: a sweep runs, with its progress ($(screen | head -1 | cut -c30-110))"
 T send-keys -t ui q
 wait_screen 'A sweep is running: q again quits' 10
@@ -200,7 +200,7 @@ T kill-server
 start "${utf8[@]}" -- -s one-copy -m 4K
 wait_screen 'Throughput .*Gbit/s' 30
 T send-keys -t ui Tab Tab Tab Right
-wait_screen 'Mode .* rr ' 20 && wait_screen 'Round trip: p50 [0-9.]+ us .* p99 [0-9.]+' 40
+wait_screen 'Mode .* rr ' 20 && wait_screen 'Round trip, us: p50.{1,2}[0-9.]+ .* p99.{1,2}[0-9.]+' 40
 ok $? "Mode -> rr: the round trip p50 .. p99.9 shows live"
 screen | grep -qE 'run [0-9]+: one-copy 4 KiB x1 rr, '
 ok $? "the header says the run is rr"

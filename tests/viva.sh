@@ -38,7 +38,7 @@ size=80x24
 start "${utf8[@]}" -- --load "$tmp/many.json" --min-measured 0
 wait_screen 'loaded export' 30
 T send-keys -t ui F1
-wait_screen 'Keys \(Up/Down/PgUp/PgDn scroll, Esc closes\)' 10
+wait_screen 'Keys \(Up/Down/PgUp/PgDn/Home/End scroll, Esc closes\)' 10
 ok $? "F1 opens the help at 80x24"
 pages NPage 6 >"$tmp/help"
 missing=0
@@ -157,15 +157,15 @@ T kill-server
 
 # A control moved during a sweep asks first; the same key again ends it.
 start "${utf8[@]}" -- -s one-copy,two-copy -m 4K -d 20
-wait_screen 'sweep [01]/2' 40
+wait_screen 'sweep [12]/2' 40
 T send-keys -t ui Right
-wait_screen 'Sweep: again or y ends it to change the strategy' 10
+wait_screen 'A sweep runs: Right again or y ends it to change the strategy' 10
 ok $? "a control moved during a sweep asks first"
 T send-keys -t ui a
-wait_screen 'the sweep goes on' 10 && screen | grep -q 'sweep [01]/2'
+wait_screen 'the sweep goes on' 10 && screen | grep -q 'sweep [12]/2'
 ok $? "any other key: the sweep goes on"
 T send-keys -t ui Right Right
-wait_screen 'sweep cancelled' 10 && wait_gone 'sweep [01]/2' 10
+wait_screen 'sweep cancelled' 10 && wait_gone 'sweep [12]/2' 10
 ok $? "the key again ends the sweep and moves the control"
 T send-keys -t ui q q
 wait_exit

@@ -33,7 +33,7 @@ void preset_dirs(const char *dirs[5], bool user);
 /* A preset of the folders, as the explorer lists them. */
 struct preset_entry {
 	char name[64];
-	char description[256]; /* "" if it has none */
+	char description[1025]; /* "" if it has none */
 };
 
 /* Every preset of the folders, each name once (the first found), sorted. */
@@ -45,7 +45,7 @@ int preset_list(bool user, struct preset_entry **list, size_t *count);
  * preset in it (an export's embedded one), and where it is named for
  * messages; or -EINVAL with *cause.
  */
-int preset_read(const char *name, bool user, cJSON **root,
-		const cJSON **preset, char *where, size_t size, char **cause);
+int preset_read(const char *name, bool user, cJSON **root, const cJSON **preset,
+		char *where, size_t size, char **cause);
 
 #endif

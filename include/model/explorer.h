@@ -110,7 +110,7 @@ struct explorer {
 	size_t history_count;
 	size_t history_head; /* where the next point goes */
 
-	char message[256]; /* the latest news for the status line */
+	char message[256];  /* the latest news for the status line */
 	bool said_finished; /* it says a run finished (cleared by the next) */
 };
 

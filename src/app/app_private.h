@@ -42,7 +42,7 @@ struct frontend {
 struct app {
 	int signal_fd;
 	int timer_fd;
-	int signal; /* the terminating signal received, or 0 */
+	int signal;	/* the terminating signal received, or 0 */
 	char *farewell; /* said on stderr once the terminal is back */
 	/* The last checkpoint of the -o export: when it ended, what it cost. */
 	uint64_t checkpoint_end_ns;

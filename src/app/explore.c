@@ -25,7 +25,7 @@ struct explore {
 	struct explorer explorer;
 	uint64_t refresh_ns;
 	uint64_t next_draw_ns;
-	size_t saved; /* results at the last checkpoint */
+	size_t saved;	 /* results at the last checkpoint */
 	bool keep_tried; /* the unsaved runs were written on a signal */
 };
 
@@ -146,10 +146,11 @@ static void explore_keep(struct explore *x)
 	x->keep_tried = true;
 	timestamped("nio-top", path, sizeof(path));
 	if (explore_write(x, path) == 0 &&
-	    asprintf(&x->app->farewell,
-		     "interrupted: the %zu finished run%s not saved yet went to "
-		     "%s",
-		     unsaved, unsaved == 1 ? "" : "s", path) < 0)
+	    asprintf(
+		    &x->app->farewell,
+		    "interrupted: the %zu finished run%s not saved yet went to "
+		    "%s",
+		    unsaved, unsaved == 1 ? "" : "s", path) < 0)
 		x->app->farewell = NULL;
 	else if (!x->app->farewell &&
 		 asprintf(&x->app->farewell, "interrupted: %s",

@@ -444,7 +444,8 @@ const struct option_row option_rows[] = {
 	 .offset = O(no_config),
 	 .flags = OPTION_EARLY,
 	 .help = "neither read nor write the explorer's settings, nor the "
-		 "presets saved in the user's folder ($XDG_CONFIG_HOME/nio-top)"},
+		 "presets saved in the user's folder "
+		 "($XDG_CONFIG_HOME/nio-top)"},
 	{.name = "list-strategies",
 	 .type = OPTION_FLAG,
 	 .offset = O(list_strategies),
@@ -1035,7 +1036,7 @@ enum parse_phase {
 
 static enum parse_phase row_phase(const struct option_row *row)
 {
-	return row->flags & OPTION_EARLY	    ? PHASE_EARLY
+	return row->flags & OPTION_EARLY    ? PHASE_EARLY
 	       : row->type == OPTION_PRESET ? PHASE_PRESETS
 					    : PHASE_REST;
 }
@@ -1054,8 +1055,7 @@ static int parse_pass(int argc, char **argv, const struct option *longs,
 		int r;
 
 		if (key == '?')
-			return cause_set(cause, -EINVAL,
-					 "unknown option '%s'",
+			return cause_set(cause, -EINVAL, "unknown option '%s'",
 					 argv[optind - 1]);
 		if (key == ':')
 			return cause_set(cause, -EINVAL,
@@ -1104,8 +1104,8 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 	shorts[n] = '\0';
 
 	for (int phase = PHASE_EARLY; phase <= PHASE_REST && r == 0; phase++)
-		r = parse_pass(argc, argv, longs, shorts, (enum parse_phase)phase,
-			       o, cause);
+		r = parse_pass(argc, argv, longs, shorts,
+			       (enum parse_phase)phase, o, cause);
 	if (r < 0)
 		return r;
 	if (optind < argc)
@@ -1956,13 +1956,15 @@ static void man_type(FILE *out, const struct option_row *row)
 		fprintf(out, "A number, %s.\n", range);
 		break;
 	case OPTION_RATE:
-		fprintf(out, "Bits per second, %s: a number, or text such as\n"
-			     ".Qq 1G .\n",
+		fprintf(out,
+			"Bits per second, %s: a number, or text such as\n"
+			".Qq 1G .\n",
 			range);
 		break;
 	case OPTION_SIZES:
-		fprintf(out, "A list of sizes, each %s: bytes, or text such as\n"
-			     ".Qq 16K .\n",
+		fprintf(out,
+			"A list of sizes, each %s: bytes, or text such as\n"
+			".Qq 16K .\n",
 			range);
 		break;
 	case OPTION_COUNTS:
@@ -1970,12 +1972,14 @@ static void man_type(FILE *out, const struct option_row *row)
 		break;
 	case OPTION_STRATEGIES:
 		strategy_list(list, sizeof(list));
-		fprintf(out, "A list of strategy names\n.Pq %s ,\nor\n.Qq all .\n",
+		fprintf(out,
+			"A list of strategy names\n.Pq %s ,\nor\n.Qq all .\n",
 			list);
 		break;
 	case OPTION_EVENTS:
 		fprintf(out,
-			"A list of at most %.0f perf event names libpfm4 knows; "
+			"A list of at most %.0f perf event names libpfm4 "
+			"knows; "
 			"an empty list counts none.\n",
 			row->max);
 		break;
@@ -1989,7 +1993,7 @@ static void man_type(FILE *out, const struct option_row *row)
 			fprintf(out, "%s.Qq %s%s\n",
 				i && !row->names[i + 1] ? "or\n" : "",
 				row->names[i],
-				!row->names[i + 1]   ? " ."
+				!row->names[i + 1]  ? " ."
 				: row->names[i + 2] ? " ,"
 						    : "");
 		break;
@@ -1998,8 +2002,9 @@ static void man_type(FILE *out, const struct option_row *row)
 			row->def);
 		break;
 	case OPTION_NAME:
-		fprintf(out, "A name of %.0f to %.0f letters, digits, _ . and -, "
-			     "not starting with a dot.\n",
+		fprintf(out,
+			"A name of %.0f to %.0f letters, digits, _ . and -, "
+			"not starting with a dot.\n",
 			row->min, row->max);
 		break;
 	default:
@@ -2015,9 +2020,10 @@ void options_man_keys(FILE *out)
 {
 	const char *group = "";
 
-	fprintf(out, ".It Li format\nWhat the file is: always\n"
-		     ".Qq %s .\n.It Li version\nThe format's version: always "
-		     "%d.\n",
+	fprintf(out,
+		".It Li format\nWhat the file is: always\n"
+		".Qq %s .\n.It Li version\nThe format's version: always "
+		"%d.\n",
 		PRESET_FORMAT, PRESET_VERSION);
 	for (size_t i = 0; i < option_row_count; i++) {
 		const struct option_row *row = &option_rows[i];
@@ -2026,8 +2032,8 @@ void options_man_keys(FILE *out)
 		if (!row->key)
 			continue;
 		if (dot && strncmp(group, row->key, (size_t)(dot - row->key))) {
-			for (size_t g = 0; g < sizeof(option_groups) /
-						       sizeof(*option_groups);
+			for (size_t g = 0;
+			     g < sizeof(option_groups) / sizeof(*option_groups);
 			     g++) {
 				if (strncmp(option_groups[g].key, row->key,
 					    (size_t)(dot - row->key)) != 0)

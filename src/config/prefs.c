@@ -83,8 +83,7 @@ int prefs_load(struct prefs *p, char **cause)
 		r = cause_set(cause, -EINVAL, "%s: format: must be \"%s\"",
 			      path, PREFS_FORMAT);
 	else
-		r = codec_read(&prefs_record, root, p, path, CODEC_FILE,
-			       cause);
+		r = codec_read(&prefs_record, root, p, path, CODEC_FILE, cause);
 	cJSON_Delete(root);
 	if (r < 0)
 		memset(p, 0, sizeof(*p));
@@ -134,8 +133,8 @@ void prefs_apply(const struct prefs *p, struct options *o)
 		o->strategies[0] = ops;
 		o->strategy_count = 1;
 	}
-	if (p->msg_size >= MESSAGE_SIZE_MIN && p->msg_size <= MESSAGE_SIZE_MAX &&
-	    !options_given(o, "msg-size")) {
+	if (p->msg_size >= MESSAGE_SIZE_MIN &&
+	    p->msg_size <= MESSAGE_SIZE_MAX && !options_given(o, "msg-size")) {
 		o->msg_sizes[0] = p->msg_size;
 		o->msg_size_count = 1;
 	}

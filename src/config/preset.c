@@ -143,8 +143,8 @@ static bool looks_like_export(const char *path)
 	return r == 0 && strstr(head, "\"" PRESET_EXPORT_FORMAT "\"") != NULL;
 }
 
-int preset_read(const char *name, bool user, cJSON **root,
-		const cJSON **preset, char *where, size_t size, char **cause)
+int preset_read(const char *name, bool user, cJSON **root, const cJSON **preset,
+		char *where, size_t size, char **cause)
 {
 	const cJSON *format;
 	char path[4096];

@@ -458,8 +458,7 @@ void counter_evaluate(const struct counter_set *set, unsigned int i,
 		if (ev->hardware && !set->pmu_present)
 			snprintf(out->reason, sizeof(out->reason),
 				 "this machine has no hardware PMU (none "
-				 "in " PMU_DIR ", as in most VMs): %s",
-				 strerror(err));
+				 "in " PMU_DIR ", as in most VMs)");
 		else
 			snprintf(out->reason, sizeof(out->reason),
 				 "perf_event_open: %s", strerror(err));

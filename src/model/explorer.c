@@ -62,7 +62,7 @@ static void explorer_start(struct explorer *e, const struct run_config *cfg)
 		return;
 	}
 	e->running = *cfg;
-	/* "run 3 finished ...; Enter runs it again" is stale now. */
+	/* "run 3 finished: ..." is stale now. */
 	if (e->said_finished)
 		e->message[0] = '\0';
 	/* The number it will have in the table if it finishes. */
@@ -532,16 +532,12 @@ static void explorer_finish(struct explorer *e)
 				 "run %u: %s", e->run_number, result.error);
 		}
 	} else if (!e->restart && !e->sweep && result.config.mode == RUN_RR) {
-		explorer_say(e,
-			     "run %u finished: p50 %.1f us, p99 %.1f us; "
-			     "Enter runs it again",
+		explorer_say(e, "run %u finished: p50 %.1f us, p99 %.1f us",
 			     e->run_number, result.latency.p50_us,
 			     result.latency.p99_us);
 	} else if (!e->restart && !e->sweep) {
-		explorer_say(e,
-			     "run %u finished: %.2f Gbit/s; Enter runs it "
-			     "again",
-			     e->run_number, result.gbps);
+		explorer_say(e, "run %u finished: %.2f Gbit/s", e->run_number,
+			     result.gbps);
 	}
 	e->said_finished = !result.error && !e->restart && !e->sweep;
 	if (session_add_result(e->session, &result) < 0)

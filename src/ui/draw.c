@@ -442,9 +442,11 @@ static void gauge_lines_free(struct gauge_line *line, size_t n)
  * The lines below the gauges, wrapped to width: in rr the round trips so
  * far; for zero-copy what the kernel copied anyway, else what moved.
  */
-static void gauge_foot(const struct explorer *e, int width,
+static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 		       struct ui_lines *foot)
 {
+	/* A percentile's name and its value are never split by a wrap. */
+	const char *nb = ui->utf8 ? "\u00a0" : "=";
 	const struct run_totals *t = &e->live.totals;
 	const struct latency_summary *l = &e->live.latency;
 	char text[256], moved[32], delivered[32];
@@ -456,10 +458,11 @@ static void gauge_foot(const struct explorer *e, int width,
 			 e->live.warmup ? "warming up" : "none measured yet");
 	else if (e->running.mode == RUN_RR)
 		snprintf(text, sizeof(text),
-			 "Round trip: p50 %.1f us  p90 %.1f  p99 %.1f  p99.9 "
-			 "%.1f  max %.1f  (%llu)",
-			 l->p50_us, l->p90_us, l->p99_us, l->p99_9_us,
-			 l->max_us, (unsigned long long)l->count);
+			 "Round trip, us: p50%s%.1f  p90%s%.1f  p99%s%.1f  "
+			 "p99.9%s%.1f  max%s%.1f  (%llu round trips)",
+			 nb, l->p50_us, nb, l->p90_us, nb, l->p99_us, nb,
+			 l->p99_9_us, nb, l->max_us,
+			 (unsigned long long)l->count);
 	if (e->running.mode == RUN_RR)
 		ui_lines_wrap(foot, l->count ? ROLE_HIGHLIGHT : ROLE_MISC,
 			      width, 2, text);
@@ -476,10 +479,10 @@ static void gauge_foot(const struct explorer *e, int width,
 			 (unsigned long long)t->zc_copied,
 			 (unsigned long long)t->zc_completions);
 	} else {
-		ui_format_value((double)t->bytes_sent, moved, sizeof(moved));
-		ui_format_value((double)t->bytes_received, delivered,
-				sizeof(delivered));
-		snprintf(text, sizeof(text), "Moved: %sB sent, %sB delivered%s",
+		units_format_bytes(t->bytes_sent, moved, sizeof(moved));
+		units_format_bytes(t->bytes_received, delivered,
+				   sizeof(delivered));
+		snprintf(text, sizeof(text), "Moved: %s sent, %s delivered%s",
 			 moved, delivered,
 			 e->running.settings.verify
 				 ? (t->corrupt ? ", CORRUPT messages"
@@ -501,13 +504,13 @@ static int gauges_rows(const struct gauge_line *line, size_t n,
 }
 
 /* The gauges' lines that fit in at most max rows: whole reasons if they can. */
-static size_t gauges_layout(const struct explorer *e, int width, int max,
-			    struct gauge_line *line, struct ui_lines *foot,
-			    int *rows)
+static size_t gauges_layout(const struct ui *ui, const struct explorer *e,
+			    int width, int max, struct gauge_line *line,
+			    struct ui_lines *foot, int *rows)
 {
 	size_t n = gauge_lines(e, width, false, line);
 
-	gauge_foot(e, width, foot);
+	gauge_foot(ui, e, width, foot);
 	*rows = gauges_rows(line, n, foot);
 	if (*rows > max) {
 		gauge_lines_free(line, n);
@@ -589,13 +592,15 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 	char sweep[80] = "", line[512];
 	/* A teaching run that breaks the buffer rule says so first. */
 	const char *unsafe = e->state != EXPLORER_IDLE &&
-				     e->running.settings.unsafe_reuse
-			     ? "UNSAFE REUSE  "
-			     : "";
+					     e->running.settings.unsafe_reuse
+				     ? "UNSAFE REUSE  "
+				     : "";
 
 	attrset(theme_attr(ROLE_SELECTED));
 	mvhline(0, 0, ' ', ui->cols);
-	if (s->topo.options.kind == TOPO_CURRENT)
+	if (e->viewing)
+		snprintf(where, sizeof(where), "no network built");
+	else if (s->topo.options.kind == TOPO_CURRENT)
 		snprintf(where, sizeof(where), "current namespace, loopback");
 	else if (s->has_agent && !e->viewing)
 		snprintf(where, sizeof(where), "remote: agent %s",
@@ -613,9 +618,9 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 		snprintf(state, sizeof(state), "loaded export, %zu runs",
 			 s->result_count);
 	else if (e->state == EXPLORER_RUNNING && e->live.starting)
-		snprintf(state, sizeof(state), "run %u: %s %s x%u%s, getting ready",
-			 e->run_number, e->running.strategy->name, size,
-			 e->running.threads,
+		snprintf(state, sizeof(state),
+			 "run %u: %s %s x%u%s, getting ready", e->run_number,
+			 e->running.strategy->name, size, e->running.threads,
 			 e->running.mode == RUN_RR ? " rr" : "");
 	else if (e->state == EXPLORER_RUNNING)
 		snprintf(state, sizeof(state), "run %u: %s %s x%u%s, %.1f s%s",
@@ -651,6 +656,9 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 		double left_s;
 
 		explorer_sweep_progress(e, &done, &total, &left_s);
+		/* The run in progress, as the status line counts it. */
+		if (e->state != EXPLORER_IDLE && done < total)
+			done++;
 		if (isnan(left_s))
 			snprintf(sweep, sizeof(sweep), "  sweep %zu/%zu", done,
 				 total);
@@ -724,9 +732,9 @@ static void draw_status(struct ui *ui, const struct explorer *e, int rows)
 		return;
 	case CONFIRM_CHANGE:
 		ui_text(y, 1, ui->cols - 2, ROLE_HIGHLIGHT,
-			"Sweep: again or y ends it to %s; any other key goes "
-			"on",
-			ui->pending_what);
+			"A sweep runs: %s again or y ends it to %s; other "
+			"keys let it go on",
+			ui_key_label(ui->confirm_key), ui->pending_what);
 		return;
 	case CONFIRM_FILTER:
 		ui_text(y, 1, ui->cols - 2, ROLE_HIGHLIGHT,
@@ -809,8 +817,8 @@ void ui_draw_screen(struct ui *ui, const struct explorer *live)
 		size_t lines;
 		int rows;
 
-		lines = gauges_layout(e, ui->cols - controls_w - 4, body - 5,
-				      line, &foot, &rows);
+		lines = gauges_layout(ui, e, ui->cols - controls_w - 4,
+				      body - 5, line, &foot, &rows);
 		top = controls_height(compact);
 		if (rows > top)
 			top = rows;

@@ -140,8 +140,8 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 /* In registry order: two-copy, one-copy, zero-copy, uring, uring-zc, ... */
 const char ui_chart_markers[UI_CHART_SERIES + 1] = "21zuZfs";
 const enum theme_role ui_chart_roles[UI_CHART_SERIES] = {
-	ROLE_SENDER_HIGH, ROLE_RECEIVER_HIGH, ROLE_HIGHLIGHT, ROLE_SENDER_MID,
-	ROLE_RECEIVER_MID, ROLE_MISC,	      ROLE_SENDER_LOW,
+	ROLE_SENDER_HIGH,  ROLE_RECEIVER_HIGH, ROLE_HIGHLIGHT,	ROLE_SENDER_MID,
+	ROLE_RECEIVER_MID, ROLE_MISC,	       ROLE_SENDER_LOW,
 };
 
 void ui_charts_init(struct ui *ui)
@@ -339,13 +339,14 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 			max = fmax(max, top.median);
 	}
 	if (plot_w < 10 || plot_h < 2) {
-		ui_text(r->y + 1, r->x + 2, r->w - 4, ROLE_INACTIVE,
-			"Too little room to draw the chart: a taller "
-			"terminal shows it.");
+		ui_say(r, 1, ROLE_INACTIVE,
+		       "Too little room to draw the chart: a taller "
+		       "terminal shows it.");
 		return;
 	}
 	if (!(max > 0)) {
 		char have[96] = "";
+		bool valued = false;
 
 		for (size_t i = 0, len = 0; i < choices && len < sizeof(have);
 		     i++) {
@@ -358,19 +359,29 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 			len += (size_t)snprintf(have + len, sizeof(have) - len,
 						"%s%s", i ? ", " : "", v);
 		}
-		if (choices)
-			ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
-				"Nothing to draw here: [ and ] choose among "
-				"the %s measured: %s.",
-				by_size ? "flows" : "sizes", have);
+		/* A figure no run has (a counter that cannot count here). */
+		for (size_t i = 0; i < a->point_count && !valued; i++)
+			valued = charted(&a->points[i], mode) &&
+				 figure_point_value(&c->quantity, a, results,
+						    &a->points[i], &stat);
+		if (choices && !valued)
+			ui_say(r, 2, ROLE_INACTIVE,
+			       "No run has a value of %s: it is n/a here (the "
+			       "gauges say why); m picks another figure.",
+			       c->name);
+		else if (choices)
+			ui_say(r, 2, ROLE_INACTIVE,
+			       "Nothing to draw here: [ and ] choose among "
+			       "the %s measured: %s.",
+			       by_size ? "flows" : "sizes", have);
 		else
-			ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
-				"No finished %s runs yet%s: w sweeps the "
-				"strategies over the sizes; r shows %s runs.",
-				run_mode_name(mode),
-				a->short_runs ? " (short ones are left out)"
-					      : "",
-				mode == RUN_RR ? "stream" : "rr");
+			ui_say(r, 2, ROLE_INACTIVE,
+			       "No finished %s runs yet%s: w sweeps the "
+			       "strategies over the sizes; r shows %s runs.",
+			       run_mode_name(mode),
+			       a->short_runs ? " (short ones are left out)"
+					     : "",
+			       mode == RUN_RR ? "stream" : "rr");
 		return;
 	}
 	/* The legend: the strategies this chart has points of. */
@@ -382,7 +393,10 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 				  a->points[i].strategy == strategy_at(s);
 		if (!present)
 			continue;
-		ui_text(r->y + 1, (int)x, 16,
+		/* Inside the frame: a name that does not fit is cut. */
+		if ((int)x + 3 > r->x + r->w - 2)
+			break;
+		ui_text(r->y + 1, (int)x, r->x + r->w - 2 - (int)x,
 			ui_chart_roles[s % UI_CHART_SERIES], "%c %s",
 			ui_chart_markers[s % UI_CHART_SERIES],
 			strategy_at(s)->name);

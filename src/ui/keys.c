@@ -157,6 +157,14 @@ static const char *const view_names[VIEW_COUNT] = {
 	[VIEW_ANALYSIS] = "analysis",
 };
 
+const char *ui_key_label(int key)
+{
+	for (size_t i = 0; i < UI_KEY_COUNT; i++)
+		if (ui_keys[i].key == key)
+			return ui_keys[i].label;
+	return "the key";
+}
+
 /* "F5 w": every key of the action of ui_keys[i], from there on. */
 static void action_keys(size_t i, char *out, size_t size)
 {
@@ -203,6 +211,7 @@ static const struct explorer *shown(struct ui *ui, const struct explorer *e)
 static void ui_mark(struct ui *ui, const struct explorer *e)
 {
 	size_t n = e->session->result_count;
+	bool any = false;
 
 	if (!n) {
 		snprintf(ui->note, sizeof(ui->note),
@@ -222,11 +231,11 @@ static void ui_mark(struct ui *ui, const struct explorer *e)
 	if (ui->cursor >= n)
 		ui->cursor = n - 1;
 	ui->marked[ui->cursor] = !ui->marked[ui->cursor];
-	snprintf(ui->note, sizeof(ui->note),
-		 "run %zu %s; 3 compares the "
-		 "marked runs",
-		 ui->cursor + 1,
-		 ui->marked[ui->cursor] ? "marked" : "unmarked");
+	for (size_t k = 0; k < n; k++)
+		any |= ui->marked[k];
+	snprintf(ui->note, sizeof(ui->note), "run %zu %s; 3 compares %s",
+		 ui->cursor + 1, ui->marked[ui->cursor] ? "marked" : "unmarked",
+		 any ? "the marked runs" : "the selected and latest runs");
 }
 
 /*
@@ -318,15 +327,20 @@ static void ui_move(struct ui *ui, const struct explorer *e, int direction,
 }
 
 /* The runs table's sort: the columns in order, "#" first. */
-static void ui_sort(struct ui *ui, int delta)
+static void ui_sort(struct ui *ui, const struct explorer *e, int delta)
 {
 	struct ui_column col[UI_COLUMNS_MAX];
-	size_t n = ui_runs_columns(col), at = 0, count = n + 3;
+	size_t n = ui_runs_columns(col), at = 0, count = 3;
 	const char *key[UI_COLUMNS_MAX + 3] = {"#", "run", "secs"};
+	bool rr = false;
 	char name[32];
 
+	/* The round trip's columns only while the table shows them. */
+	for (size_t k = 0; k < e->session->result_count; k++)
+		rr |= e->session->results[k].config.mode == RUN_RR;
 	for (size_t c = 0; c < n; c++)
-		key[c + 3] = col[c].key;
+		if (rr || !col[c].latency)
+			key[count++] = col[c].key;
 	for (size_t c = 0; c < count; c++)
 		if (strcmp(key[c], ui->sort) == 0)
 			at = c;
@@ -514,10 +528,10 @@ static size_t ui_action(struct ui *ui, const struct explorer *e,
 		ui_mark(ui, shown(ui, e));
 		break;
 	case ACT_SORT_NEXT:
-		ui_sort(ui, 1);
+		ui_sort(ui, e, 1);
 		break;
 	case ACT_SORT_PREV:
-		ui_sort(ui, -1);
+		ui_sort(ui, e, -1);
 		break;
 	case ACT_SORT_INVERT:
 		ui->descending = !ui->descending;
@@ -528,13 +542,11 @@ static size_t ui_action(struct ui *ui, const struct explorer *e,
 		ui->confirm = CONFIRM_FILTER;
 		break;
 	case ACT_VIEW:
-		ui->view = (enum ui_view)k->arg;
-		break;
 	case ACT_VIEW_NEXT:
-		ui->view = (ui->view + 1) % VIEW_COUNT;
+		ui->view = k->action == ACT_VIEW ? (enum ui_view)k->arg
+						 : (ui->view + 1) % VIEW_COUNT;
 		snprintf(ui->note, sizeof(ui->note),
-			 "view: %s (1-5 go "
-			 "straight to one)",
+			 "view: %s (1-5 go straight to one)",
 			 view_names[ui->view]);
 		break;
 	case ACT_METRIC_NEXT:
@@ -799,7 +811,12 @@ size_t ui_read(struct ui *ui, const struct explorer *e,
 			ui_filter_key(ui, ch);
 			continue;
 		}
-		if (ui->confirm != CONFIRM_NONE) {
+		/* Not quitting: any other key then does what it does. */
+		if (ui->confirm == CONFIRM_QUIT && ch != 'q' && ch != 'e' &&
+		    ch != KEY_F(10) && ch != KEY_F(7) && ch != 27) {
+			ui->confirm = CONFIRM_NONE;
+			snprintf(ui->note, sizeof(ui->note), "not quitting");
+		} else if (ui->confirm != CONFIRM_NONE) {
 			n = ui_answer(ui, ch, cmd, n);
 			continue;
 		}
@@ -881,13 +898,14 @@ void ui_draw_help(struct ui *ui)
 		      "selects it; the wheel steps the focused control, or "
 		      "scrolls what it is over.");
 	ui_lines_wrap(&l, ROLE_INACTIVE, width, 0,
-		      "The bottom bar names the function keys; every key "
-		      "here works in every view, and q quits from anywhere.");
+		      "q quits from anywhere. The bottom bar names the "
+		      "function keys; every key here works in every view, "
+		      "but those marked chart: are the chart's.");
 	attrset(theme_attr(ROLE_TEXT));
 	for (int y = r.y; y < r.y + r.h; y++)
 		mvhline(y, r.x, ' ', r.w);
 	ui_box(ui, &r, ROLE_TITLE,
-	       "Keys (Up/Down/PgUp/PgDn scroll, Esc closes)");
+	       "Keys (Up/Down/PgUp/PgDn/Home/End scroll, Esc closes)");
 	ui->overlay_rows = r.h > 2 ? (size_t)(r.h - 2) : 1;
 	ui_lines_draw(ui, &l, &r, &ui->overlay_scroll);
 	ui_lines_free(&l);

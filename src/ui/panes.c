@@ -85,6 +85,23 @@ void ui_lines_mark(struct ui_lines *l, size_t i, enum theme_role role, int n)
 	l->line[i].mark_role = role;
 }
 
+void ui_say(const struct rect *r, int dy, enum theme_role role, const char *fmt,
+	    ...)
+{
+	struct ui_lines l = {0};
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	ui_lines_wrap(&l, role, r->w - 6, 0, text);
+	for (size_t i = 0; i < l.count && dy + (int)i < r->h - 1; i++)
+		ui_text(r->y + dy + (int)i, r->x + 3, r->w - 6, role, "%s",
+			l.line[i].text);
+	ui_lines_free(&l);
+}
+
 void ui_lines_free(struct ui_lines *l)
 {
 	free(l->line);
@@ -95,14 +112,21 @@ void ui_lines_draw(const struct ui *ui, const struct ui_lines *l,
 		   const struct rect *r, size_t *scroll)
 {
 	size_t rows = r->h > 2 ? (size_t)(r->h - 2) : 0;
+	size_t fixed = l->fixed < rows ? l->fixed : rows;
+	size_t body = l->count > fixed ? l->count - fixed : 0;
 
-	if (*scroll + rows > l->count)
-		*scroll = l->count > rows ? l->count - rows : 0;
-	for (size_t i = 0; i < rows && *scroll + i < l->count; i++) {
-		const struct ui_line_text *line = &l->line[*scroll + i];
+	rows -= fixed;
+	if (*scroll + rows > body)
+		*scroll = body > rows ? body - rows : 0;
+	for (size_t i = 0; i < fixed + rows; i++) {
+		size_t k = i < fixed ? i : *scroll + i;
+		const struct ui_line_text *line;
+		int width;
 
-		int width = r->w - 4 - line->indent;
-
+		if (k >= l->count)
+			break;
+		line = &l->line[k];
+		width = r->w - 4 - line->indent;
 		ui_text(r->y + 1 + (int)i, r->x + 2 + line->indent, width,
 			line->role, "%s", line->text);
 		if (line->mark)
@@ -115,10 +139,10 @@ void ui_lines_draw(const struct ui *ui, const struct ui_lines *l,
 	if (*scroll)
 		ui_text(r->y, r->x + r->w - 16, 14, ROLE_TITLE, " %s %zu more ",
 			ui->utf8 ? "\u25b2" : "^", *scroll);
-	if (*scroll + rows < l->count)
+	if (*scroll + rows < body)
 		ui_text(r->y + r->h - 1, r->x + r->w - 16, 14, ROLE_TITLE,
 			" %s %zu more ", ui->utf8 ? "\u25bc" : "v",
-			l->count - *scroll - rows);
+			body - *scroll - rows);
 }
 
 /* The runs table. */
@@ -411,14 +435,14 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 			"%s", line);
 	}
 	if (!runs)
-		ui_text(r->y + 2, r->x + 4, width - 2, ROLE_INACTIVE,
-			"No finished runs yet: change a control, or let a "
-			"timed run end, and it lands here.");
+		ui_say(r, 2, ROLE_INACTIVE,
+		       "No finished runs yet: change a control, or let a "
+		       "timed run end, and it lands here.");
 	else if (!count)
-		ui_text(r->y + 2, r->x + 4, width - 2, ROLE_INACTIVE,
-			"No run matches '%s' (/ changes the filter, Esc "
-			"clears it).",
-			ui->filter);
+		ui_say(r, 2, ROLE_INACTIVE,
+		       "No run matches '%s' (/ changes the filter, Esc "
+		       "clears it).",
+		       ui->filter);
 	if (rows > 0 && count > (size_t)rows)
 		ui_text(r->y + r->h - 1, r->x + r->w - 22, 20, ROLE_TITLE,
 			" %zu-%zu of %zu ", first + 1,
@@ -428,20 +452,37 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	free(order);
 }
 
-/* The runs compared: the marked ones, or the selected and latest ones. */
+/* The figures' names, and a run's column at the least and with a ratio. */
+#define COMPARE_LABEL  30
+#define COMPARE_NARROW 13
+#define COMPARE_RATIO  17
+
+/*
+ * The runs compared: the marked ones that fit, or else the selected one and
+ * the latest ones, as many as fit with their ratios (two at the least).
+ * Returns how many; *marked says how many are marked.
+ */
 static size_t compare_pick(const struct ui *ui, const struct explorer *e,
-			   size_t *pick)
+			   int width, size_t *pick, size_t *marked)
 {
 	size_t runs = e->session->result_count, n = 0;
+	size_t fit = width > 0 ? (size_t)width / COMPARE_NARROW : 1;
+	size_t fit_ratio = width > 0 ? (size_t)width / COMPARE_RATIO : 1;
 
-	for (size_t k = 0; k < runs && n < 8; k++)
-		if (k < ui->marked_capacity && ui->marked[k])
-			pick[n++] = k;
+	*marked = 0;
+	for (size_t k = 0; k < runs; k++)
+		if (k < ui->marked_capacity && ui->marked[k]) {
+			if (n < fit && n < 8)
+				pick[n++] = k;
+			++*marked;
+		}
 	if (n)
 		return n;
+	if (fit_ratio < 2)
+		fit_ratio = 2;
 	if (ui->cursor < runs)
 		pick[n++] = ui->cursor;
-	for (size_t k = runs; k-- > 0 && n < 4;)
+	for (size_t k = runs; k-- > 0 && n < 4 && n < fit_ratio;)
 		if (k != ui->cursor)
 			pick[n++] = k;
 	return n;
@@ -473,31 +514,47 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 	static const enum figure_percentile latency_rows[] = {
 		PERCENTILE_P50, PERCENTILE_P90, PERCENTILE_P99,
 		PERCENTILE_P99_9, PERCENTILE_MAX};
+	const size_t latency_count = sizeof(latency_rows) /
+				     sizeof(*latency_rows);
 	const struct run_result *results = e->session->results;
 	struct ui_lines l = {0};
-	size_t pick[8], n = compare_pick(ui, e, pick);
-	int label = 30, column;
+	int label = COMPARE_LABEL, room = r->w - 4 - label, column;
+	size_t pick[8], marked, n = compare_pick(ui, e, room, pick, &marked);
 	bool rr = false, ratio;
-	char line[512];
-	size_t len;
+	char line[512], title[160];
+	size_t len, unknown = 0;
+	int pad;
 
-	ui_box(ui, r, ROLE_BOX_GRAPH,
-	       "Compare: ratios to the first (c marks runs; Up/Down scroll)");
 	if (!n) {
-		ui_text(r->y + 2, r->x + 3, r->w - 6, ROLE_INACTIVE,
-			"No finished runs to compare yet.");
+		ui_box(ui, r, ROLE_BOX_GRAPH, "Compare (c marks runs)");
+		ui_say(r, 2, ROLE_INACTIVE, "No finished runs to compare yet.");
 		return;
 	}
-	column = (r->w - 4 - label) / (int)n;
+	column = room / (int)n;
 	if (column > 22)
 		column = 22;
 	/* A ratio needs room: "12.3k x1.23". */
-	ratio = n > 1 && column >= 17;
+	ratio = n > 1 && column >= COMPARE_RATIO;
+	pad = ratio ? 7 : 0;
+	len = (size_t)snprintf(title, sizeof(title), "Compare");
+	if (marked > n)
+		len += (size_t)snprintf(title + len, sizeof(title) - len,
+					": %zu of %zu marked runs fit", n,
+					marked);
+	if (ratio)
+		snprintf(title + len, sizeof(title) - len,
+			 "%s ratios to run %zu (c marks runs)",
+			 marked > n ? ";" : ":", pick[0] + 1);
+	else
+		snprintf(title + len, sizeof(title) - len,
+			 " (c marks runs; wider shows ratios)");
+	ui_box(ui, r, ROLE_BOX_GRAPH, title);
 	for (size_t i = 0; i < n; i++)
 		rr |= results[pick[i]].config.mode == RUN_RR;
-	/* The runs' names, then a row per figure. */
-	for (int head = 0; head < 2; head++) {
-		len = (size_t)snprintf(line, sizeof(line), "%-*s", label, "");
+	/* The runs' names, sizes and modes stay while the figures scroll. */
+	for (int head = 0; head < 3; head++) {
+		len = (size_t)snprintf(line, sizeof(line), "%-*s", label,
+				       head == 2 ? "(Up/Down scroll)" : "");
 		for (size_t i = 0; i < n && len < sizeof(line); i++) {
 			const struct run_result *res = &results[pick[i]];
 			char size[24], cell[48];
@@ -508,23 +565,34 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 				snprintf(cell, sizeof(cell), "%s #%zu",
 					 res->config.strategy->name,
 					 pick[i] + 1);
+			else if (head == 1)
+				snprintf(cell, sizeof(cell), "%s x%u", size,
+					 res->config.threads);
 			else
-				snprintf(cell, sizeof(cell), "%s x%u %s", size,
-					 res->config.threads,
+				snprintf(cell, sizeof(cell), "%s",
 					 run_mode_name(res->config.mode));
-			len += (size_t)snprintf(line + len, sizeof(line) - len,
-						"%*.*s", column, column - 1,
-						cell);
+			/* Over the value, left of the ratio. */
+			len += (size_t)snprintf(
+				line + len, sizeof(line) - len, "%*.*s%*s",
+				column - pad, column - pad - 1, cell, pad, "");
 		}
-		ui_lines_add(&l, ROLE_HIGHLIGHT, 0, "%s", line);
+		ui_lines_add(&l, head == 2 ? ROLE_INACTIVE : ROLE_HIGHLIGHT, 0,
+			     "%s", line);
 	}
-	for (size_t m = 0; m < ui->metric_count + (rr ? 5 : 0); m++) {
+	l.fixed = l.count;
+	/* The throughput, then the round trip's rows when an rr run is here. */
+	for (size_t row = 0; row < ui->metric_count + latency_count; row++) {
+		size_t m = row == 0		  ? 0
+			   : row <= latency_count ? ui->metric_count + row - 1
+						  : row - latency_count;
 		bool is_latency = m >= ui->metric_count;
 		struct ui_column c = {.latency = is_latency};
 		char name[64];
 		double base;
 		bool base_known;
 
+		if (is_latency && !rr)
+			continue;
 		if (is_latency) {
 			c.percentile = latency_rows[m - ui->metric_count];
 			snprintf(name, sizeof(name), "Round trip %s us",
@@ -534,6 +602,18 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 			ui_metric_name(&ui->metric[m], name, sizeof(name));
 		}
 		base_known = column_value(&results[pick[0]], &c, &base);
+		/* A figure none of these runs has: said once, below. */
+		if (!is_latency) {
+			bool any = false;
+			double v;
+
+			for (size_t i = 0; i < n; i++)
+				any |= column_value(&results[pick[i]], &c, &v);
+			if (!any) {
+				unknown++;
+				continue;
+			}
+		}
 		len = (size_t)snprintf(line, sizeof(line), "%-*.*s", label,
 				       label - 1, name);
 		for (size_t i = 0; i < n && len < sizeof(line); i++) {
@@ -547,7 +627,15 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 		}
 		ui_lines_add(&l, ROLE_TEXT, 0, "%s", line);
 	}
-	ui->pane_rows = r->h > 2 ? (size_t)(r->h - 2) : 1;
+	if (unknown) {
+		snprintf(line, sizeof(line),
+			 "%zu more figure%s n/a in these runs (the gauges say "
+			 "why).",
+			 unknown, unknown == 1 ? " is" : "s are");
+		ui_lines_wrap(&l, ROLE_INACTIVE, r->w - 4, 2, line);
+	}
+	ui->pane_rows = r->h > 2 + (int)l.fixed ? (size_t)(r->h - 2) - l.fixed
+						: 1;
 	ui_lines_draw(ui, &l, r, &ui->view_scroll[VIEW_COMPARE]);
 	ui_lines_free(&l);
 }
@@ -686,7 +774,7 @@ void ui_draw_presets(struct ui *ui, const struct explorer *e)
 
 	for (size_t i = 0; i < e->preset_count; i++) {
 		const struct preset_entry *p = &e->presets[i];
-		char text[400];
+		char text[1100];
 
 		if (i == ui->preset_cursor)
 			cursor_line = l.count;

@@ -309,4 +309,3 @@ void ui_next_theme(struct ui *ui)
 	theme_apply(&ui->theme);
 	snprintf(ui->note, sizeof(ui->note), "theme: %s", ui->theme.name);
 }
-

@@ -86,14 +86,15 @@ struct ui_lines {
 	struct ui_line_text *line;
 	size_t count;
 	size_t capacity;
+	size_t fixed; /* the first lines stay when the rest scroll (headings) */
 };
 
 /* The runs table's columns, by what they sort on. */
 #define UI_COLUMNS_MAX 12
 
 struct ui_column {
-	char key[32];  /* "#", "run", "secs", a metric's key, "p50" */
-	char head[16]; /* the heading */
+	char key[32];		 /* "#", "run", "secs", a metric's key, "p50" */
+	char head[16];		 /* the heading */
 	struct ui_metric metric; /* for a metric's column */
 	bool is_metric;
 	/* An rr run's round trip (stream runs show "-"). */
@@ -207,6 +208,9 @@ void ui_lines_wrap(struct ui_lines *l, enum theme_role role, int width,
 /* Line i's first n characters in role (the line's keys, say). */
 void ui_lines_mark(struct ui_lines *l, size_t i, enum theme_role role, int n);
 void ui_lines_free(struct ui_lines *l);
+/* Text in box r from its row dy on, wrapped at words (an empty view's hint). */
+void ui_say(const struct rect *r, int dy, enum theme_role role, const char *fmt,
+	    ...) __attribute__((format(printf, 4, 5)));
 /* Draws the lines in r (inside its box) from *scroll, clamping it. */
 void ui_lines_draw(const struct ui *ui, const struct ui_lines *l,
 		   const struct rect *r, size_t *scroll);
@@ -239,6 +243,8 @@ void ui_chart_step(struct ui *ui, const struct explorer *e, int delta);
 void ui_next_theme(struct ui *ui);
 
 /* keys.c */
+/* A key's name in the key table ("Right", "F5"), or "the key". */
+const char *ui_key_label(int key);
 /* What a frozen screen shows: the explorer and its runs when frozen. */
 const struct explorer *ui_frozen_view(struct ui *ui, const struct explorer *e);
 /* Follows the newest run, or counts new runs while an old one is chosen. */
