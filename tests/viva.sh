@@ -26,8 +26,9 @@ pages() {
 	done
 }
 
-# Runs to view: every strategy at two sizes over five flow counts (with the software counters, so compare has figures), enough
-# crossovers that the analysis is taller than 80x24.
+# Runs to view: every strategy at two sizes over five flow counts, enough
+# crossovers that the analysis is taller than 80x24 (with the software
+# counters, so that compare has figures).
 "$NIO_TOP" --batch -s all -m 1K,64K -t 1,2,3,4,5 -d 0.2 -w 0 --min-measured 0 \
 	-o "$tmp/many.json" >/dev/null 2>&1
 ok $? "a batch of runs to view"
