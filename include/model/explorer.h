@@ -112,6 +112,7 @@ struct explorer {
 
 	char message[256];  /* the latest news for the status line */
 	bool said_finished; /* it says a run finished (cleared by the next) */
+	unsigned int said;  /* how often message was set: news even if alike */
 };
 
 /* The values a control steps through. */

@@ -43,6 +43,7 @@ void explorer_say(struct explorer *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->message, sizeof(e->message), fmt, ap);
 	va_end(ap);
+	e->said++;
 	e->said_finished = false;
 }
 
@@ -63,8 +64,10 @@ static void explorer_start(struct explorer *e, const struct run_config *cfg)
 	}
 	e->running = *cfg;
 	/* "run 3 finished: ..." is stale now. */
-	if (e->said_finished)
+	if (e->said_finished) {
 		e->message[0] = '\0';
+		e->said++;
+	}
 	/* The number it will have in the table if it finishes. */
 	e->run_number = (unsigned int)session_next_run(e->session);
 	e->state = EXPLORER_RUNNING;

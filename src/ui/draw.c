@@ -682,9 +682,8 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 /* The explorer's news becomes the note, once. */
 static void status_news(struct ui *ui, const struct explorer *e)
 {
-	if (strcmp(e->message, ui->seen_message) != 0) {
-		snprintf(ui->seen_message, sizeof(ui->seen_message), "%s",
-			 e->message);
+	if (e->said != ui->seen_said) {
+		ui->seen_said = e->said;
 		snprintf(ui->note, sizeof(ui->note), "%s", e->message);
 	}
 }

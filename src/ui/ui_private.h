@@ -163,7 +163,7 @@ struct ui {
 	bool chart_mode_chosen;
 
 	char note[256];		/* the status line */
-	char seen_message[256]; /* the explorer's, once shown */
+	unsigned int seen_said; /* the explorer's news shown so far */
 
 	/* Where things were drawn, for the mouse. */
 	struct rect controls;
