@@ -84,7 +84,10 @@ struct strategy_ops {
 	int (*tx_slot)(void *tx, struct message **msg);
 	/* Sends msg; returns how many messages are now wholly with the kernel. */
 	int (*tx_send)(void *tx, struct message *msg);
-	/* Finishes every message sent; returns how many it finished. */
+	/*
+	 * Finishes every message sent; returns how many it finished.  NULL:
+	 * a sent message is wholly with the kernel, nothing is left to finish.
+	 */
 	int (*tx_drain)(void *tx);
 	void (*tx_close)(void *tx);
 

@@ -163,7 +163,7 @@ static void *worker_sender(void *arg)
 	}
 	if (r >= 0) {
 		step = "drain completions";
-		r = flow->ops->tx_drain(tx);
+		r = flow->ops->tx_drain ? flow->ops->tx_drain(tx) : 0;
 		if (r >= 0)
 			worker_count(&flow->tx, (uint64_t)r, flow->msg_size);
 	}

@@ -332,12 +332,10 @@ static void ui_sort(struct ui *ui, const struct explorer *e, int delta)
 	struct ui_column col[UI_COLUMNS_MAX];
 	size_t n = ui_runs_columns(col), at = 0, count = 3;
 	const char *key[UI_COLUMNS_MAX + 3] = {"#", "run", "secs"};
-	bool rr = false;
+	bool rr = ui_runs_rr(e);
 	char name[32];
 
 	/* The round trip's columns only while the table shows them. */
-	for (size_t k = 0; k < e->session->result_count; k++)
-		rr |= e->session->results[k].config.mode == RUN_RR;
 	for (size_t c = 0; c < n; c++)
 		if (rr || !col[c].latency)
 			key[count++] = col[c].key;

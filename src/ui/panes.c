@@ -220,22 +220,29 @@ static void column_cell(const struct run_result *r, const struct ui_column *c,
 		ui_result_cell(r, &c->metric, out, size);
 }
 
-/* Sorting: the columns' keys and a run's value for each. */
+bool ui_runs_rr(const struct explorer *e)
+{
+	for (size_t k = 0; k < e->session->result_count; k++)
+		if (e->session->results[k].config.mode == RUN_RR)
+			return true;
+	return false;
+}
+
+/* Sorting: the order's run list, and the column it sorts on (found once). */
 static const struct ui *sort_ui;
 static const struct explorer *sort_explorer;
+static struct ui_column sort_column;
+static bool sort_by_column;
 
 static double sort_value(size_t k)
 {
 	const struct run_result *r = &sort_explorer->session->results[k];
-	struct ui_column col[UI_COLUMNS_MAX];
-	size_t n = ui_runs_columns(col);
 	double v;
 
 	if (strcmp(sort_ui->sort, "secs") == 0)
 		return r->measured_s;
-	for (size_t c = 0; c < n; c++)
-		if (strcmp(col[c].key, sort_ui->sort) == 0)
-			return column_value(r, &col[c], &v) ? v : -INFINITY;
+	if (sort_by_column)
+		return column_value(r, &sort_column, &v) ? v : -INFINITY;
 	return (double)k; /* "#" */
 }
 
@@ -273,7 +280,9 @@ static void filter_label(const struct run_result *r, char *out, size_t size)
 
 size_t ui_runs_order(struct ui *ui, const struct explorer *e, size_t *order)
 {
+	struct ui_column col[UI_COLUMNS_MAX];
 	size_t runs = e->session->result_count, n = 0;
+	size_t columns = ui_runs_columns(col);
 
 	for (size_t k = 0; k < runs; k++) {
 		char label[128];
@@ -284,6 +293,12 @@ size_t ui_runs_order(struct ui *ui, const struct explorer *e, size_t *order)
 	}
 	sort_ui = ui;
 	sort_explorer = e;
+	sort_by_column = false;
+	for (size_t c = 0; c < columns && !sort_by_column; c++)
+		if (strcmp(col[c].key, ui->sort) == 0) {
+			sort_column = col[c];
+			sort_by_column = true;
+		}
 	qsort(order, n, sizeof(*order), cmp_runs);
 	return n;
 }
@@ -356,13 +371,10 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	int rows = r->h - 3, width = r->w - 4;
 	char title[200], sort[32], line[512];
 	/* The round trip's columns, and "short", only where a run has them. */
-	bool rr = false, brief_any = false;
+	bool rr = ui_runs_rr(e), brief_any = false;
 
-	for (size_t k = 0; k < runs; k++) {
-		rr |= e->session->results[k].config.mode == RUN_RR;
-		brief_any |= k < e->session->run_fact_count &&
-			     e->session->run_facts[k].short_run;
-	}
+	for (size_t k = 0; k < e->session->run_fact_count; k++)
+		brief_any |= e->session->run_facts[k].short_run;
 	ui->history = *r;
 	shown = runs_fit(ui, col, columns, rr,
 			 width - RUNS_OWN - (brief_any ? 6 : 0), show);

@@ -226,6 +226,8 @@ void ui_draw_presets(struct ui *ui, const struct explorer *e);
 size_t ui_runs_order(struct ui *ui, const struct explorer *e, size_t *order);
 /* The sorted column's heading: "Gbit/s", "run number". */
 void ui_sort_name(const struct ui *ui, char *out, size_t size);
+/* Whether an rr run is among the runs (the table shows the round trip). */
+bool ui_runs_rr(const struct explorer *e);
 /* The columns of the runs table, by the metric table. */
 size_t ui_runs_columns(struct ui_column *col);
 

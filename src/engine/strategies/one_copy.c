@@ -7,12 +7,6 @@
 #include "scatter.h"
 #include "strategy.h"
 
-static int one_copy_tx_drain(void *tx)
-{
-	(void)tx;
-	return 0;
-}
-
 const struct strategy_ops strategy_one_copy = {
 	.name = "one-copy",
 	.summary =
@@ -20,7 +14,6 @@ const struct strategy_ops strategy_one_copy = {
 	.tx_open = scatter_open,
 	.tx_slot = scatter_tx_slot,
 	.tx_send = scatter_tx_send,
-	.tx_drain = one_copy_tx_drain,
 	.tx_close = scatter_close,
 	.rx_open = scatter_open,
 	.rx_recv = scatter_rx_recv,

@@ -70,12 +70,6 @@ static int sendfile_tx_send(void *tx, struct message *msg)
 	return 1;
 }
 
-static int sendfile_tx_drain(void *tx)
-{
-	(void)tx;
-	return 0;
-}
-
 const struct strategy_ops strategy_sendfile = {
 	.name = "sendfile",
 	.summary = "the fields in a memfd's pages, sendfile() to the socket; "
@@ -86,7 +80,6 @@ const struct strategy_ops strategy_sendfile = {
 	.tx_open = sendfile_tx_open,
 	.tx_slot = sendfile_tx_slot,
 	.tx_send = sendfile_tx_send,
-	.tx_drain = sendfile_tx_drain,
 	.tx_close = sendfile_tx_close,
 	.rx_open = scatter_open,
 	.rx_recv = scatter_rx_recv,

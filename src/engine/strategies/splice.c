@@ -124,12 +124,6 @@ static int splice_tx_send(void *tx, struct message *msg)
 	return 1;
 }
 
-static int splice_tx_drain(void *tx)
-{
-	(void)tx;
-	return 0;
-}
-
 const struct strategy_ops strategy_splice = {
 	.name = "splice",
 	.summary = "vmsplice() the fields' pages into a pipe, splice() it to "
@@ -140,7 +134,6 @@ const struct strategy_ops strategy_splice = {
 	.tx_open = splice_tx_open,
 	.tx_slot = splice_tx_slot,
 	.tx_send = splice_tx_send,
-	.tx_drain = splice_tx_drain,
 	.tx_close = splice_tx_close,
 	.rx_open = scatter_open,
 	.rx_recv = scatter_rx_recv,

@@ -77,12 +77,6 @@ static int two_copy_send(void *tx, struct message *msg)
 	return r < 0 ? r : 1;
 }
 
-static int two_copy_drain(void *tx)
-{
-	(void)tx;
-	return 0;
-}
-
 static int two_copy_recv(void *rx, struct message **msg)
 {
 	struct two_copy *t = rx;
@@ -105,7 +99,6 @@ const struct strategy_ops strategy_two_copy = {
 	.tx_open = two_copy_open,
 	.tx_slot = two_copy_slot,
 	.tx_send = two_copy_send,
-	.tx_drain = two_copy_drain,
 	.tx_close = two_copy_close,
 	.rx_open = two_copy_open,
 	.rx_recv = two_copy_recv,
