@@ -375,6 +375,21 @@ static void run_measure_from(struct run *run, const struct sample *s)
 		run_merge_latency(run, run->rtt_from);
 }
 
+/*
+ * The warm-up is over at sample s: the window is measured from there and
+ * lasts its whole duration from there.  A loop woken late (a busy machine can
+ * hold it off for half a second) would otherwise start the window at its
+ * planned end and measure nothing.
+ */
+static void run_enter_measure(struct run *run, const struct sample *s)
+{
+	run_measure_from(run, s);
+	if (run->end_ns != UINT64_MAX)
+		run->end_ns = s->t_ns +
+			      run->config.settings.duration_ms * NS_PER_MS;
+	run->state = RUN_MEASURE;
+}
+
 static int run_alloc_latency(struct run *run)
 {
 	run->rtt = calloc(run->flow_count, sizeof(*run->rtt));
@@ -1010,8 +1025,7 @@ bool run_tick(struct run *run, uint64_t now_ns)
 		run_read(run, now_ns, &s);
 		run_boundary(run, &s);
 		if (run->state == RUN_WARMUP && now_ns >= run->warmup_end_ns) {
-			run_measure_from(run, &s);
-			run->state = RUN_MEASURE;
+			run_enter_measure(run, &s);
 			run_mark_far(run, RUN_MARK_MEASURE, NULL);
 		}
 		if (run->state == RUN_MEASURE && now_ns >= run->end_ns)
@@ -1099,8 +1113,7 @@ void run_end_warmup(struct run *run)
 	if (run->state != RUN_WARMUP)
 		return;
 	run_close_tick(run, clock_now_ns());
-	run_measure_from(run, &run->last);
-	run->state = RUN_MEASURE;
+	run_enter_measure(run, &run->last);
 }
 
 void run_abort(struct run *run, const char *why)
