@@ -153,9 +153,26 @@ for sig in INT SEGV; do
 	T kill-server
 done
 
-start "${utf8[@]}" -- -s zero-copy
+# With the zero-copy receive where the kernel has it: its share live, below
+# the gauges and in the data path, which follows the receive side.
+rx=()
+"$NIO_TOP" --check | grep -Eq '^zc-receive +yes' && rx=(--rx zerocopy)
+start "${utf8[@]}" -- -s zero-copy "${rx[@]}"
 wait_screen 'Zero-copy: the kernel copied [0-9]+% \([0-9]+ of [0-9]+ completed sends\)' 30
 ok $? "zero-copy shows the kernel's copied share"
+if [ ${#rx[@]} = 2 ]; then
+	wait_screen 'Receive: [0-9]+% of the bytes read in mapped' 10
+	ok $? "--rx zerocopy: the gauges' foot shows the mapped share"
+	T send-keys -t ui x
+	wait_screen 'Data path of zero-copy, rx zerocopy' 10 &&
+		wait_screen 'no copy +TCP_ZEROCOPY_RECEIVE' 10 &&
+		wait_screen 'Live, --rx zerocopy \(TCP_ZEROCOPY_RECEIVE\): [0-9]+%' 10
+	ok $? "--rx zerocopy: the data path maps at the receiver, with the live share"
+	T send-keys -t ui Escape
+else
+	ok 0 "# SKIP TCP_ZEROCOPY_RECEIVE is unavailable here"
+	ok 0 "# SKIP TCP_ZEROCOPY_RECEIVE is unavailable here"
+fi
 shell=$(T display -p -t ui '#{pane_pid}')
 pid=$(pgrep -P "$shell" -x nio-top)
 kill -TERM "$pid"

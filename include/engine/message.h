@@ -51,6 +51,16 @@ int message_view(struct message *msg, size_t size, unsigned int fields,
 		 const uint8_t *base);
 void message_fini(struct message *msg);
 
+/*
+ * A received message that lies in pieces (pages a receive mapped, and the
+ * bytes copied between them): each piece is one of its fields, so its stamp
+ * and pattern are read across pieces as across fields.  message_pieces()
+ * starts it empty; message_add_piece() adds len bytes at at, joined to the
+ * last piece when they follow it, and is false when no field is left.
+ */
+void message_pieces(struct message *msg);
+bool message_add_piece(struct message *msg, const uint8_t *at, size_t len);
+
 /* Writes only the sequence stamp (the first 8 bytes of the message). */
 void message_stamp(struct message *msg, uint64_t seq);
 uint64_t message_seq(const struct message *msg);

@@ -113,6 +113,14 @@ extern const struct strategy_ops strategy_rx_zerocopy;
  */
 bool strategy_uring_fixed_vector(char **cause);
 
+/*
+ * --rx zerocopy's share in words, for bytes mapped and copied under a
+ * sender: "94% of the bytes read in mapped pages, 6% copied"; with why, also
+ * why so few were mapped when the sender's pages cannot be.
+ */
+void strategy_rx_share(const struct strategy_ops *sender, uint64_t mapped,
+		       uint64_t copied, bool why, char *text, size_t size);
+
 /* The ops whose receive side a run with settings uses. */
 const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,
 					     const struct run_settings *s);

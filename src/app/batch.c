@@ -60,12 +60,13 @@ static void batch_row(const struct session *s, size_t number)
 		printf("    UNSAFE REUSE: pages rewritten before the receiver "
 		       "read them (a teaching run, left out of the "
 		       "analysis)\n");
-	if (r->config.settings.rx == RX_ZEROCOPY && t->bytes_received)
-		printf("    rx zerocopy: %.0f%% of the bytes read in mapped "
-		       "pages, %.0f%% copied\n",
-		       100.0 * (double)t->rx_mapped / (double)t->bytes_received,
-		       100.0 * (double)t->rx_copied /
-			       (double)t->bytes_received);
+	if (r->config.settings.rx == RX_ZEROCOPY && t->bytes_received) {
+		char share[320];
+
+		strategy_rx_share(r->config.strategy, t->rx_mapped,
+				  t->rx_copied, true, share, sizeof(share));
+		printf("    rx zerocopy: %s\n", share);
+	}
 	if (r->error)
 		printf("    error: %s\n", r->error);
 	fflush(stdout);

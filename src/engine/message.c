@@ -165,6 +165,30 @@ int message_view(struct message *msg, size_t size, unsigned int fields,
 	return 0;
 }
 
+void message_pieces(struct message *msg)
+{
+	msg->size = 0;
+	msg->field_count = 0;
+	msg->borrowed = true;
+}
+
+bool message_add_piece(struct message *msg, const uint8_t *at, size_t len)
+{
+	unsigned int last = msg->field_count - 1;
+
+	if (msg->field_count && msg->field[last] + msg->field_len[last] == at) {
+		msg->field_len[last] += len;
+	} else if (msg->field_count < MESSAGE_FIELDS_MAX) {
+		/* Only read through: verify and the counters never write. */
+		msg->field[msg->field_count] = (uint8_t *)at;
+		msg->field_len[msg->field_count++] = len;
+	} else {
+		return false;
+	}
+	msg->size += len;
+	return true;
+}
+
 void message_fini(struct message *msg)
 {
 	for (unsigned int i = 0; i < msg->field_count; i++) {

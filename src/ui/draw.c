@@ -490,6 +490,15 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 				 : "");
 	}
 	ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
+	if (e->running.settings.rx == RX_ZEROCOPY &&
+	    t->rx_mapped + t->rx_copied) {
+		char share[128];
+
+		strategy_rx_share(e->running.strategy, t->rx_mapped,
+				  t->rx_copied, false, share, sizeof(share));
+		snprintf(text, sizeof(text), "Receive: %s", share);
+		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
+	}
 }
 
 /* Rows of the gauges box: its frame, the sides, the lines, the foot. */

@@ -715,19 +715,51 @@ static struct rect overlay_rect(const struct ui *ui, int want_w, int want_h)
  * The strategy's data path, top to bottom: each stage, then each move and
  * whether it copies the payload, wrapped to the width there is.
  */
+/*
+ * The path a run of config takes: the sender's, and with --rx zerocopy that
+ * receive side's from the receiver's TCP queue on (the sender's stage is
+ * kept: it says whose pages are queued).  Over veth the kernel maps only the
+ * pages it copied at delivery, a zero-copy sender's: the others are copied.
+ */
+static int explain_path(const struct run_config *config,
+			struct strategy_step path[STRATEGY_STEPS_MAX])
+{
+	const struct strategy_ops *ops = config->strategy;
+	const struct strategy_ops *rx = strategy_receiver(ops,
+							  &config->settings);
+	const char *queue = rx->path[0].stage;
+	int n = 0;
+
+	while (n < STRATEGY_STEPS_MAX && ops->path[n].stage) {
+		path[n] = ops->path[n];
+		n++;
+	}
+	for (int i = 0; rx != ops && i < n; i++) {
+		if (strncmp(path[i].stage, queue, strlen(queue)) != 0)
+			continue;
+		path[i].move = rx->path[0].move;
+		path[i].copies = !ops->zerocopy;
+		n = i + 1;
+		for (int j = 1; n < STRATEGY_STEPS_MAX && rx->path[j].stage;
+		     j++)
+			path[n++] = rx->path[j];
+		break;
+	}
+	return n;
+}
+
 void ui_draw_explain(struct ui *ui, const struct explorer *e)
 {
 	const struct strategy_ops *ops = e->config.strategy;
+	struct strategy_step path[STRATEGY_STEPS_MAX];
 	struct ui_lines l = {0};
-	int steps = 0, copies = 0;
+	int steps = explain_path(&e->config, path), copies = 0;
 	char title[96], text[512];
 	struct rect r = overlay_rect(ui, 112, 40);
 	int width = r.w - 4;
 
-	while (steps < STRATEGY_STEPS_MAX && ops->path[steps].stage)
-		steps++;
 	for (int i = 0; i < steps; i++) {
-		const struct strategy_step *s = &ops->path[i];
+		const struct strategy_step *s = &path[i];
 
 		ui_lines_wrap(&l, ROLE_SELECTED, width, 2, s->stage);
 		if (!s->move)
@@ -755,6 +787,18 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 					   : 0.0);
 		ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 2, text);
 	}
+	if (e->live.running && e->running.settings.rx == RX_ZEROCOPY &&
+	    e->live.totals.rx_mapped + e->live.totals.rx_copied) {
+		char share[320];
+
+		strategy_rx_share(e->running.strategy, e->live.totals.rx_mapped,
+				  e->live.totals.rx_copied, true, share,
+				  sizeof(share));
+		snprintf(text, sizeof(text),
+			 "Live, --rx zerocopy (TCP_ZEROCOPY_RECEIVE): %s",
+			 share);
+		ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 2, text);
+	}
 	snprintf(text, sizeof(text),
 		 "%d cop%s of the payload per message on the whole path, the "
 		 "kernel's and the receiver's included.  A strategy's name "
@@ -769,8 +813,9 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 	attrset(theme_attr(ROLE_TEXT));
 	for (int y = r.y; y < r.y + r.h; y++)
 		mvhline(y, r.x, ' ', r.w);
-	snprintf(title, sizeof(title), "Data path of %s (x or Esc closes)",
-		 ops->name);
+	snprintf(title, sizeof(title), "Data path of %s%s (x or Esc closes)",
+		 ops->name,
+		 e->config.settings.rx == RX_ZEROCOPY ? ", rx zerocopy" : "");
 	ui_box(ui, &r, ROLE_TITLE, title);
 	ui->overlay_rows = r.h > 2 ? (size_t)(r.h - 2) : 1;
 	ui_lines_draw(ui, &l, &r, &ui->overlay_scroll);

@@ -4,10 +4,8 @@
  * map the queued data into it: whole pages of payload are mapped, not
  * copied, and the bytes that cannot be (a part page, the odd header-split
  * segment) come back copied into a small buffer, or are left for recv().
- * A message that lies wholly in mapped pages is handed out as a view of them;
- * one cut by the end of a mapping, or arriving by a copy, is assembled in a
- * buffer.  Bytes are counted as mapped (read in place) or copied, per run and
- * live, like neper's percent_mmaped.
+ * Bytes are counted as mapped (read in place) or copied, per run and live,
+ * like neper's percent_mmaped.
  *
  * It maps only pages that are whole, order-0 and no file's or process's
  * own (the kernel refuses to map page-cache and anonymous pages into
@@ -16,18 +14,25 @@
  * one on its own veth) -- and over veth only what the kernel copied at
  * delivery (zero-copy, uring-zc) qualifies; the pages of a copying sender
  * are compound, those of sendfile and splice belong to a file or a process.
- * The receiver waits for half a region before it asks, and asks for whole
- * messages, so a call maps many and cuts none.  The next call unmaps the
- * previous pages, so a mapping is used up before more is asked for.
+ *
+ * A call maps up to the first part page, which ends every segment the
+ * sender built, so a message is mostly cut between calls: mapped pages, a
+ * few copied bytes, mapped pages again.  The message is read where its
+ * pieces lie, as a message of pieces (message_add_piece), not copied
+ * together.  For that, the calls map one after another into the region, a
+ * ring, and the copied bytes go one after another into the arena, another:
+ * a message's pieces stay where they are until it is read.  A message in
+ * more pieces than a message holds, or one the rings cannot hold, is
+ * assembled in a buffer and counted as copied.
  */
 #include <errno.h>
+#include <linux/sockios.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -40,26 +45,35 @@
 #define COPYBUF_MAX  (64u << 10)
 #define WAIT_STEP_MS 100
 
+/* A ring of bytes that pieces of the message being read may still use. */
+struct rx_ring {
+	uint8_t *base;
+	size_t size;
+	size_t at;    /* where the next bytes go */
+	size_t keep;  /* the message being read uses [keep, at), ring-wise */
+	bool wrapped; /* at has started over since keep: [keep, end) [0, at) */
+};
+
 struct rx_zc {
 	int fd;
 	size_t size;
-	unsigned int fields;
 	struct flow_stats *stats;
 
-	uint8_t *region; /* mapped from the socket */
-	size_t region_size;
-	size_t mapped; /* bytes the last call mapped at region */
-	size_t pos;    /* of those, handed out or copied on */
-
-	uint8_t *copybuf; /* bytes the kernel copied after the mapped ones */
-	size_t copybuf_size;
+	struct rx_ring region; /* mapped from the socket */
+	struct rx_ring arena;  /* bytes copied by the kernel or recv() */
+	const uint8_t *next;   /* the last call's bytes not yet read */
+	size_t next_len;
+	bool next_mapped;
+	const uint8_t *copied; /* and those it copied after them */
 	size_t copied_len;
-	size_t copied_pos;
 	size_t skip; /* bytes after those, to read with recv() */
 
-	uint8_t *bounce; /* a message assembled from pieces */
+	/* The message being read: in pieces, or assembled in bounce. */
+	struct message pieces;
 	size_t have;
-	struct message view;
+	size_t have_mapped;
+	bool assembling;
+	uint8_t *bounce;
 	struct message assembled;
 
 	uint64_t mapped_bytes;
@@ -99,31 +113,28 @@ static int rx_zc_probe(char **cause)
 	return r;
 }
 
+/* Three messages' worth, so a call has room beside a message cut in two. */
 static size_t rx_zc_region(size_t size)
 {
-	size_t region = size > REGION_BYTES ? size : REGION_BYTES;
+	size_t region = 3 * size > REGION_BYTES ? 3 * size : REGION_BYTES;
 
 	return (region + PAGE - 1) / PAGE * PAGE;
 }
 
-static size_t rx_zc_copybuf(size_t size)
-{
-	return size < COPYBUF_MAX ? (size > PAGE ? size : PAGE) : COPYBUF_MAX;
-}
-
-/* The bounce and copy buffers; the mapped region is the kernel's pages. */
+/* The bounce buffer, the arena and the pages the region may hold. */
 static size_t rx_zc_memory(const struct strategy_params *params)
 {
-	return params->msg_size + rx_zc_copybuf(params->msg_size);
+	return params->msg_size + 4 * COPYBUF_MAX +
+	       rx_zc_region(params->msg_size);
 }
 
 static void rx_zc_close(void *rx)
 {
 	struct rx_zc *z = rx;
 
-	if (z->region)
-		munmap(z->region, z->region_size);
-	free(z->copybuf);
+	if (z->region.base)
+		munmap(z->region.base, z->region.size);
+	free(z->arena.base);
 	free(z->bounce);
 	free(z);
 }
@@ -137,30 +148,31 @@ static int rx_zc_open(const struct strategy_params *params, void **rx)
 		return -ENOMEM;
 	z->fd = params->fd;
 	z->size = params->msg_size;
-	z->fields = strategy_fields(params);
 	z->stats = params->stats;
-	z->region_size = rx_zc_region(z->size);
-	z->copybuf_size = rx_zc_copybuf(z->size);
-	z->region = mmap(NULL, z->region_size, PROT_READ, MAP_SHARED, z->fd, 0);
-	if (z->region == MAP_FAILED) {
-		z->region = NULL;
+	z->region.size = rx_zc_region(z->size);
+	z->region.base = mmap(NULL, z->region.size, PROT_READ, MAP_SHARED,
+			      z->fd, 0);
+	if (z->region.base == MAP_FAILED) {
+		z->region.base = NULL;
 		r = -errno;
 		goto err;
 	}
-	z->copybuf = malloc(z->copybuf_size);
+	z->arena.size = 4 * COPYBUF_MAX;
+	z->arena.base = malloc(z->arena.size);
 	z->bounce = malloc(z->size);
-	if (!z->copybuf || !z->bounce) {
+	if (!z->arena.base || !z->bounce) {
 		r = -ENOMEM;
 		goto err;
 	}
-	r = message_view(&z->assembled, z->size, z->fields, z->bounce);
+	r = message_view(&z->assembled, z->size, strategy_fields(params),
+			 z->bounce);
 	if (r < 0)
 		goto err;
 	/*
 	 * Wake for many messages at once, so each call maps many (one answer
 	 * at a time in rr): a call per message would cost more than a copy.
 	 */
-	lowat = (int)(z->region_size / 2);
+	lowat = (int)(z->region.size / 3);
 	if (!params->request_response &&
 	    setsockopt(z->fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof(lowat)) <
 		    0) {
@@ -175,27 +187,67 @@ err:
 	return r;
 }
 
-static void rx_zc_publish(struct rx_zc *z)
+/*
+ * Room for up to want bytes, in one piece, that leaves the message being
+ * read whole: at the ring's position, or from its start.  0 when there is
+ * none; a position already moved past the end starts over.
+ */
+static size_t rx_ring_room(struct rx_ring *ring, bool in_use, size_t want)
 {
-	flow_stat_set(&z->stats->rx_mapped, z->mapped_bytes);
-	flow_stat_set(&z->stats->rx_copied, z->copied_bytes);
+	size_t room;
+
+	if (!in_use)
+		*ring = (struct rx_ring){.base = ring->base,
+					 .size = ring->size};
+	if (ring->wrapped)
+		room = ring->keep - ring->at;
+	else if (ring->size - ring->at >= want || ring->keep == 0)
+		room = ring->size - ring->at;
+	else {
+		ring->at = 0;
+		ring->wrapped = true;
+		room = ring->keep;
+	}
+	return room < want ? room : want;
+}
+
+/* The message being read starts at keep: what the ring must keep. */
+static void rx_ring_keep(struct rx_ring *ring, size_t keep)
+{
+	ring->keep = keep;
+	ring->wrapped = keep > ring->at;
+}
+
+/* Copies the pieces read so far into the bounce buffer, and goes on there. */
+static void rx_zc_assemble(struct rx_zc *z)
+{
+	size_t at = 0;
+
+	for (unsigned int i = 0; i < z->pieces.field_count; i++) {
+		memcpy(z->bounce + at, z->pieces.field[i],
+		       z->pieces.field_len[i]);
+		at += z->pieces.field_len[i];
+	}
+	z->assembling = true;
+}
+
+/* Where the message being read is in pieces: what the rings must keep. */
+static bool rx_zc_in_pieces(const struct rx_zc *z)
+{
+	return z->have && !z->assembling;
 }
 
 /*
- * Asks the kernel for what is queued: pages mapped at the region, then the
- * bytes it copied, then how many are left for recv().  1 with something, 0
- * at the end of the stream, or -errno.
+ * Asks the kernel for what is queued: pages mapped in the region, then the
+ * bytes it copied into the arena, then how many are left for recv().  1
+ * with something, 0 at the end of the stream, or -errno.
  */
 static int rx_zc_fetch(struct rx_zc *z)
 {
 	for (;;) {
-		struct tcp_zerocopy_receive zc = {
-			.address = (uint64_t)(uintptr_t)z->region,
-			.length = (uint32_t)z->region_size,
-			.copybuf_address = (uint64_t)(uintptr_t)z->copybuf,
-			.copybuf_len = (int32_t)z->copybuf_size,
-		};
 		struct pollfd pfd = {.fd = z->fd, .events = POLLIN};
+		struct tcp_zerocopy_receive zc = {0};
+		size_t map, copy;
 		socklen_t len = sizeof(zc);
 		int inq = 0;
 
@@ -209,15 +261,27 @@ static int rx_zc_fetch(struct rx_zc *z)
 			return -errno;
 		if (!pfd.revents && inq == 0)
 			continue;
-		/* Whole messages, so that none is cut by the mapping's end. */
+		map = z->region.size / 2;
+		/* Whole messages when none is begun: fewer are cut. */
 		if (z->have == 0 && (size_t)inq >= z->size) {
 			size_t whole = (size_t)inq / z->size * z->size;
-			size_t most = z->region_size / z->size * z->size;
 
-			whole = (whole < most ? whole : most) / PAGE * PAGE;
-			if (whole)
-				zc.length = (uint32_t)whole;
+			if (whole >= PAGE && whole < map)
+				map = whole;
 		}
+		map = rx_ring_room(&z->region, rx_zc_in_pieces(z), map);
+		copy = rx_ring_room(&z->arena, rx_zc_in_pieces(z), COPYBUF_MAX);
+		if (map < PAGE || copy < PAGE) {
+			/* The rings are full of the message: assemble it. */
+			rx_zc_assemble(z);
+			continue;
+		}
+		zc.address = (uint64_t)(uintptr_t)(z->region.base +
+						   z->region.at);
+		zc.length = (uint32_t)(map / PAGE * PAGE);
+		zc.copybuf_address = (uint64_t)(uintptr_t)(z->arena.base +
+							   z->arena.at);
+		zc.copybuf_len = (int32_t)copy;
 		if (getsockopt(z->fd, IPPROTO_TCP, TCP_ZEROCOPY_RECEIVE, &zc,
 			       &len) < 0) {
 			/* No data and the peer is done: the end. */
@@ -229,12 +293,14 @@ static int rx_zc_fetch(struct rx_zc *z)
 		}
 		if (zc.err)
 			return zc.err < 0 ? zc.err : -zc.err;
-		z->mapped = zc.length;
-		z->pos = 0;
+		z->next = z->region.base + z->region.at;
+		z->next_len = zc.length;
+		z->region.at += zc.length;
+		z->copied = z->arena.base + z->arena.at;
 		z->copied_len = zc.copybuf_len > 0 ? (size_t)zc.copybuf_len : 0;
-		z->copied_pos = 0;
+		z->arena.at += z->copied_len;
 		z->skip = zc.recv_skip_hint;
-		if (z->mapped || z->copied_len || z->skip)
+		if (z->next_len || z->copied_len || z->skip)
 			return 1;
 		/* Readable, yet nothing: the end, or bytes recv() must take. */
 		z->skip = z->size - z->have;
@@ -242,12 +308,61 @@ static int rx_zc_fetch(struct rx_zc *z)
 	}
 }
 
-/* Appends up to want bytes from src to the message being assembled. */
-static void rx_zc_append(struct rx_zc *z, const uint8_t *src, size_t n)
+/*
+ * Reads with recv() into the arena what the last call left there: 1, 0 at
+ * the end of the stream, or -errno.
+ */
+static int rx_zc_read_skipped(struct rx_zc *z, size_t want)
 {
-	memcpy(z->bounce + z->have, src, n);
+	size_t n = z->skip < want ? z->skip : want;
+	uint8_t *at;
+	ssize_t got;
+
+	n = rx_ring_room(&z->arena, rx_zc_in_pieces(z), n);
+	if (n == 0) {
+		rx_zc_assemble(z);
+		n = rx_ring_room(&z->arena, false,
+				 z->skip < want ? z->skip : want);
+	}
+	at = z->arena.base + z->arena.at;
+	do
+		got = recv(z->fd, at, n, 0);
+	while (got < 0 && errno == EINTR);
+	if (got <= 0)
+		return got < 0 ? -errno : 0;
+	z->arena.at += (size_t)got;
+	z->skip -= (size_t)got;
+	z->copied = at;
+	z->copied_len = (size_t)got;
+	return 1;
+}
+
+/* Takes n bytes at at, mapped or copied, into the message being read. */
+static void rx_zc_take(struct rx_zc *z, const uint8_t *at, size_t n,
+		       bool mapped)
+{
+	/* The rings keep what is not read yet, from the message's start. */
+	if (z->have == 0) {
+		message_pieces(&z->pieces);
+		z->assembling = false;
+		z->have_mapped = 0;
+		rx_ring_keep(&z->region,
+			     mapped ? (size_t)(at - z->region.base) / PAGE *
+					      PAGE
+				    : z->region.at);
+		rx_ring_keep(&z->arena,
+			     mapped && !z->copied_len
+				     ? z->arena.at
+				     : (size_t)((mapped ? z->copied : at) -
+						z->arena.base));
+	}
+	if (!z->assembling && !message_add_piece(&z->pieces, at, n))
+		rx_zc_assemble(z);
+	if (z->assembling)
+		memcpy(z->bounce + z->have, at, n);
 	z->have += n;
-	z->copied_bytes += n;
+	if (mapped)
+		z->have_mapped += n;
 }
 
 static int rx_zc_recv(void *rx, struct message **msg)
@@ -255,57 +370,64 @@ static int rx_zc_recv(void *rx, struct message **msg)
 	struct rx_zc *z = rx;
 
 	for (;;) {
-		size_t avail = z->mapped - z->pos;
 		size_t want = z->size - z->have;
-		int r;
+		int r = 1;
 
-		if (z->have == 0 && avail >= z->size) {
-			/* Wholly in mapped pages: read in place. */
-			message_view(&z->view, z->size, z->fields,
-				     z->region + z->pos);
-			z->pos += z->size;
-			z->mapped_bytes += z->size;
-			rx_zc_publish(z);
-			*msg = &z->view;
-			return 1;
-		}
-		if (avail) {
-			size_t n = avail < want ? avail : want;
+		if (z->next_len) {
+			size_t n = z->next_len < want ? z->next_len : want;
 
-			rx_zc_append(z, z->region + z->pos, n);
-			z->pos += n;
-		} else if (z->copied_pos < z->copied_len) {
-			size_t n = z->copied_len - z->copied_pos;
+			rx_zc_take(z, z->next, n, true);
+			z->next += n;
+			z->next_len -= n;
+		} else if (z->copied_len) {
+			size_t n = z->copied_len < want ? z->copied_len : want;
 
-			n = n < want ? n : want;
-			rx_zc_append(z, z->copybuf + z->copied_pos, n);
-			z->copied_pos += n;
+			rx_zc_take(z, z->copied, n, false);
+			z->copied += n;
+			z->copied_len -= n;
 		} else if (z->skip) {
-			size_t n = z->skip < want ? z->skip : want;
-			ssize_t got = recv(z->fd, z->bounce + z->have, n, 0);
-
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got < 0)
-				return -errno;
-			if (got == 0)
-				return z->have ? -EPROTO : 0;
-			z->have += (size_t)got;
-			z->copied_bytes += (uint64_t)got;
-			z->skip -= (size_t)got;
+			r = rx_zc_read_skipped(z, want);
 		} else {
 			r = rx_zc_fetch(z);
-			if (r <= 0)
-				return r < 0 ? r : z->have ? -EPROTO : 0;
+		}
+		if (r <= 0)
+			return r < 0 ? r : z->have ? -EPROTO : 0;
+		if (z->have < z->size)
 			continue;
-		}
-		if (z->have == z->size) {
-			z->have = 0;
-			rx_zc_publish(z);
+		/* Read in place only when no byte of it was copied together. */
+		if (z->assembling) {
+			z->copied_bytes += z->size;
 			*msg = &z->assembled;
-			return 1;
+		} else {
+			z->mapped_bytes += z->have_mapped;
+			z->copied_bytes += z->size - z->have_mapped;
+			*msg = &z->pieces;
 		}
+		z->have = 0;
+		flow_stat_set(&z->stats->rx_mapped, z->mapped_bytes);
+		flow_stat_set(&z->stats->rx_copied, z->copied_bytes);
+		return 1;
 	}
+}
+
+void strategy_rx_share(const struct strategy_ops *sender, uint64_t mapped,
+		       uint64_t copied, bool why, char *text, size_t size)
+{
+	uint64_t all = mapped + copied;
+	double share = all ? 100.0 * (double)mapped / (double)all : 0;
+	int n = snprintf(text, size,
+			 "%.0f%% of the bytes read in mapped pages, %.0f%% "
+			 "copied",
+			 share, all ? 100 - share : 0);
+
+	/* The measured share says it; the reason is the kernel's rule. */
+	if (why && all && share < 10 && !sender->zerocopy && n > 0 &&
+	    (size_t)n < size)
+		snprintf(text + n, size - (size_t)n,
+			 " (the kernel maps only pages it copied at delivery, "
+			 "as it does a zero-copy sender's over veth; a copying "
+			 "sender's pages are compound, sendfile's and "
+			 "splice's a file's or the sender's own)");
 }
 
 const struct strategy_ops strategy_rx_zerocopy = {
@@ -320,10 +442,13 @@ const struct strategy_ops strategy_rx_zerocopy = {
 	.path =
 		{
 			{"kernel: the receiver's TCP queue",
-			 "TCP_ZEROCOPY_RECEIVE: whole pages are mapped into "
-			 "the receiver, no copy; the rest is copied",
+			 "TCP_ZEROCOPY_RECEIVE: whole pages that are the "
+			 "kernel's alone (over veth, those it copied at "
+			 "delivery) are mapped into the receiver, no copy; the "
+			 "rest is copied",
 			 false},
-			{"receiver: the message read in the mapped pages", NULL,
-			 false},
+			{"receiver: the message read where it lies, in the "
+			 "mapped pages and the copied bytes",
+			 NULL, false},
 		},
 };
