@@ -41,6 +41,11 @@ wait_screen 'loaded export' 30
 T send-keys -t ui F1
 wait_screen 'Keys \(Up/Down/PgUp/PgDn/Home/End scroll, Esc closes\)' 10
 ok $? "F1 opens the help at 80x24"
+# Nothing of the boxes under it shows beside it: the two columns left of
+# the help's frame are blank on every row between the header and the keys.
+screen | sed -n '2,21p' | grep -vqE '^  [╭│╰]'
+[ $? = 1 ]
+ok $? "the help stands alone: no edge of a box under it beside it"
 pages NPage 6 >"$tmp/help"
 missing=0
 while read -r keys; do

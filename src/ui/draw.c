@@ -860,6 +860,12 @@ void ui_draw_screen(struct ui *ui, const struct explorer *live)
 	}
 	draw_status(ui, live, status);
 	ui_draw_keybar(ui);
+	/* An overlay stands alone: no edge of a box under it peeks out. */
+	if (ui->overlay != OVERLAY_NONE) {
+		attrset(theme_attr(ROLE_TEXT));
+		for (int y = 1; y <= body; y++)
+			mvhline(y, 0, ' ', ui->cols);
+	}
 	switch (ui->overlay) {
 	case OVERLAY_EXPLAIN:
 		ui_draw_explain(ui, e);
