@@ -188,15 +188,15 @@ err:
 }
 
 /*
- * Room for up to want bytes, in one piece, that leaves the message being
- * read whole: at the ring's position, or from its start.  0 when there is
- * none; a position already moved past the end starts over.
+ * Room for up to want bytes in one run that spares what the ring keeps: on
+ * from its position, or from its start when the end is short.  0 when there
+ * is none.  A ring that keeps nothing (!keeping) starts over.
  */
-static size_t rx_ring_room(struct rx_ring *ring, bool in_use, size_t want)
+static size_t rx_ring_room(struct rx_ring *ring, bool keeping, size_t want)
 {
 	size_t room;
 
-	if (!in_use)
+	if (!keeping)
 		*ring = (struct rx_ring){.base = ring->base,
 					 .size = ring->size};
 	if (ring->wrapped)
@@ -231,7 +231,7 @@ static void rx_zc_assemble(struct rx_zc *z)
 	z->assembling = true;
 }
 
-/* Where the message being read is in pieces: what the rings must keep. */
+/* Whether the message being read is in pieces, which the rings keep. */
 static bool rx_zc_in_pieces(const struct rx_zc *z)
 {
 	return z->have && !z->assembling;
