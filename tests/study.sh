@@ -88,7 +88,7 @@ for fig in figures:
         assert word in t, (fig, word)
 # The latency panels are against flows 1 .. 8; no rr size is a stream tick.
 lat = texts("figure-latency")
-assert "256 messages" in lat and "16K messages" in lat, lat[:200]
+assert "256 B messages" in lat and "16 KiB messages" in lat, lat[:200]
 print("ok")
 PY
 ok $? "the SVG holds the four figures, their panels and footers ($(tail -1 figures))"

@@ -319,6 +319,23 @@ static void test_figures(void)
 		   stat.median == 160,
 	   "and its whisker: the median p99");
 	analysis_fini(&a);
+
+	/*
+	 * A figure's line under its title ("stream, a panel per flow count. "
+	 * and the note) is one line of the SVG: 150 characters fill its 960
+	 * pixels at 12 px.
+	 */
+	for (size_t i = 0; i < figure_count; i++) {
+		for (const struct figure *f = &figures[i]; f; f = f->fallback) {
+			size_t len = strlen(run_mode_name(f->mode)) +
+				     strlen(", a panel per message size. ") +
+				     strlen(f->note);
+
+			ok(len <= 150,
+			   "figure %s: its note fits one line (%zu)", f->key,
+			   len);
+		}
+	}
 }
 
 int main(void)

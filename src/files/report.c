@@ -554,8 +554,12 @@ static void panel_axes(const struct svg *g, const struct panel *p)
 	if (g->f->axis == FIGURE_BY_SIZE)
 		snprintf(label, sizeof(label), "%zu flow%s", p->fixed,
 			 p->fixed == 1 ? "" : "s");
+	else if (p->fixed >= 1024 && strchr("KM", bytes[strlen(bytes) - 1]))
+		snprintf(label, sizeof(label), "%.*s %ciB messages",
+			 (int)strlen(bytes) - 1, bytes,
+			 bytes[strlen(bytes) - 1]);
 	else
-		snprintf(label, sizeof(label), "%s messages", bytes);
+		snprintf(label, sizeof(label), "%s B messages", bytes);
 	put(t,
 	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\" "
 	    "font-weight=\"bold\">%s</text>\n",

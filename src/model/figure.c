@@ -14,9 +14,8 @@
 static const struct figure cpu_time_figure = {
 	.key = "cost",
 	.title = "CPU time per KiB moved (task-clock; no PMU for cycles)",
-	.note = "Both ends' task-clock per KiB delivered, the softirq work "
-		"run in their context included; markers: the median of a "
-		"point's runs, bars: their range.",
+	.note = "Both ends' task-clock per KiB delivered, softirq included; "
+		"markers: the median of a point's runs, bars: their range.",
 	.unit = "ns per KiB, both ends",
 	.mode = RUN_STREAM,
 	.axis = FIGURE_BY_SIZE,

@@ -712,10 +712,6 @@ static struct rect overlay_rect(const struct ui *ui, int want_w, int want_h)
 }
 
 /*
- * The strategy's data path, top to bottom: each stage, then each move and
- * whether it copies the payload, wrapped to the width there is.
- */
-/*
  * The path a run of config takes: the sender's, and with --rx zerocopy that
  * receive side's from the receiver's TCP queue on (the sender's stage is
  * kept: it says whose pages are queued).  Over veth the kernel maps only the
@@ -748,6 +744,10 @@ static int explain_path(const struct run_config *config,
 	return n;
 }
 
+/*
+ * The strategy's data path, top to bottom: each stage, then each move and
+ * whether it copies the payload, wrapped to the width there is.
+ */
 void ui_draw_explain(struct ui *ui, const struct explorer *e)
 {
 	const struct strategy_ops *ops = e->config.strategy;
