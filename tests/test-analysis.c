@@ -299,6 +299,44 @@ static void test_suspect(void)
 	analysis_fini(&a);
 }
 
+/*
+ * Runs with --rx zerocopy are compared with each other, named so, and never
+ * with a copying receiver's runs but as a strategy's two receive sides.
+ */
+static void test_rx_apart(void)
+{
+	const struct analysis_crossover *c = NULL;
+	struct analysis a;
+	char text[512];
+
+	reset();
+	for (int k = 0; k < 3; k++) {
+		add_run("one-copy", RUN_STREAM, 16384, 1, 6.0 + 0.05 * k, 0.02,
+			20)
+			->config.settings.rx = RX_ZEROCOPY;
+		add_run("zero-copy", RUN_STREAM, 16384, 1, 3.0 + 0.05 * k, 0.02,
+			20)
+			->config.settings.rx = RX_ZEROCOPY;
+		add_run("one-copy", RUN_STREAM, 16384, 1, 5.0 + 0.05 * k, 0.02,
+			20);
+	}
+	build(&a, 1000);
+	for (size_t i = 0; i < a.crossover_count; i++)
+		if (!a.crossovers[i].rx_pair &&
+		    strcmp(a.crossovers[i].strategy, "zero-copy") == 0)
+			c = &a.crossovers[i];
+	ok(c && c->rx == RX_ZEROCOPY && c->verdict == VERDICT_NEVER &&
+		   c->runs == 6,
+	   "zero-copy vs one-copy, both with rx zerocopy: compared (6 runs)");
+	analysis_crossover_text(c, text, sizeof(text));
+	ok(strstr(text, "stream, 1 flow, rx zerocopy: zero-copy never beats "
+			"one-copy") != NULL,
+	   "its text names the receive side: %s", text);
+	ok(a.crossover_count == 2 && a.crossovers[1].rx_pair,
+	   "and one-copy's two receive sides; nothing across them");
+	analysis_fini(&a);
+}
+
 static void test_figures(void)
 {
 	struct figure_stat stat;
@@ -344,6 +382,7 @@ int main(void)
 	test_t();
 	test_compare();
 	test_modes_apart();
+	test_rx_apart();
 	test_short_and_single();
 	test_suspect();
 	test_figures();

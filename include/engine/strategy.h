@@ -116,10 +116,22 @@ bool strategy_uring_fixed_vector(char **cause);
 /*
  * --rx zerocopy's share in words, for bytes mapped and copied under a
  * sender: "94% of the bytes read in mapped pages, 6% copied"; with why, also
- * why so few were mapped when the sender's pages cannot be.
+ * why none was mapped when the sender's pages cannot be.
  */
 void strategy_rx_share(const struct strategy_ops *sender, uint64_t mapped,
 		       uint64_t copied, bool why, char *text, size_t size);
+
+/*
+ * Why the kernel does not map for --rx zerocopy what sender queued ("a
+ * copying sender's data lies in ..."), or NULL when it does.
+ */
+const char *strategy_rx_unmapped_why(const struct strategy_ops *sender);
+
+/*
+ * --rx zerocopy's data path under a sender: the receiver's queue, what
+ * TCP_ZEROCOPY_RECEIVE does with the sender's pages, the receiver.
+ */
+const struct strategy_step *strategy_rx_path(const struct strategy_ops *sender);
 
 /* The ops whose receive side a run with settings uses. */
 const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,

@@ -86,6 +86,8 @@ struct analysis_crossover {
 	const char *versus;
 	/* strategy with --rx zerocopy against itself with --rx copy */
 	bool rx_pair;
+	/* Otherwise the receive side both of them ran with. */
+	enum rx_mode rx;
 	enum analysis_verdict verdict;
 	size_t msg_size; /* VERDICT_FROM */
 	size_t runs;	 /* behind the verdict: of both, at every size */

@@ -206,8 +206,11 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	cJSON_AddNumberToObject(item, "threads", c->threads);
 	cJSON_AddStringToObject(item, "strategy", c->strategy);
 	cJSON_AddStringToObject(item, "versus", c->versus);
-	cJSON_AddStringToObject(item, "rx", c->rx_pair ? "zerocopy" : "copy");
-	cJSON_AddStringToObject(item, "versus_rx", "copy");
+	cJSON_AddStringToObject(item, "rx",
+				c->rx == RX_ZEROCOPY ? "zerocopy" : "copy");
+	cJSON_AddStringToObject(item, "versus_rx",
+				!c->rx_pair && c->rx == RX_ZEROCOPY ? "zerocopy"
+								    : "copy");
 	cJSON_AddStringToObject(item, "verdict",
 				analysis_verdict_name(c->verdict));
 	if (c->verdict == VERDICT_FROM)

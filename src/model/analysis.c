@@ -21,6 +21,8 @@ static const char *const pairs[][2] = {
 };
 
 #define PAIR_COUNT (sizeof(pairs) / sizeof(pairs[0]))
+/* Per mode and flow count: the pairs with each receive side, the rx pairs. */
+#define CROSSOVERS_PER_GROUP (2 * PAIR_COUNT + strategy_count())
 
 bool analysis_lower_is_better(enum run_mode mode)
 {
@@ -226,31 +228,36 @@ static int add_crossovers(struct analysis *a, const struct run_result *results,
 			sizes[n++] = p->msg_size;
 	}
 	qsort(sizes, n, sizeof(*sizes), cmp_size);
-	/* The pairs of strategies, then each strategy's two receive sides. */
-	for (size_t k = 0; k < PAIR_COUNT + strategy_count(); k++) {
+	/*
+	 * The pairs of strategies, each with either receive side, then each
+	 * strategy's two receive sides.
+	 */
+	for (size_t k = 0; k < CROSSOVERS_PER_GROUP; k++) {
 		struct analysis_crossover *c =
 			&a->crossovers[a->crossover_count];
-		bool rx_pair = k >= PAIR_COUNT;
+		bool rx_pair = k >= 2 * PAIR_COUNT;
 		uint64_t completions = 0, copied = 0;
 		bool copies_less = false;
 
 		*c = (struct analysis_crossover){
 			.mode = mode,
 			.threads = threads,
-			.strategy = rx_pair ? strategy_at(k - PAIR_COUNT)->name
-					    : pairs[k][0],
+			.strategy =
+				rx_pair ? strategy_at(k - 2 * PAIR_COUNT)->name
+					: pairs[k % PAIR_COUNT][0],
 			.rx_pair = rx_pair,
+			.rx = rx_pair || k >= PAIR_COUNT ? RX_ZEROCOPY
+							 : RX_COPY,
 			.fewest_runs = SIZE_MAX,
 		};
-		c->versus = rx_pair ? c->strategy : pairs[k][1];
+		c->versus = rx_pair ? c->strategy : pairs[k % PAIR_COUNT][1];
 		for (size_t j = 0; j < n && c->size_count < ANALYSIS_SIZES_MAX;
 		     j++) {
 			const struct analysis_point *p = find_named(
-				a, mode, c->strategy,
-				rx_pair ? RX_ZEROCOPY : RX_COPY, sizes[j],
-				threads);
+				a, mode, c->strategy, c->rx, sizes[j], threads);
 			const struct analysis_point *q = find_named(
-				a, mode, c->versus, RX_COPY, sizes[j], threads);
+				a, mode, c->versus, rx_pair ? RX_COPY : c->rx,
+				sizes[j], threads);
 			struct analysis_size *s;
 
 			if (!p || !q)
@@ -396,7 +403,7 @@ int analysis_build(const struct run_result *results,
 		return 0;
 	a->points = calloc(count, sizeof(*a->points));
 	a->member = calloc(count, sizeof(*a->member));
-	a->crossovers = calloc(count * (PAIR_COUNT + strategy_count()),
+	a->crossovers = calloc(count * CROSSOVERS_PER_GROUP,
 			       sizeof(*a->crossovers));
 	if (!a->points || !a->member || !a->crossovers) {
 		analysis_fini(a);
@@ -474,9 +481,10 @@ void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 	snprintf(versus, sizeof(versus), "%s%s", c->versus,
 		 c->rx_pair ? " with copy receive" : "");
 
-	snprintf(head, sizeof(head), "%s, %u flow%s:",
+	snprintf(head, sizeof(head), "%s, %u flow%s%s:",
 		 c->mode == RUN_RR ? "rr (p50)" : run_mode_name(c->mode),
-		 c->threads, c->threads == 1 ? "" : "s");
+		 c->threads, c->threads == 1 ? "" : "s",
+		 !c->rx_pair && c->rx == RX_ZEROCOPY ? ", rx zerocopy" : "");
 	snprintf(tail, sizeof(tail), "(%zu runs, %zu intervals)", c->runs,
 		 c->intervals);
 	switch (c->verdict) {

@@ -494,9 +494,12 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 	    t->rx_mapped + t->rx_copied) {
 		char share[128];
 
+		const char *why = strategy_rx_unmapped_why(e->running.strategy);
+
 		strategy_rx_share(e->running.strategy, t->rx_mapped,
 				  t->rx_copied, false, share, sizeof(share));
-		snprintf(text, sizeof(text), "Receive: %s", share);
+		snprintf(text, sizeof(text), "Receive: %s%s%s", share,
+			 why ? ": " : "", why ? why : "");
 		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
 	}
 }

@@ -358,9 +358,27 @@ static size_t runs_columns_shown(const struct ui_column *col, size_t columns,
 	return n;
 }
 
-#define RUNS_LABEL 20
+#define RUNS_LABEL     20
+#define RUNS_LABEL_MAX 30
 /* "*", the number, the run, its mode, its seconds (and maybe "short") */
-#define RUNS_OWN (1 + 4 + 1 + RUNS_LABEL + 7 + 7)
+#define RUNS_OWN(label) (1 + 4 + 1 + (label) + 7 + 7)
+
+/* The run column: as wide as its longest label ("... x1 rx-zc"). */
+static int runs_label_width(const struct explorer *e)
+{
+	int w = RUNS_LABEL;
+
+	for (size_t k = 0; k < e->session->result_count; k++) {
+		char label[96];
+		int len;
+
+		ui_result_label(&e->session->results[k], label, sizeof(label));
+		len = (int)strlen(label);
+		if (len > w)
+			w = len < RUNS_LABEL_MAX ? len : RUNS_LABEL_MAX;
+	}
+	return w;
+}
 
 void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 {
@@ -372,12 +390,13 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	char title[200], sort[32], line[512];
 	/* The round trip's columns, and "short", only where a run has them. */
 	bool rr = ui_runs_rr(e), brief_any = false;
+	int label_w = runs_label_width(e);
 
 	for (size_t k = 0; k < e->session->run_fact_count; k++)
 		brief_any |= e->session->run_facts[k].short_run;
 	ui->history = *r;
 	shown = runs_fit(ui, col, columns, rr,
-			 width - RUNS_OWN - (brief_any ? 6 : 0), show);
+			 width - RUNS_OWN(label_w) - (brief_any ? 6 : 0), show);
 	ui_sort_name(ui, sort, sizeof(sort));
 	n = (size_t)snprintf(title, sizeof(title), "Runs");
 	if (ui->filter[0])
@@ -393,7 +412,7 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	if (!order)
 		return;
 	n = (size_t)snprintf(line, sizeof(line), "  %3s %-*s %-6s %6s%s", "#",
-			     RUNS_LABEL, "run", "mode", "secs",
+			     label_w, "run", "mode", "secs",
 			     brief_any ? "      " : "");
 	for (size_t c = 0; c < shown && n < sizeof(line); c++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
@@ -425,8 +444,8 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 		ui_result_label(res, label, sizeof(label));
 		n = (size_t)snprintf(
 			line, sizeof(line), "%s %3zu %-*.*s %-6s %6.2f%s",
-			marked ? "*" : " ", k + 1, RUNS_LABEL, RUNS_LABEL,
-			label, run_mode_name(res->config.mode), res->measured_s,
+			marked ? "*" : " ", k + 1, label_w, label_w, label,
+			run_mode_name(res->config.mode), res->measured_s,
 			brief	    ? " short"
 			: brief_any ? "      "
 				    : "");
@@ -672,10 +691,11 @@ void ui_draw_analysis(struct ui *ui, const struct explorer *e,
 	ui_lines_wrap(&l, ROLE_INACTIVE, width, 2, line);
 	if (!a->crossover_count)
 		ui_lines_wrap(&l, ROLE_INACTIVE, width, 2,
-			      "No comparison yet: it needs two of two-copy, "
-			      "one-copy, zero-copy (or uring and uring-zc) at "
-			      "the same sizes, flows and mode (w sweeps "
-			      "them).");
+			      "No comparison yet: it needs a pair of two-copy, "
+			      "one-copy and zero-copy, or uring and uring-zc, "
+			      "sendfile and zero-copy, splice and one-copy, at "
+			      "the same sizes, flows, mode and receive side (w "
+			      "sweeps them).");
 	for (size_t i = 0; i < a->crossover_count; i++) {
 		const struct analysis_crossover *c = &a->crossovers[i];
 		bool found = c->verdict == VERDICT_FROM ||
@@ -714,8 +734,7 @@ static struct rect overlay_rect(const struct ui *ui, int want_w, int want_h)
 /*
  * The path a run of config takes: the sender's, and with --rx zerocopy that
  * receive side's from the receiver's TCP queue on (the sender's stage is
- * kept: it says whose pages are queued).  Over veth the kernel maps only the
- * pages it copied at delivery, a zero-copy sender's: the others are copied.
+ * kept: it says whose pages are queued), as it fares with these pages.
  */
 static int explain_path(const struct run_config *config,
 			struct strategy_step path[STRATEGY_STEPS_MAX])
@@ -723,7 +742,8 @@ static int explain_path(const struct run_config *config,
 	const struct strategy_ops *ops = config->strategy;
 	const struct strategy_ops *rx = strategy_receiver(ops,
 							  &config->settings);
-	const char *queue = rx->path[0].stage;
+	const struct strategy_step *rx_path = strategy_rx_path(ops);
+	const char *queue = rx_path[0].stage;
 	int n = 0;
 
 	while (n < STRATEGY_STEPS_MAX && ops->path[n].stage) {
@@ -733,12 +753,11 @@ static int explain_path(const struct run_config *config,
 	for (int i = 0; rx != ops && i < n; i++) {
 		if (strncmp(path[i].stage, queue, strlen(queue)) != 0)
 			continue;
-		path[i].move = rx->path[0].move;
-		path[i].copies = !ops->zerocopy;
+		path[i].move = rx_path[0].move;
+		path[i].copies = rx_path[0].copies;
 		n = i + 1;
-		for (int j = 1; n < STRATEGY_STEPS_MAX && rx->path[j].stage;
-		     j++)
-			path[n++] = rx->path[j];
+		for (int j = 1; n < STRATEGY_STEPS_MAX && rx_path[j].stage; j++)
+			path[n++] = rx_path[j];
 		break;
 	}
 	return n;
@@ -787,12 +806,23 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 					   : 0.0);
 		ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 2, text);
 	}
+	if (e->config.settings.rx == RX_ZEROCOPY &&
+	    strategy_rx_unmapped_why(ops)) {
+		snprintf(
+			text, sizeof(text),
+			"Why none is mapped: TCP_ZEROCOPY_RECEIVE maps only "
+			"whole pages that are the kernel's own alone (over "
+			"veth, those it copied at delivery, as for a zero-copy "
+			"sender), and %s.",
+			strategy_rx_unmapped_why(ops));
+		ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 2, text);
+	}
 	if (e->live.running && e->running.settings.rx == RX_ZEROCOPY &&
 	    e->live.totals.rx_mapped + e->live.totals.rx_copied) {
 		char share[320];
 
 		strategy_rx_share(e->running.strategy, e->live.totals.rx_mapped,
-				  e->live.totals.rx_copied, true, share,
+				  e->live.totals.rx_copied, false, share,
 				  sizeof(share));
 		snprintf(text, sizeof(text),
 			 "Live, --rx zerocopy (TCP_ZEROCOPY_RECEIVE): %s",

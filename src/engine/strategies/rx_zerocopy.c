@@ -410,24 +410,53 @@ static int rx_zc_recv(void *rx, struct message **msg)
 	}
 }
 
+const char *strategy_rx_unmapped_why(const struct strategy_ops *sender)
+{
+	if (sender->zerocopy)
+		return NULL;
+	if (strcmp(sender->name, "sendfile") == 0)
+		return "sendfile's pages belong to its memfd (the page cache)";
+	if (strcmp(sender->name, "splice") == 0)
+		return "vmsplice(2)'s pages are the sender's own memory";
+	return "a copying sender's data lies in the kernel's compound page "
+	       "fragments";
+}
+
+/* Its receive path when what the sender queued cannot be mapped. */
+static const struct strategy_step rx_zc_copied_path[] = {
+	{"kernel: the receiver's TCP queue",
+	 "TCP_ZEROCOPY_RECEIVE: none of these pages can be mapped (why: "
+	 "below), so the kernel copies them into the receiver's buffer",
+	 true},
+	{"receiver: the message read in the copied bytes", NULL, false},
+	{NULL, NULL, false},
+};
+
+const struct strategy_step *strategy_rx_path(const struct strategy_ops *sender)
+{
+	return strategy_rx_unmapped_why(sender) ? rx_zc_copied_path
+						: strategy_rx_zerocopy.path;
+}
+
 void strategy_rx_share(const struct strategy_ops *sender, uint64_t mapped,
 		       uint64_t copied, bool why, char *text, size_t size)
 {
 	uint64_t all = mapped + copied;
 	double share = all ? 100.0 * (double)mapped / (double)all : 0;
+	const char *unmapped = strategy_rx_unmapped_why(sender);
 	int n = snprintf(text, size,
 			 "%.0f%% of the bytes read in mapped pages, %.0f%% "
 			 "copied",
 			 share, all ? 100 - share : 0);
 
 	/* The measured share says it; the reason is the kernel's rule. */
-	if (why && all && share < 10 && !sender->zerocopy && n > 0 &&
-	    (size_t)n < size)
-		snprintf(text + n, size - (size_t)n,
-			 " (the kernel maps only pages it copied at delivery, "
-			 "as it does a zero-copy sender's over veth; a copying "
-			 "sender's pages are compound, sendfile's and "
-			 "splice's a file's or the sender's own)");
+	if (why && all && share < 10 && unmapped && n > 0 && (size_t)n < size)
+		snprintf(
+			text + n, size - (size_t)n,
+			": the kernel maps only whole pages that are its own "
+			"alone (over veth, those it copied at delivery, as for "
+			"a zero-copy sender), and %s",
+			unmapped);
 }
 
 const struct strategy_ops strategy_rx_zerocopy = {
