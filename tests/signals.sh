@@ -42,8 +42,9 @@ for sig in $sigs; do
 		-m 4K,16K,64K -d 0.5 -w 0 --keep-netns niosig -o "$out" \
 		>"$tmp/table" 2>"$tmp/err" &
 	pid=$!
-	# Wait for the second run to start, then interrupt it.
-	wait_for_line ' 2/3 ETA ' 100 "$tmp/err"
+	# Wait for the second run to start, then interrupt it.  A busy shared
+	# machine has held a 0.5 s run up for over 10 s: wait up to 30.
+	wait_for_line ' 2/3 ETA ' 300 "$tmp/err"
 	sleep 0.2
 	if [ $sig = SEGV ]; then touch "$tmp/segv-now"; else kill -$sig $pid; fi
 	wait $pid
@@ -55,7 +56,8 @@ for sig in $sigs; do
 	ok $rc "batch SIG$sig: the finished run is exported, the cut one is not"
 	# Why not: what nio-top said, and what the export holds.
 	if [ $rc != 0 ]; then
-		tr '\r' '\n' <"$tmp/err" | grep -v '^\[' | sed 's/^/# /'
+		tr '\r' '\n' <"$tmp/err" | sed 's/^/# /'
+		sed 's/^/# table: /' "$tmp/table"
 		jq -c '[.runs[] | [.msg_size, .error]]' "$out" 2>&1 |
 			sed 's/^/# export: /'
 	fi
