@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "counters.h"
 #include "run.h"
+#include "run_go.h"
 #include "tap.h"
 #include "topo.h"
 
@@ -95,18 +96,12 @@ int main(void)
 			     .uring_depth = 8},
 		.counters = &set,
 	};
-	if (run_start(&config, &topo, NULL, &run, &cause) < 0) {
+	/* The clock starts once every thread is ready, as the loop ticks. */
+	if (run_go_by_hand(&config, &topo, &run, &cause) < 0) {
 		ok(false, "run_start: %s", cause);
 		free(cause);
 		topo_destroy(&topo);
 		return tap_done();
-	}
-	/* The clock starts once every thread is ready, as the loop ticks. */
-	while (!run_started(run)) {
-		struct pollfd pfd = {.fd = run_event_fd(run), .events = POLLIN};
-
-		poll(&pfd, 1, 100);
-		run_tick(run, clock_now_ns());
 	}
 	/* Let every worker settle before the first reading. */
 	poll(NULL, 0, 300);
