@@ -25,9 +25,13 @@ jq_true "$out" '[.runs[] | .latency_us | .round_trips > 0 and .p50 > 0 and .p50 
 ok $? "every run: 0 < p50 <= p90 <= p99 <= p99.9 <= max"
 jq_true "$out" '[.runs[] | .latency_us.round_trips <= .messages_received] | all'
 ok $? "round trips measured never exceed the answers received"
-# Two flows each keep one round trip in flight: rate x mean latency ~ 2.
-jq_true "$out" '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 | . > 1.6 and . < 2.4] | all'
-ok $? "Little's law: msgs/s x mean round trip ~ 2 flows ($(jq -c '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 * 100 | round / 100]' "$out"))"
+# Two flows each keep at most one round trip in flight, so rate x mean
+# latency is at most 2; elapsed/messages would make it exactly 1.  The
+# client's own work between an answer and its next request (checking the
+# answer under --verify) lies outside the round trip and pulls it below 2:
+# 1.47 was seen under ASan on a loaded machine.
+jq_true "$out" '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 | . > 1.2 and . < 2.4] | all'
+ok $? "Little's law: msgs/s x mean round trip, between 1 and 2 flows ($(jq -c '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 * 100 | round / 100]' "$out"))"
 grep -Eq '^ +[0-9]+ one-copy +4K +2 rr .* [0-9.]+ +[0-9.]+( +short)?$' "$tmp/table"
 ok $? "the batch table shows the mode, p50 and p99"
 
