@@ -34,11 +34,15 @@ jq_true "$out" '[.runs[] | select(.zerocopy != null) | .zerocopy.copied == .zero
 ok $? "zero-copy over veth: the kernel copied every completion"
 jq_true "$out" '[.runs[] | select(.strategy | test("zero-copy|uring-zc") | not) | .zerocopy == null] | all'
 ok $? "other strategies carry no zero-copy block"
-jq_true "$out" '[.runs[] | .error == null and .gbps > 0 and .measured_s > 0.25 and .measured_s < 0.4] | all'
-ok $? "every run: no error, a rate over a ~0.3 s measured window"
-jq_true "$out" '[.runs[] | (.intervals | length) >= 3 and ([.intervals[] | select(.warmup)] | length) >= 1] | all'
-ok $? "every run: 100 ms intervals, the warm-up ones marked"
-jq_true "$out" '[.runs[] | .intervals | all(.length_s > 0 and .length_s < 0.15) and
+# A busy machine may wake the loop late, so a window can end late (never
+# early); it is exactly its measured intervals, the warm-up's not among them.
+jq_true "$out" '[.runs[] | .error == null and .gbps > 0 and .measured_s > 0.299 and
+	(.measured_s - ([.intervals[] | select(.warmup | not) | .length_s] | add) | fabs) < 1e-6] | all'
+ok $? "every run: no error, a rate over a measured window of at least 0.3 s, warm-up excluded"
+jq_true "$out" '[.runs[] | (.intervals | length) >= 3 and ([.intervals[] | select(.warmup)] | length) >= 1 and
+	([.intervals[].length_s] | sort | .[length / 2 | floor]) < 0.15] | all'
+ok $? "every run: 100 ms intervals (the median), the warm-up ones marked"
+jq_true "$out" '[.runs[] | .intervals | all(.length_s > 0) and
 	(([.[].length_s] | add) - .[-1].t_s | fabs) < 1e-6] | all'
 ok $? "every run: each interval says its length, end to end from the start"
 jq_true "$out" '[.runs[] | .topology.kind == "veth" and .link.tx_bytes >= .bytes_sent] | all'
