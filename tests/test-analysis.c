@@ -270,6 +270,13 @@ static void test_short_and_single(void)
 	build(&a, 0);
 	ok(a.short_runs == 0 && a.runs == 4,
 	   "--min-measured 0 keeps every run");
+	c = find_crossover(&a, RUN_STREAM, 2, "one-copy", "two-copy");
+	analysis_crossover_text(c, text, sizeof(text));
+	ok(c && c->verdict == VERDICT_UNDECIDED && c->fewest_runs == 1 &&
+		   c->most_runs == 3 &&
+		   strstr(text, "not distinguishable here: 1 to 3 runs per "
+				"point, spread "),
+	   "one run against three says both: %s", text);
 	analysis_fini(&a);
 }
 

@@ -93,7 +93,8 @@ struct analysis_crossover {
 	size_t runs;	 /* behind the verdict: of both, at every size */
 	size_t intervals;
 	size_t fewest_runs; /* at any one point */
-	double spread;	    /* the largest of any point */
+	size_t most_runs;
+	double spread; /* the largest of any point */
 	/*
 	 * A zero-copy strategy ahead of its copying peer while the kernel
 	 * copied every send: more work cannot be faster, so the machine's

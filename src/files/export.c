@@ -220,6 +220,7 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	cJSON_AddNumberToObject(item, "runs", (double)c->runs);
 	cJSON_AddNumberToObject(item, "intervals", (double)c->intervals);
 	cJSON_AddNumberToObject(item, "fewest_runs", (double)c->fewest_runs);
+	cJSON_AddNumberToObject(item, "most_runs", (double)c->most_runs);
 	cJSON_AddItemToObject(item, "spread", number_or_null(true, c->spread));
 	cJSON_AddBoolToObject(item, "suspect", c->suspect);
 	list = cJSON_AddArrayToObject(item, "sizes");

@@ -278,6 +278,10 @@ static int add_crossovers(struct analysis *a, const struct run_result *results,
 			c->fewest_runs = q->runs < c->fewest_runs
 						 ? q->runs
 						 : c->fewest_runs;
+			c->most_runs = p->runs > c->most_runs ? p->runs
+							      : c->most_runs;
+			c->most_runs = q->runs > c->most_runs ? q->runs
+							      : c->most_runs;
 			if (isfinite(s->spread) && !(s->spread <= c->spread))
 				c->spread = s->spread;
 			/* Zero-copy sends against a peer that copies. */
@@ -519,11 +523,17 @@ void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 			 head, strategy, versus, STATS_MIN_EFFECT * 100, tail);
 		break;
 	case VERDICT_UNDECIDED:
+		if (c->most_runs > c->fewest_runs)
+			snprintf(list, sizeof(list), "%zu to %zu runs",
+				 c->fewest_runs, c->most_runs);
+		else
+			snprintf(list, sizeof(list), "%zu run%s",
+				 c->fewest_runs,
+				 c->fewest_runs == 1 ? "" : "s");
 		snprintf(out, size,
-			 "%s %s vs %s: not distinguishable here: %zu run%s "
-			 "per point, spread %.0f%%; try %s",
-			 head, strategy, versus, c->fewest_runs,
-			 c->fewest_runs == 1 ? "" : "s",
+			 "%s %s vs %s: not distinguishable here: %s per "
+			 "point, spread %.0f%%; try %s",
+			 head, strategy, versus, list,
 			 isfinite(c->spread) ? c->spread * 100 : 0,
 			 c->fewest_runs < 3 ? "--repeat 3"
 					    : "longer runs or more repeats");
