@@ -158,10 +158,10 @@ done
 rx=()
 "$NIO_TOP" --check | grep -Eq '^zc-receive +yes' && rx=(--rx zerocopy)
 start "${utf8[@]}" -- -s zero-copy "${rx[@]}"
-wait_screen 'Zero-copy: the kernel copied [0-9]+% \([0-9]+ of [0-9]+ completed sends\)' 30
+wait_screen 'Zero-copy so far: the kernel copied [0-9]+% \([0-9]+ of [0-9]+ completions\)' 30
 ok $? "zero-copy shows the kernel's copied share"
 if [ ${#rx[@]} = 2 ]; then
-	wait_screen 'Receive: [0-9]+% of the bytes read in mapped' 10
+	wait_screen 'Receive so far: [0-9]+% of the bytes read in mapped' 10
 	ok $? "--rx zerocopy: the gauges' foot shows the mapped share"
 	T send-keys -t ui x
 	wait_screen 'Data path of zero-copy, rx zerocopy' 10 &&
@@ -217,7 +217,7 @@ T kill-server
 start "${utf8[@]}" -- -s one-copy -m 4K
 wait_screen 'Throughput .*Gbit/s' 30
 T send-keys -t ui Tab Tab Tab Right
-wait_screen 'Mode .* rr ' 20 && wait_screen 'Round trip, us: p50.{1,2}[0-9.]+ .* p99.{1,2}[0-9.]+' 40
+wait_screen 'Mode .* rr ' 20 && wait_screen 'Round trip so far, us: p50.{1,2}[0-9.]+ .* p99.{1,2}[0-9.]+' 40
 ok $? "Mode -> rr: the round trip p50 .. p99.9 shows live"
 screen | grep -qE 'run [0-9]+: one-copy 4 KiB x1 rr, '
 ok $? "the header says the run is rr"

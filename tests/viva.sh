@@ -55,7 +55,7 @@ while read -r keys; do
 	}
 done < <(sed -n '/^\.Ss Keys$/,/^\.El$/p' "$man" | sed -n 's/^\.It //p' |
 	sed 's/ , / /g; s/Ic //g; s/\\&//g')
-[ $missing = 0 ] && grep -q 'q quits from anywhere' "$tmp/help"
+[ $missing = 0 ] && grep -q 'q or F10 quits from anywhere' "$tmp/help"
 ok $? "PgDn reaches every key of nio-top(1) and the last line of the help"
 T send-keys -t ui Escape
 wait_gone 'Keys \(Up' 10
@@ -114,11 +114,11 @@ T kill-server
 
 # The zero-copy verdict, whole, on the live screen and in the analysis.
 start "${utf8[@]}" -- -s zero-copy,one-copy -m 64K -d 3 -o "$tmp/zc.json"
-wait_screen 'Zero-copy: the kernel' 60
+wait_screen 'Zero-copy so far: the kernel' 60
 # The gauges' column: the box's inside, its lines joined.
 screen | sed -n 's/^.*││ *\(.*[^ ]\) *│$/\1/p' | tr '\n' ' ' >"$tmp/gauges"
-grep -qE 'Zero-copy: the kernel copied [0-9]+% \([0-9]+ of [0-9]+ completed sends\)' "$tmp/gauges"
-ok $? "at 80x24 the zero-copy line is whole ($(grep -oE 'Zero-copy: .*sends\)' "$tmp/gauges"))"
+grep -qE 'Zero-copy so far: the kernel copied [0-9]+% \([0-9]+ of [0-9]+ completions\)' "$tmp/gauges"
+ok $? "at 80x24 the zero-copy line is whole ($(grep -oE 'Zero-copy so far: .*completions\)' "$tmp/gauges"))"
 wait_screen 'sweep done: 2 runs' 100
 T send-keys -t ui 5
 wait_screen 'Analysis' 10

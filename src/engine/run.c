@@ -1254,6 +1254,29 @@ bool run_result_metric(const struct run_result *r, bool sender, size_t metric,
 	return !isnan(*value);
 }
 
+const char *run_result_metric_why(const struct run_result *r, bool sender,
+				  size_t metric)
+{
+	const struct run_side_counters *side = sender ? &r->sender
+						      : &r->receiver;
+	const char *events[2];
+	unsigned int n = metric_events(&metrics[metric], events);
+
+	if (r->measured_s <= 0)
+		return "the run measured nothing";
+	if (metric_counted(&metrics[metric]) && !r->counted)
+		return "not counted (--no-counters)";
+	for (unsigned int k = 0; k < n; k++) {
+		int i = counters_find(r->config.counters, events[k]);
+
+		if (i < 0)
+			return "its event is not among --events";
+		if (!counter_known(&side->value[i]))
+			return side->value[i].reason;
+	}
+	return "nothing moved in the window";
+}
+
 void run_result_fini(struct run_result *result)
 {
 	free(result->intervals);

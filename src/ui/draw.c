@@ -306,11 +306,8 @@ static double gauge_scale(const struct explorer *e, size_t g)
 	return max;
 }
 
-/*
- * A reason without its parenthesised details, for where the whole one does
- * not fit: "counts user space only: run as root, or sysctl ...".
- */
-static void short_reason(const char *why, char *out, size_t size)
+/* "counts user space only: run as root, or sysctl ..." */
+void ui_short_reason(const char *why, char *out, size_t size)
 {
 	size_t n = 0;
 	int depth = 0;
@@ -342,7 +339,7 @@ static void draw_gauge(struct ui *ui, const struct explorer *e, size_t g,
 		return;
 	}
 	if (!reading->known) {
-		short_reason(reading->why, why, sizeof(why));
+		ui_short_reason(reading->why, why, sizeof(why));
 		ui_text(y, x, width, ROLE_INACTIVE, "n/a: %s",
 			(int)strlen(reading->why) + 5 <= width ? reading->why
 							       : why);
@@ -422,7 +419,7 @@ static size_t gauge_lines(const struct explorer *e, int width, bool brief,
 		if (!line[i].shared_why)
 			continue;
 		if (brief)
-			short_reason(why, reason, sizeof(reason));
+			ui_short_reason(why, reason, sizeof(reason));
 		else
 			snprintf(reason, sizeof(reason), "%s", why);
 		snprintf(text, sizeof(text), "%s: n/a on both sides: %s",
@@ -439,41 +436,59 @@ static void gauge_lines_free(struct gauge_line *line, size_t n)
 }
 
 /*
- * The lines below the gauges, wrapped to width: in rr the round trips so
- * far; for zero-copy what the kernel copied anyway, else what moved.
+ * The lines below the gauges, wrapped to width, for the run going on or
+ * else the last one finished: in rr its round trips; for zero-copy what the
+ * kernel copied anyway, else what moved; with --rx zerocopy what was mapped.
+ * These are the run's totals, not the gauges' window, and say so.
  */
 static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 		       struct ui_lines *foot)
 {
 	/* A percentile's name and its value are never split by a wrap. */
 	const char *nb = ui->utf8 ? "\u00a0" : "=";
+	const struct session *s = e->session;
+	const struct run_config *c = &e->running;
 	const struct run_totals *t = &e->live.totals;
 	const struct latency_summary *l = &e->live.latency;
-	char text[256], moved[32], delivered[32];
+	char text[256], moved[32], delivered[32], when[32] = "so far";
 
-	if (!e->live.running)
+	if (!e->live.running && !s->result_count)
 		return;
-	if (e->running.mode == RUN_RR && !l->count)
-		snprintf(text, sizeof(text), "Round trip: %s",
-			 e->live.warmup ? "warming up" : "none measured yet");
-	else if (e->running.mode == RUN_RR)
+	if (!e->live.running) {
+		const struct run_result *last =
+			&s->results[s->result_count - 1];
+
+		c = &last->config;
+		t = &last->totals;
+		l = &last->latency;
+		snprintf(when, sizeof(when), "in run %zu", s->result_count);
+	}
+	if (c->mode == RUN_RR && !l->count)
+		snprintf(text, sizeof(text), "Round trips %s: %s", when,
+			 !e->live.running ? "none measured"
+			 : e->live.warmup ? "warming up"
+					  : "none measured yet");
+	else if (c->mode == RUN_RR)
 		snprintf(text, sizeof(text),
-			 "Round trip, us: p50%s%.1f  p90%s%.1f  p99%s%.1f  "
-			 "p99.9%s%.1f  max%s%.1f  (%llu round trips)",
-			 nb, l->p50_us, nb, l->p90_us, nb, l->p99_us, nb,
+			 "Round trip %s, us: p50%s%.1f  p90%s%.1f  "
+			 "p99%s%.1f  p99.9%s%.1f  max%s%.1f  (%llu round "
+			 "trips)",
+			 when, nb, l->p50_us, nb, l->p90_us, nb, l->p99_us, nb,
 			 l->p99_9_us, nb, l->max_us,
 			 (unsigned long long)l->count);
-	if (e->running.mode == RUN_RR)
+	if (c->mode == RUN_RR)
 		ui_lines_wrap(foot, l->count ? ROLE_HIGHLIGHT : ROLE_MISC,
 			      width, 2, text);
-	if (e->running.strategy->zerocopy && !t->zc_completions) {
+	if (c->strategy->zerocopy && !t->zc_completions) {
 		snprintf(text, sizeof(text),
-			 "Zero-copy: %llu sends pinned, none completed yet",
-			 (unsigned long long)t->zc_sends);
-	} else if (e->running.strategy->zerocopy) {
+			 "Zero-copy %s: %llu sends pinned, none completed%s",
+			 when, (unsigned long long)t->zc_sends,
+			 e->live.running ? " yet" : "");
+	} else if (c->strategy->zerocopy) {
 		snprintf(text, sizeof(text),
-			 "Zero-copy: the kernel copied %.0f%% (%llu of %llu "
-			 "completed sends)",
+			 "Zero-copy %s: the kernel copied %.0f%% (%llu of "
+			 "%llu completions)",
+			 when,
 			 100.0 * (double)t->zc_copied /
 				 (double)t->zc_completions,
 			 (unsigned long long)t->zc_copied,
@@ -482,23 +497,21 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 		units_format_bytes(t->bytes_sent, moved, sizeof(moved));
 		units_format_bytes(t->bytes_received, delivered,
 				   sizeof(delivered));
-		snprintf(text, sizeof(text), "Moved: %s sent, %s delivered%s",
-			 moved, delivered,
-			 e->running.settings.verify
-				 ? (t->corrupt ? ", CORRUPT messages"
-					       : ", 0 corrupt")
-				 : "");
+		snprintf(text, sizeof(text),
+			 "Moved %s: %s sent, %s delivered%s", when, moved,
+			 delivered,
+			 c->settings.verify ? (t->corrupt ? ", CORRUPT messages"
+							  : ", 0 corrupt")
+					    : "");
 	}
 	ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
-	if (e->running.settings.rx == RX_ZEROCOPY &&
-	    t->rx_mapped + t->rx_copied) {
+	if (c->settings.rx == RX_ZEROCOPY && t->rx_mapped + t->rx_copied) {
+		const char *why = strategy_rx_unmapped_why(c->strategy);
 		char share[128];
 
-		const char *why = strategy_rx_unmapped_why(e->running.strategy);
-
-		strategy_rx_share(e->running.strategy, t->rx_mapped,
-				  t->rx_copied, false, share, sizeof(share));
-		snprintf(text, sizeof(text), "Receive: %s%s%s", share,
+		strategy_rx_share(c->strategy, t->rx_mapped, t->rx_copied,
+				  false, share, sizeof(share));
+		snprintf(text, sizeof(text), "Receive %s: %s%s%s", when, share,
 			 why ? ": " : "", why ? why : "");
 		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
 	}

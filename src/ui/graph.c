@@ -46,7 +46,8 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 	const struct explorer_point *p;
 	double max = 0, span_ns = EXPLORER_HISTORY_S * 1e9;
 	size_t known = 0; /* points with a value */
-	char name[64], title[160], now[24] = "-", top[24];
+	char name[64], brief[64], title[256], now[24] = "-", top[24];
+	char value[192] = "-";
 
 	ui_metric_name(metric, name, sizeof(name));
 	if (columns > GRAPH_COLUMNS_MAX)
@@ -70,25 +71,31 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 		if (v > max)
 			max = v;
 	}
+	/* Between runs the newest reading is the last, not the current. */
 	if (newest && !isnan(newest->value[metric->side][metric->metric]))
 		ui_format_value(newest->value[metric->side][metric->metric],
 				now, sizeof(now));
+	if (!e->live.running && newest)
+		snprintf(now, sizeof(now), "idle");
 	ui_format_value(max, top, sizeof(top));
-	snprintf(title, sizeof(title), "%s: %s, top %s", name, now, top);
-	if (!known)
-		snprintf(title, sizeof(title), "%s: %s", name,
-			 newest ? "n/a (the gauges say why)" : "-");
+	if (known) {
+		snprintf(value, sizeof(value), "%s, top %s", now, top);
+	} else if (newest) {
+		char why[sizeof(e->live.gauge[0][0].why)];
+
+		ui_short_reason(e->live.gauge[metric->side][metric->metric].why,
+				why, sizeof(why));
+		snprintf(value, sizeof(value), "n/a: %s", why);
+	}
+	snprintf(title, sizeof(title), "%s: %s", name, value);
 	/* Narrow: the side as tx or rx, then without the top. */
+	snprintf(brief, sizeof(brief), "%s %s %s",
+		 metrics[metric->metric].label, metrics[metric->metric].unit,
+		 metric->side == SIDE_SENDER ? "tx" : "rx");
 	if ((int)strlen(title) > r->w - 6)
-		snprintf(title, sizeof(title), "%s %s %s: %s, top %s",
-			 metrics[metric->metric].label,
-			 metrics[metric->metric].unit,
-			 metric->side == SIDE_SENDER ? "tx" : "rx", now, top);
-	if ((int)strlen(title) > r->w - 6)
-		snprintf(title, sizeof(title), "%s %s %s: %s",
-			 metrics[metric->metric].label,
-			 metrics[metric->metric].unit,
-			 metric->side == SIDE_SENDER ? "tx" : "rx", now);
+		snprintf(title, sizeof(title), "%s: %s", brief, value);
+	if ((int)strlen(title) > r->w - 6 && known)
+		snprintf(title, sizeof(title), "%s: %s", brief, now);
 	ui_box(ui, r, ROLE_BOX_GRAPH, title);
 	if (max <= 0 || height <= 0)
 		return;

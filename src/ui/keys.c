@@ -692,7 +692,7 @@ static size_t ui_mouse(struct ui *ui, const struct explorer *e,
 	return n;
 }
 
-/* The preset list: Up and Down choose, Enter loads, Esc or p closes. */
+/* The preset list: Up, Down, PgUp... choose, Enter loads, Esc or p closes. */
 static bool ui_preset_key(struct ui *ui, const struct explorer *e, int ch,
 			  struct ui_command *cmd, size_t *n)
 {
@@ -706,6 +706,19 @@ static bool ui_preset_key(struct ui *ui, const struct explorer *e, int ch,
 	case 'j':
 		if (ui->preset_cursor + 1 < e->preset_count)
 			ui->preset_cursor++;
+		return true;
+	case KEY_PPAGE:
+		ui->preset_cursor = ui->preset_cursor > ui->overlay_rows
+					    ? ui->preset_cursor -
+						      ui->overlay_rows
+					    : 0;
+		return true;
+	case KEY_NPAGE:
+		ui->preset_cursor += ui->overlay_rows;
+		if (ui->preset_cursor >= e->preset_count)
+			ui->preset_cursor = e->preset_count
+						    ? e->preset_count - 1
+						    : 0;
 		return true;
 	case KEY_HOME:
 		ui->preset_cursor = 0;
@@ -896,9 +909,9 @@ void ui_draw_help(struct ui *ui)
 		      "selects it; the wheel steps the focused control, or "
 		      "scrolls what it is over.");
 	ui_lines_wrap(&l, ROLE_INACTIVE, width, 0,
-		      "q quits from anywhere. The bottom bar names the "
-		      "function keys; every key here works in every view, "
-		      "but those marked chart: are the chart's.");
+		      "q or F10 quits from anywhere; the bottom bar names "
+		      "the function keys. The keys marked chart: act on the "
+		      "chart (view 4); every other key works in every view.");
 	attrset(theme_attr(ROLE_TEXT));
 	for (int y = r.y; y < r.y + r.h; y++)
 		mvhline(y, r.x, ' ', r.w);

@@ -539,6 +539,60 @@ static void compare_cell(const struct run_result *r, const struct ui_column *c,
 	snprintf(out, size, "%*s%s", column - (ratio ? 7 : 0), value, suffix);
 }
 
+/*
+ * The figures none of the compared runs has, grouped by why not: each
+ * metric once, with the sides it is missing on.
+ */
+struct compare_group {
+	const char *why;
+	unsigned int sides[METRICS_MAX]; /* a bit per gauge_side */
+};
+
+struct compare_unknown {
+	struct compare_group group[8];
+	size_t count;
+};
+
+static void compare_unknown(struct compare_unknown *u,
+			    const struct run_result *r,
+			    const struct ui_metric *m)
+{
+	const char *why = run_result_metric_why(r, m->side == SIDE_SENDER,
+						m->metric);
+	size_t i;
+
+	for (i = 0; i < u->count && strcmp(u->group[i].why, why); i++)
+		;
+	if (i == sizeof(u->group) / sizeof(*u->group))
+		return;
+	if (i == u->count)
+		u->group[u->count++] = (struct compare_group){.why = why};
+	u->group[i].sides[m->metric] |= 1u << m->side;
+}
+
+/* "L1d misses, IPC tx: n/a in these runs: why" */
+static void compare_unknown_text(const struct compare_unknown *u, size_t i,
+				 char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t g = 0; g < metric_count && len < size; g++) {
+		unsigned int sides = u->group[i].sides[g];
+
+		if (!sides)
+			continue;
+		len += (size_t)snprintf(out + len, size - len, "%s%s%s",
+					len ? ", " : "", metrics[g].label,
+					sides == 1u << SIDE_SENDER     ? " tx"
+					: sides == 1u << SIDE_RECEIVER ? " rx"
+								       : "");
+	}
+	if (len < size)
+		snprintf(out + len, size - len, ": n/a in these runs: %s",
+			 u->group[i].why);
+}
+
 void ui_draw_compare(struct ui *ui, const struct explorer *e,
 		     const struct rect *r)
 {
@@ -553,7 +607,9 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 	size_t pick[8], marked, n = compare_pick(ui, e, room, pick, &marked);
 	bool rr = false, ratio;
 	char line[512], title[160];
-	size_t len, unknown = 0;
+	struct compare_unknown unknown = {0};
+	bool mixed = false;
+	size_t len;
 	int pad;
 
 	if (!n) {
@@ -580,8 +636,11 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 		snprintf(title + len, sizeof(title) - len,
 			 " (c marks runs; wider shows ratios)");
 	ui_box(ui, r, ROLE_BOX_GRAPH, title);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		rr |= results[pick[i]].config.mode == RUN_RR;
+		mixed |= ratio && results[pick[i]].config.mode !=
+					  results[pick[0]].config.mode;
+	}
 	/* The runs' names, sizes and modes stay while the figures scroll. */
 	for (int head = 0; head < 3; head++) {
 		len = (size_t)snprintf(line, sizeof(line), "%-*s", label,
@@ -600,8 +659,11 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 				snprintf(cell, sizeof(cell), "%s x%u", size,
 					 res->config.threads);
 			else
-				snprintf(cell, sizeof(cell), "%s",
-					 run_mode_name(res->config.mode));
+				snprintf(cell, sizeof(cell), "%s%s",
+					 run_mode_name(res->config.mode),
+					 res->config.settings.rx == RX_ZEROCOPY
+						 ? " rx-zc"
+						 : "");
 			/* Over the value, left of the ratio. */
 			len += (size_t)snprintf(
 				line + len, sizeof(line) - len, "%*.*s%*s",
@@ -641,7 +703,8 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 			for (size_t i = 0; i < n; i++)
 				any |= column_value(&results[pick[i]], &c, &v);
 			if (!any) {
-				unknown++;
+				compare_unknown(&unknown, &results[pick[0]],
+						&ui->metric[m]);
 				continue;
 			}
 		}
@@ -650,21 +713,26 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 		for (size_t i = 0; i < n && len < sizeof(line); i++) {
 			char cell[48];
 
-			compare_cell(&results[pick[i]], &c, ratio,
-				     i > 0 && base_known, base, column, cell,
-				     sizeof(cell));
+			/* Stream and rr runs measure different things. */
+			compare_cell(
+				&results[pick[i]], &c, ratio,
+				i > 0 && base_known &&
+					results[pick[i]].config.mode ==
+						results[pick[0]].config.mode,
+				base, column, cell, sizeof(cell));
 			len += (size_t)snprintf(line + len, sizeof(line) - len,
 						"%s", cell);
 		}
 		ui_lines_add(&l, ROLE_TEXT, 0, "%s", line);
 	}
-	if (unknown) {
-		snprintf(line, sizeof(line),
-			 "%zu more figure%s n/a in these runs (the gauges say "
-			 "why).",
-			 unknown, unknown == 1 ? " is" : "s are");
+	for (size_t i = 0; i < unknown.count; i++) {
+		compare_unknown_text(&unknown, i, line, sizeof(line));
 		ui_lines_wrap(&l, ROLE_INACTIVE, r->w - 4, 2, line);
 	}
+	if (mixed)
+		ui_lines_wrap(&l, ROLE_INACTIVE, r->w - 4, 2,
+			      "No ratio between a stream and an rr run: they "
+			      "measure different things.");
 	ui->pane_rows = r->h > 2 + (int)l.fixed ? (size_t)(r->h - 2) - l.fixed
 						: 1;
 	ui_lines_draw(ui, &l, r, &ui->view_scroll[VIEW_COMPARE]);
@@ -771,7 +839,7 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 {
 	const struct strategy_ops *ops = e->config.strategy;
 	struct strategy_step path[STRATEGY_STEPS_MAX];
-	struct ui_lines l = {0};
+	struct ui_lines l = {0}, move = {0};
 	int steps = explain_path(&e->config, path), copies = 0;
 	char title[96], text[512];
 	struct rect r = overlay_rect(ui, 112, 40);
@@ -784,12 +852,18 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 		if (!s->move)
 			break;
 		copies += s->copies;
-		snprintf(text, sizeof(text), "%s %s%s",
-			 ui->utf8 ? "\u2502" : "|",
+		snprintf(text, sizeof(text), "%s%s",
 			 s->copies ? "COPY  " : "no copy  ", s->move);
-		ui_lines_wrap(&l,
-			      s->copies ? ROLE_SENDER_HIGH : ROLE_RECEIVER_HIGH,
-			      width - 2, 4, text);
+		/* The connector runs down every line of the move. */
+		ui_lines_wrap(&move, ROLE_TEXT, width - 4, 2, text);
+		for (size_t k = 0; k < move.count; k++)
+			ui_lines_add(&l,
+				     s->copies ? ROLE_SENDER_HIGH
+					       : ROLE_RECEIVER_HIGH,
+				     2, "%s %*s%s", ui->utf8 ? "\u2502" : "|",
+				     move.line[k].indent, "",
+				     move.line[k].text);
+		ui_lines_free(&move);
 		ui_lines_add(&l, ROLE_TEXT, 2, "%s", ui->utf8 ? "\u25bc" : "v");
 	}
 	if (ops->zerocopy && e->live.running) {
@@ -880,6 +954,8 @@ void ui_draw_presets(struct ui *ui, const struct explorer *e)
 	for (int y = r.y; y < r.y + r.h; y++)
 		mvhline(y, r.x, ' ', r.w);
 	ui_box(ui, &r, ROLE_TITLE, "Presets (Enter loads, Esc closes)");
+	/* A page of PgUp/PgDn: about as many presets as lines fit. */
+	ui->overlay_rows = r.h > 2 ? (size_t)(r.h - 2) : 1;
 	/* The chosen preset stays in sight, all its lines. */
 	if (cursor_line < ui->overlay_scroll)
 		ui->overlay_scroll = cursor_line;

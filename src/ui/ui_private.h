@@ -183,6 +183,8 @@ void ui_text(int y, int x, int width, enum theme_role role, const char *fmt,
 void ui_format_size(size_t bytes, char *out, size_t size);
 void ui_format_value(double value, char *out, size_t size);
 void ui_format_duration(uint64_t ms, char *out, size_t size);
+/* A reason without its parenthesised details, where the whole does not fit. */
+void ui_short_reason(const char *why, char *out, size_t size);
 void ui_metric_name(const struct ui_metric *m, char *out, size_t size);
 /* The figures of the metric table a screen can show, in order. */
 void ui_metrics_init(struct ui *ui);
