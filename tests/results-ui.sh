@@ -27,6 +27,10 @@ row=$(screen | grep -E '│ +1 one-copy 4 KiB x1 +rr ')
 grep -Eq '│ +1 one-copy 4 KiB x1 +rr +1\.[0-9]+ +[0-9.]+ +[0-9.]+k? +[0-9.]+k? ' <<<"$row"
 ok $? "its row shows rr, Gbit/s, p50 and p99: $(tr -s ' ' <<<"$row" | cut -c1-70)"
 p50=$(awk '{print $10}' <<<"$row")
+screen | grep -Eq "Round trip in run 1, us: p50.{1,2}$p50 " &&
+	screen | grep -Eq 'Moved in run 1: [0-9.]+ [KMG]iB sent' &&
+	screen | grep -Eq '╭─ [A-Za-z %/()]+: idle, top [0-9.]+k? '
+ok $? "after it ended, the gauges' foot gives run 1's totals with the same p50, the graphs say idle"
 T send-keys -t ui Enter
 wait_screen 'run 2: one-copy 4 KiB x1' 30
 ok $? "the next run is run 2 in the header"
@@ -74,6 +78,15 @@ ok $? "m: the round trip against flows, for the size measured"
 T send-keys -t ui ']'
 screen | grep -q 'Mode .* stream ' && screen | grep -q 'loaded export, 6 runs'
 ok $? "the chart's keys leave the controls and start nothing"
+# Compare: the selected run (6, rr) and the latest ones, stream among them.
+T send-keys -t ui 3
+wait_screen 'No ratio between a stream and an rr run' 20
+ok $? "compare of rr and stream runs says it gives no ratio between them"
+# Without a PMU (as on most VMs) the L1d counter is n/a: compare says why.
+why=$(jq -r '.runs[0].sender.counters["L1-dcache-load-misses"] | select(.value == null) | .reason' "$tmp/both.json")
+[ -z "$why" ] || box Compare | tr -d '│\n' | tr -s ' ' |
+	grep -qE "L1d misses[a-zA-Z/, ]*: n/a in these runs: ${why:0:20}"
+ok $? "a figure no compared run has is named with that run's reason (${why:-counted here})"
 T send-keys -t ui 5
 wait_screen 'Analysis: 95% confidence' 20
 screen | grep -q 'stream, 1 flow: one-copy vs two-copy' &&

@@ -234,9 +234,10 @@ T send-keys -t ui p
 wait_screen 'Presets \(Enter loads' 20 && screen | grep -q 'pa02' &&
 	screen | grep -q 'zerocopy-crossover' && screen | grep -q '│ saved-'
 ok $? "p lists the shipped presets and the one saved"
-T send-keys -t ui Down Down Enter
+# Six presets: PgDn goes to the last, three up is quick, the third.
+T send-keys -t ui NPage Up Up Up Enter
 wait_screen 'preset quick: ([0-9]+ of 7, run [0-9]+|7 runs)' 20 && wait_screen 'sweep [0-9]/7' 20
-ok $? "Enter loads the chosen preset (quick) and runs its grid as a sweep"
+ok $? "PgDn, Up x3 and Enter load the chosen preset (quick) and run its grid as a sweep"
 T send-keys -t ui q q
 wait_exit
 T kill-server

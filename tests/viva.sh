@@ -128,6 +128,13 @@ ok $? "the analysis gives the zero-copy verdict whole"
 # q from every pane and overlay: here, after the overlays close on Esc.
 T send-keys -t ui x
 wait_screen 'Data path of' 10
+# Every line of a move, wrapped or not, carries the connector down to its ▼.
+screen | sed -n 's/^ *│ \(.*\)│ *$/\1/p' | awk '
+	/^  │ / { moving = 1; moves++; next }
+	/^  ▼/ { moving = 0; next }
+	moving { bad++ }
+	END { exit !(moves >= 2 && !bad) }'
+ok $? "at 80x24 the data path's moves keep their connector on every line"
 T send-keys -t ui q
 wait_exit && [ "$(cat "$tmp/exit")" = 0 ]
 ok $? "q quits from the data path"
