@@ -2,7 +2,8 @@
 # Two hosts: nio-top --serve in one network namespace, nio-top --connect in
 # another, over a veth pair the test made.  The grid runs split across the
 # two: bytes the client's senders sent equal the bytes the agent's receivers
-# report, both sides' counters are in the export, so are both hosts, and the
+# report, both sides' counters are in the export, so are both hosts, zero-copy
+# receive works on either host, and the
 # explorer shows the agent's gauges and moves both hosts when a control moves.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -64,6 +65,17 @@ ok $? "--reverse: the run is clean and says the agent ran the senders"
 sent=$(grep -o 'run 1: sent [0-9]* bytes' "$tmp/agent.log" | awk '{print $4}')
 [ -n "$sent" ] && [ "$sent" = "$(jq '.runs[0].bytes_received' "$tmp/rev.json")" ]
 ok $? "--reverse: the agent's log reports the bytes this host received"
+# Zero-copy receive on either host: the agent's receivers, then this host's.
+for way in "" --reverse; do
+	client --batch -s zero-copy,one-copy -m 64K -d 0.3 -w 0.1 --verify \
+		--rx zerocopy $way -o "$tmp/rxzc.json" >/dev/null 2>&1 &&
+		jq_true "$tmp/rxzc.json" 'all(.runs[]; .error == null and
+		.bytes_sent == .bytes_received and .integrity.corrupt == 0 and
+		.rx_zerocopy.mapped_bytes + .rx_zerocopy.copied_bytes ==
+		.bytes_received) and .runs[0].rx_zerocopy.mapped_bytes > 0 and
+		.runs[1].rx_zerocopy.mapped_bytes == 0'
+	ok $? "--rx zerocopy ${way:-(the agent receives)}: clean, every byte mapped or copied, a zero-copy sender's mapped ($(jq -c '[.runs[].rx_zerocopy.mapped_bytes]' "$tmp/rxzc.json"))"
+done
 client --batch -s one-copy -m 4K -d 0.3 -w 0.1 --mode rr -o "$tmp/rr.json" \
 	>/dev/null 2>&1
 ok $? "rr over two hosts completes"

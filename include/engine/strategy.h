@@ -22,13 +22,6 @@
 #define STRATEGY_URING_DEPTH_DEFAULT 8
 #define STRATEGY_URING_DEPTH_MAX     256
 #define STRATEGIES_MAX		     16
-/*
- * The MTU that makes each TCP segment carry whole pages, as --rx zerocopy
- * needs: 61440 bytes (15 pages) of payload plus the IPv4 and TCP headers
- * and the timestamp option.
- */
-#define STRATEGY_RX_ZEROCOPY_MTU     61492
-#define STRATEGY_RX_ZEROCOPY_HEADERS 52
 
 /* What one end of a flow is given. */
 struct strategy_params {

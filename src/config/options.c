@@ -942,17 +942,13 @@ static int check_topology(const struct topo_options *t, char **cause)
 	return 0;
 }
 
-static void add_warning(struct options *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /*
- * --rx zerocopy: the kernel must have TCP_ZEROCOPY_RECEIVE, and a segment
- * must carry whole pages.  nio-top sets that MTU on a veth it makes; where it
- * cannot, it says what is missing rather than copying in silence.
+ * --rx zerocopy: the kernel must have TCP_ZEROCOPY_RECEIVE.  It changes the
+ * receive side only: the network (its MTU among the rest) stays as the other
+ * options make it, so a run with it compares with one without.
  */
 static int check_rx(struct options *o, char **cause)
 {
-	unsigned int mtu = o->topo.mtu;
 	char *why = NULL;
 
 	if (o->run.rx != RX_ZEROCOPY)
@@ -966,31 +962,6 @@ static int check_rx(struct options *o, char **cause)
 		return r;
 	}
 	free(why);
-	if (o->topo.kind == TOPO_VETH && !options_given(o, "mtu")) {
-		o->topo.mtu = STRATEGY_RX_ZEROCOPY_MTU;
-		return 0;
-	}
-	if (o->topo.kind == TOPO_REMOTE)
-		return 0;
-	if (o->topo.kind != TOPO_VETH)
-		add_warning(o,
-			    "nio-top: --rx zerocopy: the %s topology keeps "
-			    "lo's MTU, whose segments are not whole pages: "
-			    "most bytes will be copied (with --topology veth "
-			    "nio-top sets an MTU of %d)",
-			    topo_kind_name(o->topo.kind),
-			    STRATEGY_RX_ZEROCOPY_MTU);
-	else if (mtu <= STRATEGY_RX_ZEROCOPY_HEADERS ||
-		 (mtu - STRATEGY_RX_ZEROCOPY_HEADERS) % 4096)
-		add_warning(o,
-			    "nio-top: --rx zerocopy: --mtu %u gives segments "
-			    "of %u bytes, not whole pages: most bytes will be "
-			    "copied (%d would map them)",
-			    mtu,
-			    mtu > STRATEGY_RX_ZEROCOPY_HEADERS
-				    ? mtu - STRATEGY_RX_ZEROCOPY_HEADERS
-				    : 0,
-			    STRATEGY_RX_ZEROCOPY_MTU);
 	return 0;
 }
 

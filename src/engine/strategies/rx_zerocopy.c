@@ -9,11 +9,12 @@
  *
  * It maps only pages that are whole, order-0 and no file's or process's
  * own (the kernel refuses to map page-cache and anonymous pages into
- * another process): so segments must carry whole pages -- page-sized
- * payloads and an MTU that fits a page multiple plus headers (nio-top sets
- * one on its own veth) -- and over veth only what the kernel copied at
+ * another process): over veth and loopback only what the kernel copied at
  * delivery (zero-copy, uring-zc) qualifies; the pages of a copying sender
  * are compound, those of sendfile and splice belong to a file or a process.
+ * Sends of several pages map the most; the MTU matters less than it would
+ * seem (measured here at 64 KiB: 91% at 1500, 93% at 61492), since the
+ * segments TCP hands over veth and loopback are up to 64 KiB whatever it is.
  *
  * A call maps up to the first part page, which ends every segment the
  * sender built, so a message is mostly cut between calls: mapped pages, a
