@@ -190,11 +190,18 @@ start "${utf8[@]}" -- -s one-copy,two-copy -d 5
 wait_screen 'Throughput .*Gbit/s' 30
 wait_screen 'sweep [12]/2' 30
 ok $? "two strategies given: a sweep runs, with its progress ($(screen | head -1 | cut -c30-110))"
+# The time left counts down through a run, not only between runs.
+left_s() { screen | head -1 | grep -oE '[0-9]+:[0-9]{2} left' | awk -F'[: ]' '{ print $1 * 60 + $2 }'; }
+first=$(left_s)
+sleep 2
+second=$(left_s)
+[ -n "$first" ] && [ -n "$second" ] && [ "$second" -lt "$first" ]
+ok $? "the time left counts down within a run ($first s, then $second s)"
 T send-keys -t ui q
-wait_screen 'A sweep is running: q again quits' 10
+wait_screen 'A sweep runs(: q again quits, other keys go on| and 1 run is not saved: q quits)' 10
 ok $? "q during a sweep asks first"
 T send-keys -t ui a
-wait_gone 'A sweep is running' 10 && ! [ -s "$tmp/exit" ]
+wait_gone 'A sweep runs(:| and)' 10 && ! [ -s "$tmp/exit" ]
 ok $? "any other key goes on"
 T send-keys -t ui q q
 wait_exit && [ "$(cat "$tmp/exit")" = 0 ]

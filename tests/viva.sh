@@ -99,7 +99,7 @@ screen | grep -E '^│ [ *] +[0-9]+ [a-z-]+ [0-9]+ [KM]?i?B x[0-9]' |
 [ "$(wc -l <"$tmp/sorted")" -gt 5 ] && sort -g -r -c "$tmp/sorted"
 ok $? "the rows go down in throughput ($(tr '\n' ' ' <"$tmp/sorted"))"
 T send-keys -t ui I
-wait_screen 'Runs, by Gbit/s;' 10 &&
+wait_screen 'Runs, by Gbit/s, smallest first' 10 &&
 	screen | grep -E '^│ [ *] +[0-9]+ [a-z-]+ [0-9]+ [KM]?i?B x[0-9]' |
 	awk '{ print $9 }' | sort -g -c
 ok $? "I inverts the order"
@@ -184,19 +184,32 @@ T send-keys -t ui q q
 wait_exit
 T kill-server
 
-# After a sweep the controls are what they were.
+# After a sweep the controls are what they were, and nothing runs unasked.
 start "${utf8[@]}" -- -s two-copy -m 8K
 wait_screen 'Throughput' 30
 T send-keys -t ui p
 wait_screen 'Presets \(Enter loads' 10
+screen | grep -qE 'quick +[0-9]+ runs, about [0-9]+ s: Every'
+ok $? "the preset list says how many runs a preset starts, and how long ($(screen | grep -oE 'quick +[0-9]+ runs[^:]*'))"
 T send-keys -t ui Down Down
 T send-keys -t ui Enter
 wait_screen 'preset quick' 10
 ok $? "the quick preset runs as a sweep"
+# q once runs have finished: the status line counts them and offers e.
+wait_screen 'preset quick: [3-9] of' 60
+T send-keys -t ui q
+wait_screen 'A sweep runs and [0-9]+ runs? (is|are) not saved: q quits without (it|them), e exports' 10
+ok $? "q during a sweep counts the runs not saved and offers e"
+T send-keys -t ui a
+wait_gone 'A sweep runs and' 10 && ! [ -s "$tmp/exit" ]
+ok $? "any other key: the sweep goes on"
 wait_screen 'preset quick done: [0-9]+ runs' 90
 screen | grep -qE 'Strategy ◀ two-copy' && screen | grep -qE 'Size +◀ 8 KiB' &&
 	screen | grep -qE 'Duration ◀ continuous'
 ok $? "after the sweep the controls are two-copy, 8 KiB, continuous again"
+sleep 2
+screen | head -1 | grep -q ' idle' && screen | tr '\n' ' ' | grep -qE '\(Enter +runs +them\)'
+ok $? "after the sweep nothing runs until asked ($(screen | head -1 | cut -c1-60))"
 T send-keys -t ui q q
 wait_exit
 T kill-server

@@ -34,6 +34,9 @@ void preset_dirs(const char *dirs[5], bool user);
 struct preset_entry {
 	char name[64];
 	char description[1025]; /* "" if it has none */
+	/* What loading it starts, as the explorer counts it (0: unknown). */
+	size_t runs;
+	double seconds; /* warm-ups and durations planned; 0: continuous */
 };
 
 /* Every preset of the folders, each name once (the first found), sorted. */

@@ -81,12 +81,12 @@ struct explorer {
 	bool viewing; /* a loaded export (no plan): nothing runs */
 
 	struct run_config *sweep; /* the plan being run one by one */
-	/* The controls before the sweep, and whether they ran: restored. */
+	/* The controls before the sweep: restored after it. */
 	struct run_config before_sweep;
-	bool ran_before_sweep;
 	size_t sweep_count;
 	size_t sweep_next;
 	uint64_t sweep_started_ns;
+	uint64_t sweep_run_started_ns; /* the run in progress */
 	char sweep_name
 		[80]; /* "sweep", or "preset NAME": for the status line */
 	size_t sweep_failed;	 /* runs of the sweep that ended in an error */

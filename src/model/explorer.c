@@ -75,6 +75,8 @@ static void explorer_start(struct explorer *e, const struct run_config *cfg)
 	memset(&e->live, 0, sizeof(e->live));
 }
 
+static void presets_count(struct explorer *e);
+
 static void sweep_cancel(struct explorer *e)
 {
 	free(e->sweep);
@@ -83,19 +85,13 @@ static void sweep_cancel(struct explorer *e)
 }
 
 /*
- * The combinations of the lists the user gave (on the command line or in a
- * preset), the others at the controls' values: with more than one, a sweep.
- */
-/*
  * Runs plan one by one; afterwards the controls return to what they are now
- * (before), running again if they ran.
+ * (before), idle, so that no run the user did not ask for joins the table.
  */
 static void sweep_begin(struct explorer *e, struct run_config *plan,
 			size_t count, const struct run_config *before,
 			const char *name)
 {
-	e->ran_before_sweep = !e->viewing &&
-			      (e->state != EXPLORER_IDLE || e->restart);
 	e->before_sweep = *before;
 	e->sweep = plan;
 	e->sweep_count = count;
@@ -104,6 +100,10 @@ static void sweep_begin(struct explorer *e, struct run_config *plan,
 	snprintf(e->sweep_name, sizeof(e->sweep_name), "%s", name);
 }
 
+/*
+ * The combinations of the lists the user gave (on the command line or in a
+ * preset), the others at the controls' values: with more than one, a sweep.
+ */
 static int explorer_given_sweep(struct explorer *e, const struct options *o,
 				const struct run_config *before,
 				const char *name)
@@ -167,6 +167,7 @@ int explorer_open(struct explorer *e, struct session *session,
 	if (!e->history || !e->rtt)
 		return -ENOMEM;
 	preset_list(!o->no_config, &e->presets, &e->preset_count);
+	presets_count(e);
 	if (e->viewing) {
 		explorer_say(e, "%zu runs loaded from an export; nothing runs",
 			     session->result_count);
@@ -362,21 +363,105 @@ bool explorer_sweeping(const struct explorer *e)
 	return e->sweep != NULL;
 }
 
+/*
+ * A run's length as the runs done so far took it (start to start), or as
+ * planned before any is done.  The time left counts down through the run
+ * in progress, and holds at the runs after it if that one takes longer.
+ */
 void explorer_sweep_progress(const struct explorer *e, size_t *done,
 			     size_t *total, double *left_s)
 {
-	double spent = (double)(clock_now_ns() - e->sweep_started_ns) / 1e9;
+	uint64_t now = clock_now_ns();
+	double per_run, in_run = 0;
+	size_t after;
 
 	*total = e->sweep_count;
 	/* The run in progress is not done yet. */
 	*done = e->sweep_next ? e->sweep_next - 1 : 0;
-	*left_s = *done ? spent / (double)*done * (double)(*total - *done)
-			: NAN;
+	*left_s = NAN;
+	if (!e->sweep_next || *done >= *total)
+		return;
+	if (*done)
+		per_run = (double)(e->sweep_run_started_ns -
+				   e->sweep_started_ns) /
+			  1e9 / (double)*done;
+	else if (e->sweep[0].settings.duration_ms)
+		per_run = (double)(e->sweep[0].settings.warmup_ms +
+				   e->sweep[0].settings.duration_ms) /
+			  1e3;
+	else
+		return;
+	if (e->state != EXPLORER_IDLE)
+		in_run = (double)(now - e->sweep_run_started_ns) / 1e9;
+	after = *total - *done - 1;
+	*left_s = per_run * (double)(after + 1) - in_run;
+	if (*left_s < per_run * (double)after)
+		*left_s = per_run * (double)after;
+}
+
+/*
+ * The session's options with preset name's grid and timing over them: the
+ * network and the counted events stay (a preset's topology and events apply
+ * to new sessions, -p).
+ */
+static int preset_options(const struct explorer *e, const char *name,
+			  struct options *o, char **cause)
+{
+	int r;
+
+	*o = e->session->options;
+	memset(o->given, 0, sizeof(o->given));
+	o->warnings = NULL;
+	r = options_load_preset(o, name, cause);
+	free(o->warnings);
+	o->warnings = NULL;
+	return r;
+}
+
+/* Each preset's runs and planned seconds, for the list to show. */
+static void presets_count(struct explorer *e)
+{
+	for (size_t i = 0; i < e->preset_count; i++) {
+		struct preset_entry *p = &e->presets[i];
+		struct run_config *plan = NULL, one;
+		struct options o;
+		char *cause = NULL;
+		size_t count = 0;
+
+		p->runs = 0;
+		p->seconds = 0;
+		if (preset_options(e, p->name, &o, &cause) < 0 ||
+		    plan_build(&o, &e->config, true, &plan, &count) < 0) {
+			free(cause);
+			continue;
+		}
+		if (count < 2) {
+			one = plan_point(
+				&o, &e->config, (enum run_mode)o.modes[0],
+				o.strategies[0], o.msg_sizes[0], o.threads[0]);
+			free(plan);
+			plan = NULL;
+			count = 1;
+		}
+		p->runs = count;
+		for (size_t k = 0; k < count; k++) {
+			const struct run_settings *s = plan ? &plan[k].settings
+							    : &one.settings;
+
+			if (!s->duration_ms) {
+				p->seconds = 0;
+				break;
+			}
+			p->seconds += (double)(s->warmup_ms + s->duration_ms) /
+				      1e3;
+		}
+		free(plan);
+	}
 }
 
 void explorer_load_preset(struct explorer *e, size_t index)
 {
-	struct options o = e->session->options;
+	struct options o;
 	struct run_config base = e->config;
 	char *cause = NULL, name[80];
 
@@ -384,19 +469,11 @@ void explorer_load_preset(struct explorer *e, size_t index)
 		explorer_changed(e);
 		return;
 	}
-	/*
-	 * The network and the counted events stay: a preset's topology and
-	 * events apply to new sessions (-p), its grid and timing here.
-	 */
-	memset(o.given, 0, sizeof(o.given));
-	o.warnings = NULL;
-	if (options_load_preset(&o, e->presets[index].name, &cause) < 0) {
+	if (preset_options(e, e->presets[index].name, &o, &cause) < 0) {
 		explorer_say(e, "%s", cause ? cause : "cannot load the preset");
 		free(cause);
-		free(o.warnings);
 		return;
 	}
-	free(o.warnings);
 	explorer_changed(e);
 	e->config = plan_point(&o, &base, (enum run_mode)o.modes[0],
 			       o.strategies[0], o.msg_sizes[0], o.threads[0]);
@@ -465,6 +542,7 @@ int explorer_save_preset(struct explorer *e, const char *path)
 	e->preset_count = 0;
 	preset_list(!e->session->options.no_config, &e->presets,
 		    &e->preset_count);
+	presets_count(e);
 	for (size_t i = 0; i < e->preset_count; i++)
 		if (strcmp(e->presets[i].name, name) == 0)
 			found = true;
@@ -565,6 +643,7 @@ void explorer_tick(struct explorer *e, uint64_t now_ns)
 
 		/* The controls show what runs. */
 		e->config = next;
+		e->sweep_run_started_ns = now_ns;
 		explorer_start(e, &next);
 		/* Its place in the sweep, and the run's own number. */
 		if (e->run)
@@ -575,12 +654,10 @@ void explorer_tick(struct explorer *e, uint64_t now_ns)
 		explorer_say(
 			e,
 			"%s done: %zu runs%s; the controls are back as they "
-			"were",
+			"were (Enter runs them)",
 			e->sweep_name, e->sweep_count, failures);
 		sweep_cancel(e);
 		e->config = e->before_sweep;
-		if (e->ran_before_sweep)
-			explorer_start(e, &e->config);
 	} else if (e->restart) {
 		explorer_start(e, &e->config);
 	}

@@ -690,7 +690,8 @@ static void draw_header(const struct ui *ui, const struct explorer *e)
 		else
 			snprintf(sweep, sizeof(sweep),
 				 "  sweep %zu/%zu, %d:%02d left", done, total,
-				 (int)left_s / 60, (int)left_s % 60);
+				 (int)ceil(left_s) / 60,
+				 (int)ceil(left_s) % 60);
 	}
 	/* What is left out first when the line is too long: where, the name. */
 	snprintf(line, sizeof(line), " %snio-top %s  %s  %s%s%s", unsafe,
@@ -713,62 +714,90 @@ static void status_news(struct ui *ui, const struct explorer *e)
 	}
 }
 
-/* The status line's rows: two for a note too long for one. */
-static int status_rows(const struct ui *ui)
+/* What the status line says: a question being asked, or the note. */
+static enum theme_role status_text(const struct ui *ui,
+				   const struct explorer *e, char *text,
+				   size_t size)
 {
-	return ui->confirm == CONFIRM_NONE &&
-			       (int)mbstowcs(NULL, ui->note, 0) > ui->cols - 2
-		       ? 2
-		       : 1;
+	size_t unsaved = explorer_unsaved(e);
+	const char *them = unsaved == 1 ? "it" : "them";
+
+	switch (ui->confirm) {
+	case CONFIRM_QUIT:
+		if (explorer_sweeping(e) && unsaved)
+			snprintf(text, size,
+				 "A sweep runs and %zu run%s not saved: q "
+				 "quits without %s, e exports %s, other keys "
+				 "go on",
+				 unsaved, unsaved == 1 ? " is" : "s are", them,
+				 them);
+		else if (explorer_sweeping(e))
+			snprintf(text, size,
+				 "A sweep runs: q again quits%s, other keys go "
+				 "on",
+				 e->session->result_count
+					 ? " (the finished runs are saved)"
+					 : "");
+		else
+			snprintf(text, size,
+				 "%zu run%s not saved: q quits without %s, e "
+				 "exports %s, other keys go on",
+				 unsaved, unsaved == 1 ? "" : "s", them, them);
+		return ROLE_HIGHLIGHT;
+	case CONFIRM_CHANGE:
+		snprintf(text, size,
+			 "A sweep runs: %s again or y ends it to %s; other "
+			 "keys let it go on",
+			 ui_key_label(ui->confirm_key), ui->pending_what);
+		return ROLE_HIGHLIGHT;
+	case CONFIRM_FILTER:
+		snprintf(text, size,
+			 "Filter runs: %s_  (Enter keeps it, Esc clears it)",
+			 ui->filter);
+		return ROLE_HIGHLIGHT;
+	case CONFIRM_NONE:
+		break;
+	}
+	snprintf(text, size, "%s", ui->note);
+	return ROLE_MISC;
 }
 
+/* The status line's rows: two for a text too long for one. */
+static int status_rows(const struct ui *ui, const struct explorer *e)
+{
+	char text[sizeof(ui->note) + 128];
+
+	status_text(ui, e, text, sizeof(text));
+	return (int)mbstowcs(NULL, text, 0) > ui->cols - 2 ? 2 : 1;
+}
+
+/* Wrapped at words; what a second row cannot hold ends in an ellipsis. */
 static void draw_status(struct ui *ui, const struct explorer *e, int rows)
 {
+	char text[sizeof(ui->note) + 128];
+	enum theme_role role = status_text(ui, e, text, sizeof(text));
 	int y = ui->rows - 1 - rows;
-	size_t unsaved = explorer_unsaved(e);
+	struct ui_lines l = {0};
 
 	attrset(theme_attr(ROLE_TEXT));
 	for (int i = 0; i < rows; i++)
 		mvhline(y + i, 0, ' ', ui->cols);
-	if (rows == 2) {
-		struct ui_lines l = {0};
+	if (rows == 1) {
+		ui_text(y, 1, ui->cols - 2, role, "%s", text);
+		return;
+	}
+	ui_lines_wrap(&l, role, ui->cols - 2, 0, text);
+	if (l.count)
+		ui_text(y, 1, ui->cols - 2, role, "%s", l.line[0].text);
+	if (l.count > 1) {
+		/* The rest, from the second line's first word on. */
+		const char *rest = text + strlen(l.line[0].text);
 
-		ui_lines_wrap(&l, ROLE_MISC, ui->cols - 2, 0, ui->note);
-		for (size_t i = 0; i < l.count && i < 2; i++)
-			ui_text(y + (int)i, 1, ui->cols - 2, ROLE_MISC, "%s",
-				l.line[i].text);
-		ui_lines_free(&l);
-		return;
+		while (*rest == ' ')
+			rest++;
+		ui_text(y + 1, 1, ui->cols - 2, role, "%s", rest);
 	}
-	switch (ui->confirm) {
-	case CONFIRM_QUIT:
-		if (explorer_sweeping(e))
-			ui_text(y, 1, ui->cols - 2, ROLE_HIGHLIGHT,
-				"A sweep is running: q again quits, any other "
-				"key goes on");
-		else
-			ui_text(y, 1, ui->cols - 2, ROLE_HIGHLIGHT,
-				"%zu run%s not saved: q quits without %s, e "
-				"exports %s, other keys go on",
-				unsaved, unsaved == 1 ? "" : "s",
-				unsaved == 1 ? "it" : "them",
-				unsaved == 1 ? "it" : "them");
-		return;
-	case CONFIRM_CHANGE:
-		ui_text(y, 1, ui->cols - 2, ROLE_HIGHLIGHT,
-			"A sweep runs: %s again or y ends it to %s; other "
-			"keys let it go on",
-			ui_key_label(ui->confirm_key), ui->pending_what);
-		return;
-	case CONFIRM_FILTER:
-		ui_text(y, 1, ui->cols - 2, ROLE_HIGHLIGHT,
-			"Filter runs: %s_  (Enter keeps it, Esc clears it)",
-			ui->filter);
-		return;
-	case CONFIRM_NONE:
-		break;
-	}
-	ui_text(y, 1, ui->cols - 2, ROLE_MISC, "%s", ui->note);
+	ui_lines_free(&l);
 }
 
 static void draw_too_small(const struct ui *ui)
@@ -819,7 +848,7 @@ void ui_draw_screen(struct ui *ui, const struct explorer *live)
 
 	ui_track_runs(ui, live);
 	status_news(ui, live);
-	status = status_rows(ui);
+	status = status_rows(ui, live);
 	body = ui->rows - 2 - status;
 	e = ui->frozen ? ui_frozen_view(ui, live) : live;
 	if (ui->rows < UI_MIN_ROWS || ui->cols < UI_MIN_COLS) {

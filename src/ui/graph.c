@@ -46,7 +46,7 @@ void ui_graph(struct ui *ui, const struct explorer *e, const struct rect *r,
 	const struct explorer_point *p;
 	double max = 0, span_ns = EXPLORER_HISTORY_S * 1e9;
 	size_t known = 0; /* points with a value */
-	char name[64], brief[64], title[256], now[24] = "-", top[24];
+	char name[64], brief[64], title[64 + 192 + 8], now[24] = "-", top[24];
 	char value[192] = "-";
 
 	ui_metric_name(metric, name, sizeof(name));
@@ -319,6 +319,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 	double lo = INFINITY, hi = -INFINITY, max = 0;
 	int left = r->x + 9, bottom = r->y + r->h - 3;
 	int plot_w = r->w - 13, plot_h = r->h - 5;
+	int x_left = left, x_width = plot_w - 6;
 	char title[192], label[24], where[32];
 	struct figure_stat stat, top;
 
@@ -373,15 +374,16 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 						    &a->points[i], &stat);
 		if (choices && !valued)
 			ui_say(r, 2, ROLE_INACTIVE,
-			       "No run has a value of %s: it is n/a here (the "
-			       "gauges say why); m picks another figure.",
+			       "No run has a value of %s: it is n/a in every "
+			       "run (compare, 3, says why); m picks another "
+			       "figure.",
 			       c->name);
 		else if (choices)
 			ui_say(r, 2, ROLE_INACTIVE,
 			       "Nothing to draw here: [ and ] choose among "
 			       "the %s measured: %s.",
 			       by_size ? "flows" : "sizes", have);
-		else
+		else if (e->config.mode == mode)
 			ui_say(r, 2, ROLE_INACTIVE,
 			       "No finished %s runs yet%s: w sweeps the "
 			       "strategies over the sizes; r shows %s runs.",
@@ -389,15 +391,32 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 			       a->short_runs ? " (short ones are left out)"
 					     : "",
 			       mode == RUN_RR ? "stream" : "rr");
+		else
+			ui_say(r, 2, ROLE_INACTIVE,
+			       "No finished %s runs yet%s: set the Mode "
+			       "control to %s, then w sweeps the strategies "
+			       "over the sizes; r shows %s runs.",
+			       run_mode_name(mode),
+			       a->short_runs ? " (short ones are left out)"
+					     : "",
+			       run_mode_name(mode),
+			       mode == RUN_RR ? "stream" : "rr");
 		return;
 	}
 	/* The legend: the strategies this chart has points of. */
 	for (size_t s = 0, x = (size_t)r->x + 2; s < strategy_count(); s++) {
 		bool present = false;
 
-		for (size_t i = 0; i < a->point_count && !present; i++)
-			present = charted(&a->points[i], mode) &&
-				  a->points[i].strategy == strategy_at(s);
+		for (size_t i = 0; i < a->point_count && !present; i++) {
+			const struct analysis_point *p = &a->points[i];
+
+			present = charted(p, mode) &&
+				  p->strategy == strategy_at(s) &&
+				  (by_size ? p->threads : p->msg_size) ==
+					  fixed &&
+				  figure_point_value(&c->quantity, a, results,
+						     p, &stat);
+		}
 		if (!present)
 			continue;
 		/* Inside the frame: a name that does not fit is cut. */
@@ -413,14 +432,24 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 	ui_text(bottom - plot_h + 1, r->x + 1, 8, ROLE_GRAPH_TEXT, "%7s",
 		label);
 	ui_text(bottom, r->x + 1, 8, ROLE_GRAPH_TEXT, "%7s", "0");
+	if (plot_h >= 5) {
+		ui_format_value(max / 2, label, sizeof(label));
+		ui_text(bottom - (int)lround((plot_h - 1) / 2.0), r->x + 1, 8,
+			ROLE_GRAPH_TEXT, "%7s", label);
+	}
 	attrset(theme_attr(ROLE_METER_BG));
 	ui_line(ui, bottom - plot_h + 1, left - 1, plot_h, true);
 	ui_line(ui, bottom + 1, left, plot_w, false);
+	/* Whisker charts set strategies side by side: a column each way. */
+	if (c->has_whisker) {
+		x_left = left + 1;
+		x_width = plot_w - 8;
+	}
 	/* x labels at the measured values, as many as fit. */
 	for (int e2 = (int)ceil(lo), last_end = -1; e2 <= (int)floor(hi);
 	     e2++) {
 		double v = exp2(e2);
-		int x = chart_x(lo, hi, left, plot_w - 6, v);
+		int x = chart_x(lo, hi, x_left, x_width, v);
 
 		if (by_size)
 			ui_format_size((size_t)v, label, sizeof(label));
@@ -461,7 +490,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 			if (!figure_point_value(&c->quantity, a, results, next,
 						&stat))
 				continue;
-			x = chart_x(lo, hi, left, plot_w - 6, best);
+			x = chart_x(lo, hi, x_left, x_width, best);
 			/* Side by side where every strategy shares an x. */
 			if (c->has_whisker)
 				x += (int)(s % 3) - 1;

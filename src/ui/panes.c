@@ -328,6 +328,16 @@ void ui_sort_name(const struct ui *ui, char *out, size_t size)
 	snprintf(out, size, "%s", name);
 }
 
+/* "largest first", or as the sorted column reads: "newest first". */
+static const char *sort_direction(const struct ui *ui)
+{
+	if (strcmp(ui->sort, "run") == 0)
+		return ui->descending ? "Z to A" : "A to Z";
+	if (strcmp(ui->sort, "#") == 0)
+		return ui->descending ? "newest first" : "oldest first";
+	return ui->descending ? "largest first" : "smallest first";
+}
+
 /*
  * The figure columns that fit in width cells after the run's own, in the
  * table's order (the round trip's only when an rr run is there); the sorted
@@ -361,7 +371,7 @@ static size_t runs_columns_shown(const struct ui_column *col, size_t columns,
 #define RUNS_LABEL     20
 #define RUNS_LABEL_MAX 30
 /* "*", the number, the run, its mode, its seconds (and maybe "short") */
-#define RUNS_OWN(label) (1 + 4 + 1 + (label) + 7 + 7)
+#define RUNS_OWN(label) (1 + 4 + 1 + (label) + 8 + 7)
 
 /* The run column: as wide as its longest label ("... x1 rx-zc"). */
 static int runs_label_width(const struct explorer *e)
@@ -402,16 +412,16 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	if (ui->filter[0])
 		n += (size_t)snprintf(title + n, sizeof(title) - n,
 				      " matching '%s'", ui->filter);
-	n += (size_t)snprintf(title + n, sizeof(title) - n, ", by %s%s", sort,
-			      ui->descending ? ", largest first" : "");
+	n += (size_t)snprintf(title + n, sizeof(title) - n, ", by %s, %s", sort,
+			      sort_direction(ui));
 	if (shown < runs_columns_shown(col, columns, rr))
 		snprintf(title + n, sizeof(title) - n,
-			 "; %zu of %zu figures, 3 compares all", shown,
+			 "; %zu of %zu figures (view 3 has all)", shown,
 			 runs_columns_shown(col, columns, rr));
 	ui_box(ui, r, ROLE_BOX_HISTORY, title);
 	if (!order)
 		return;
-	n = (size_t)snprintf(line, sizeof(line), "  %3s %-*s %-6s %6s%s", "#",
+	n = (size_t)snprintf(line, sizeof(line), "  %3s %-*s  %-6s %6s%s", "#",
 			     label_w, "run", "mode", "secs",
 			     brief_any ? "      " : "");
 	for (size_t c = 0; c < shown && n < sizeof(line); c++)
@@ -443,7 +453,7 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 
 		ui_result_label(res, label, sizeof(label));
 		n = (size_t)snprintf(
-			line, sizeof(line), "%s %3zu %-*.*s %-6s %6.2f%s",
+			line, sizeof(line), "%s %3zu %-*.*s  %-6s %6.2f%s",
 			marked ? "*" : " ", k + 1, label_w, label_w, label,
 			run_mode_name(res->config.mode), res->measured_s,
 			brief	    ? " short"
@@ -540,6 +550,27 @@ static void compare_cell(const struct run_result *r, const struct ui_column *c,
 }
 
 /*
+ * A run's share as a cell, "37%": of its zero-copy completions the kernel
+ * copied (share 0), or of its received bytes read in mapped pages (1).
+ * False if the run has none.
+ */
+static bool compare_share(const struct run_result *r, int share, char *out,
+			  size_t size)
+{
+	const struct run_totals *t = &r->totals;
+	uint64_t part = share ? t->rx_mapped : t->zc_copied;
+	uint64_t whole = share ? t->rx_mapped + t->rx_copied
+			       : t->zc_completions;
+
+	if (!whole)
+		return false;
+	if (out)
+		snprintf(out, size, "%.0f%%",
+			 100.0 * (double)part / (double)whole);
+	return true;
+}
+
+/*
  * The figures none of the compared runs has, grouped by why not: each
  * metric once, with the sides it is missing on.
  */
@@ -609,7 +640,7 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 	char line[512], title[160];
 	struct compare_unknown unknown = {0};
 	bool mixed = false;
-	size_t len;
+	size_t len, same = 0;
 	int pad;
 
 	if (!n) {
@@ -628,19 +659,24 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 		len += (size_t)snprintf(title + len, sizeof(title) - len,
 					": %zu of %zu marked runs fit", n,
 					marked);
-	if (ratio)
-		snprintf(title + len, sizeof(title) - len,
-			 "%s ratios to run %zu (c marks runs)",
-			 marked > n ? ";" : ":", pick[0] + 1);
-	else
-		snprintf(title + len, sizeof(title) - len,
-			 " (c marks runs; wider shows ratios)");
-	ui_box(ui, r, ROLE_BOX_GRAPH, title);
 	for (size_t i = 0; i < n; i++) {
 		rr |= results[pick[i]].config.mode == RUN_RR;
 		mixed |= ratio && results[pick[i]].config.mode !=
 					  results[pick[0]].config.mode;
+		same += i && results[pick[i]].config.mode ==
+				     results[pick[0]].config.mode;
 	}
+	/* Ratios only where a run shares the first run's mode. */
+	if (ratio && same)
+		snprintf(title + len, sizeof(title) - len,
+			 "%s ratios to run %zu (c marks runs)",
+			 marked > n ? ";" : ":", pick[0] + 1);
+	else if (n > 1 && !ratio)
+		snprintf(title + len, sizeof(title) - len,
+			 " (c marks runs; wider shows ratios)");
+	else
+		snprintf(title + len, sizeof(title) - len, " (c marks runs)");
+	ui_box(ui, r, ROLE_BOX_GRAPH, title);
 	/* The runs' names, sizes and modes stay while the figures scroll. */
 	for (int head = 0; head < 3; head++) {
 		len = (size_t)snprintf(line, sizeof(line), "%-*s", label,
@@ -725,6 +761,30 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 		}
 		ui_lines_add(&l, ROLE_TEXT, 0, "%s", line);
 	}
+	/* Shares the gauges' foot gives live: what the kernel did. */
+	for (int share = 0; share < 2; share++) {
+		bool any = false;
+
+		for (size_t i = 0; i < n; i++)
+			any |= compare_share(&results[pick[i]], share, NULL, 0);
+		if (!any)
+			continue;
+		len = (size_t)snprintf(line, sizeof(line), "%-*.*s", label,
+				       label - 1,
+				       share ? "Rx bytes read mapped"
+					     : "Zero-copy sends copied");
+		for (size_t i = 0; i < n && len < sizeof(line); i++) {
+			char cell[24];
+
+			if (!compare_share(&results[pick[i]], share, cell,
+					   sizeof(cell)))
+				snprintf(cell, sizeof(cell), "-");
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%*s%*s", column - pad, cell,
+						pad, "");
+		}
+		ui_lines_add(&l, ROLE_TEXT, 0, "%s", line);
+	}
 	for (size_t i = 0; i < unknown.count; i++) {
 		compare_unknown_text(&unknown, i, line, sizeof(line));
 		ui_lines_wrap(&l, ROLE_INACTIVE, r->w - 4, 2, line);
@@ -778,6 +838,18 @@ void ui_draw_analysis(struct ui *ui, const struct explorer *e,
 					 : ROLE_TEXT,
 			      width, 2, line);
 	}
+	/* --repeat is the command line's: what does it here. */
+	for (size_t i = 0; i < a->crossover_count && !e->viewing; i++)
+		if (a->crossovers[i].verdict == VERDICT_UNDECIDED) {
+			ui_lines_wrap(&l, ROLE_INACTIVE, width, 2,
+				      "More runs here (--repeat is the "
+				      "command line's): Enter runs the "
+				      "controls' point again, w sweeps the "
+				      "strategies over the sizes again, p "
+				      "loads a preset again; each run joins "
+				      "its point.");
+			break;
+		}
 	if (a->zerocopy_why[0]) {
 		snprintf(line, sizeof(line), "zero-copy: %s", a->zerocopy_why);
 		ui_lines_wrap(&l, ROLE_MISC, width, 2, line);
@@ -906,11 +978,10 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 	snprintf(text, sizeof(text),
 		 "%d cop%s of the payload per message on the whole path, the "
 		 "kernel's and the receiver's included.  A strategy's name "
-		 "counts something else: the copies the sending program "
-		 "makes itself before the kernel takes the data (two-copy: "
-		 "its own serialization, then the kernel's copy; one-copy: "
-		 "the kernel's copy only; zero-copy: none, where the kernel "
-		 "can avoid it).",
+		 "counts something else: the sender's copies, up to the "
+		 "socket (two-copy: the program's own serialization and the "
+		 "kernel's copy into the socket; one-copy: the kernel's copy "
+		 "only; zero-copy: none, where the kernel can avoid it).",
 		 copies, copies == 1 ? "y" : "ies");
 	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
 	ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 0, text);
@@ -927,24 +998,50 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 }
 
 /* The preset list (p): each preset's name and what it is for. */
+/* "288 runs, about 12 min: " -- what loading a preset starts. */
+static void preset_size(const struct preset_entry *p, char *out, size_t size)
+{
+	double min = p->seconds / 60;
+
+	if (!p->runs)
+		snprintf(out, size, "%s", "");
+	else if (!p->seconds)
+		snprintf(out, size, "%zu run%s, continuous: ", p->runs,
+			 p->runs == 1 ? "" : "s");
+	else if (p->seconds < 90)
+		snprintf(out, size, "%zu run%s, about %.0f s: ", p->runs,
+			 p->runs == 1 ? "" : "s", p->seconds);
+	else
+		snprintf(out, size, "%zu run%s, about %.0f min: ", p->runs,
+			 p->runs == 1 ? "" : "s", min);
+}
+
 void ui_draw_presets(struct ui *ui, const struct explorer *e)
 {
 	struct rect r = overlay_rect(ui, 96, ui->rows);
 	struct ui_lines l = {0};
 	size_t cursor_line = 0, cursor_end = 0;
+	int name_w = 8;
 
+	/* The names' column: as wide as the longest, within reason. */
+	for (size_t i = 0; i < e->preset_count; i++)
+		if ((int)strlen(e->presets[i].name) > name_w)
+			name_w = (int)strlen(e->presets[i].name);
+	if (name_w > r.w / 3)
+		name_w = r.w / 3;
 	for (size_t i = 0; i < e->preset_count; i++) {
 		const struct preset_entry *p = &e->presets[i];
-		char text[1100];
+		char text[1200], size[64];
 
 		if (i == ui->preset_cursor)
 			cursor_line = l.count;
-		snprintf(text, sizeof(text), "%-20s %s", p->name,
+		preset_size(p, size, sizeof(size));
+		snprintf(text, sizeof(text), "%-*s %s%s", name_w, p->name, size,
 			 p->description[0] ? p->description
 					   : "(no description)");
 		ui_lines_wrap(
 			&l, i == ui->preset_cursor ? ROLE_SELECTED : ROLE_TEXT,
-			r.w - 4, 21, text);
+			r.w - 4, name_w + 1, text);
 		if (i == ui->preset_cursor)
 			cursor_end = l.count - 1;
 	}
