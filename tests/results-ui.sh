@@ -96,6 +96,28 @@ T send-keys -t ui q
 wait_exit
 T kill-server
 
+# Compare gives each run's share of zero-copy sends the kernel copied, as
+# its export counts it, and '-' for a strategy that has none; with one run
+# per point the analysis says how to get more runs in the explorer.
+"$NIO_TOP" --batch -s zero-copy,one-copy -m 16K -d 1 -w 0.2 \
+	-o "$tmp/zc.json" >/dev/null 2>&1
+share=$(jq -r '.runs[0].zerocopy | 100 * .copied / .completions | round' "$tmp/zc.json")
+start "${utf8[@]}" -- --load "$tmp/zc.json"
+wait_screen 'loaded export, 2 runs' 30
+T send-keys -t ui 3
+wait_screen 'Zero-copy sends copied' 20
+row=$(screen | grep 'Zero-copy sends copied')
+# Two columns, the zero-copy run's and the one-copy run's, in either order.
+[ -n "$share" ] && grep -qE "copied +(- +$share%|$share% +-) " <<<"$row"
+ok $? "compare: zero-copy's copied share is the export's ($share%), one-copy's is '-': $(tr -s ' ' <<<"$row")"
+T send-keys -t ui 5
+wait_screen 'Analysis: 95% confidence' 20
+! screen | grep -q 'More runs here'
+ok $? "a loaded export, where nothing runs, is not told how to run more"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
 # Live: the chart's flows are its own; moving them starts no run.
 start "${utf8[@]}" -- -s one-copy -m 4K -d 1 -w 0.2
 wait_screen 'run 1 finished' 40
@@ -103,6 +125,12 @@ T send-keys -t ui 4 ']' '[' r
 sleep 1
 screen | grep -q 'idle' && ! screen | grep -q 'run 2'
 ok $? "[ ] and r in the chart start no run"
+T send-keys -t ui Right
+wait_screen 'run 2 finished' 40
+T send-keys -t ui 5
+wait_screen 'Analysis: 95% confidence' 20
+box Analysis | tr -d '│\n' | tr -s ' ' | grep -q 'More runs here (--repeat is the command line.s): Enter runs'
+ok $? "one run per point: the analysis says how to get more runs here"
 T send-keys -t ui q q
 wait_exit
 T kill-server
