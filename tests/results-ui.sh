@@ -118,6 +118,20 @@ T send-keys -t ui q
 wait_exit
 T kill-server
 
+# Runs all received with --rx zerocopy are charted (as rx-zc), not hidden.
+"$NIO_TOP" --batch --rx zerocopy -s one-copy,zero-copy -m 4K,16K -d 1 -w 0.2 \
+	-o "$tmp/rxzc.json" >/dev/null 2>&1
+start "${utf8[@]}" -- --load "$tmp/rxzc.json"
+wait_screen 'loaded export, 4 runs' 30
+T send-keys -t ui 4
+wait_screen '╭─ Throughput Gbit/s \(receiver\) vs size, stream rx-zc, 1 flow' 20 &&
+	box Throughput | grep -q 'one-copy' && box Throughput | grep -q 'zero-copy' &&
+	! box Throughput | grep -q 'No finished'
+ok $? "a session of --rx zerocopy runs is charted, titled rx-zc"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
 # Live: the chart's flows are its own; moving them starts no run.
 start "${utf8[@]}" -- -s one-copy -m 4K -d 1 -w 0.2
 wait_screen 'run 1 finished' 40

@@ -184,6 +184,23 @@ T send-keys -t ui q q
 wait_exit
 T kill-server
 
+# rr with --rx zerocopy: the gauges' foot is long; every gauge is still
+# there (a shared n/a reason takes one line, cut with an ellipsis), or the
+# box says how many do not fit.
+start "${utf8[@]}" -- --mode rr --rx zerocopy -s zero-copy -m 64K
+wait_screen 'Receive so far' 60
+sleep 1
+screen | sed -n 's/^.*││ *\(.*[^ ]\) *│$/\1/p' >"$tmp/gauges"
+missing=
+for g in Throughput Messages CPU 'Ctx switches' 'L1d misses' 'LLC misses' IPC 'Cycles/byt' 'CPU per KiB'; do
+	grep -q "$g" "$tmp/gauges" || missing="$missing $g"
+done
+[ -z "$missing" ] || grep -qE '[0-9]+ more gauges? needs? a taller terminal' "$tmp/gauges"
+ok $? "80x24, rr with --rx zerocopy: no gauge missing without a word${missing:+ (missing:$missing)}"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
 # After a sweep the controls are what they were, and nothing runs unasked.
 start "${utf8[@]}" -- -s two-copy -m 8K
 wait_screen 'Throughput' 30
@@ -312,6 +329,29 @@ start "${utf8[@]}" --
 wait_screen 'Throughput' 30
 ok $? "an unreadable settings.json does not stop the start"
 T send-keys -t ui q
+wait_exit
+T kill-server
+# The last controls come back whole, or not at all when the command line
+# names one: an rr session's mode does not leak into a stream sweep.
+cat >"$tmp/config/nio-top/settings.json" <<'EOF2'
+{"format": "nio-top-settings", "version": 1, "theme": "default",
+ "refresh_ms": 100,
+ "controls": {"strategy": "zero-copy", "msg_size": 65536, "threads": 2,
+	      "mode": "rr", "duration_ms": 0},
+ "runs": {"sort": "#", "descending": false}}
+EOF2
+start "${utf8[@]}" --
+wait_screen 'Strategy ◀ zero-copy' 30 && screen | grep -qE 'Mode +◀ rr' &&
+	screen | grep -qE 'Size +◀ 64 KiB'
+ok $? "no grid option given: the last controls come back (zero-copy, 64 KiB, rr)"
+T send-keys -t ui q q
+wait_exit
+T kill-server
+start "${utf8[@]}" -- -s one-copy
+wait_screen 'Strategy ◀ one-copy' 30 && screen | grep -qE 'Mode +◀ stream' &&
+	screen | grep -qE 'Size +◀ 16 KiB' && screen | grep -qE 'Threads +◀ 1 '
+ok $? "-s given: the rest is the defaults, not the last session's rr and 64 KiB"
+T send-keys -t ui q q
 wait_exit
 T kill-server
 

@@ -129,28 +129,34 @@ void prefs_apply(const struct prefs *p, struct options *o)
 	if (p->refresh_ms >= 20 && p->refresh_ms <= 10000 &&
 	    !options_given(o, "refresh"))
 		o->refresh_ms = p->refresh_ms;
-	if (ops && !options_given(o, "strategy")) {
+	/*
+	 * The last controls come back whole or not at all: a command line or
+	 * preset that names any of them gets its own defaults for the rest,
+	 * not a mode or size left from another session.
+	 */
+	if (o->preset_name[0] || options_given(o, "strategy") ||
+	    options_given(o, "msg-size") || options_given(o, "threads") ||
+	    options_given(o, "mode") || options_given(o, "duration"))
+		return;
+	if (ops) {
 		o->strategies[0] = ops;
 		o->strategy_count = 1;
 	}
 	if (p->msg_size >= MESSAGE_SIZE_MIN &&
-	    p->msg_size <= MESSAGE_SIZE_MAX && !options_given(o, "msg-size")) {
+	    p->msg_size <= MESSAGE_SIZE_MAX) {
 		o->msg_sizes[0] = p->msg_size;
 		o->msg_size_count = 1;
 	}
-	if (p->threads >= 1 && p->threads <= OPTIONS_THREADS_MAX &&
-	    !options_given(o, "threads")) {
+	if (p->threads >= 1 && p->threads <= OPTIONS_THREADS_MAX) {
 		o->threads[0] = p->threads;
 		o->thread_count = 1;
 	}
-	if (p->strategy[0] && p->mode >= 0 && p->mode < RUN_MODE_COUNT &&
-	    !options_given(o, "mode")) {
+	if (p->strategy[0] && p->mode >= 0 && p->mode < RUN_MODE_COUNT) {
 		o->modes[0] = p->mode;
 		o->mode_count = 1;
 	}
 	/* A timed run last time is timed again; else the explorer's own. */
-	if (p->duration_ms && p->duration_ms <= 86400000 &&
-	    !options_given(o, "duration")) {
+	if (p->duration_ms && p->duration_ms <= 86400000) {
 		o->run.duration_ms = p->duration_ms;
 		options_set_given(o, "duration");
 	}

@@ -546,8 +546,15 @@ int explorer_save_preset(struct explorer *e, const char *path)
 	for (size_t i = 0; i < e->preset_count; i++)
 		if (strcmp(e->presets[i].name, name) == 0)
 			found = true;
-	explorer_say(e, "saved the controls to %s (nio-top -p %s)", path,
-		     found ? name : path);
+	/* The name first: a path too long for the line is what is cut. */
+	if (found)
+		explorer_say(e,
+			     "saved the controls as preset %s (p lists it, "
+			     "nio-top -p %s starts with it): %s",
+			     name, name, path);
+	else
+		explorer_say(e, "saved the controls to %s (nio-top -p %s)",
+			     path, path);
 	return 0;
 }
 

@@ -381,13 +381,19 @@ static bool same_na(const struct explorer *e, size_t g, const char *why)
 	       strcmp(tx->why, rx->why) == 0 && (!why || !strcmp(tx->why, why));
 }
 
+/* How much of an n/a reason the gauges give, as room allows. */
+enum gauge_why {
+	WHY_WHOLE,    /* wrapped, whole */
+	WHY_SHORT,    /* wrapped, without its details */
+	WHY_ONE_LINE, /* one line, cut with an ellipsis */
+};
+
 /*
- * The gauges' lines for a box width cells wide: with whole reasons, or
- * (short) without their details.  Returns how many; gauge_lines_free()
- * after.
+ * The gauges' lines for a box width cells wide, their reasons as told.
+ * Returns how many; gauge_lines_free() after.
  */
-static size_t gauge_lines(const struct explorer *e, int width, bool brief,
-			  struct gauge_line *line)
+static size_t gauge_lines(const struct explorer *e, int width,
+			  enum gauge_why told, struct gauge_line *line)
 {
 	size_t n = 0;
 
@@ -418,13 +424,18 @@ static size_t gauge_lines(const struct explorer *e, int width, bool brief,
 
 		if (!line[i].shared_why)
 			continue;
-		if (brief)
-			ui_short_reason(why, reason, sizeof(reason));
-		else
+		if (told == WHY_WHOLE)
 			snprintf(reason, sizeof(reason), "%s", why);
+		else
+			ui_short_reason(why, reason, sizeof(reason));
 		snprintf(text, sizeof(text), "%s: n/a on both sides: %s",
 			 line[i].text, reason);
-		ui_lines_wrap(&line[i].why, ROLE_INACTIVE, width, 2, text);
+		if (told == WHY_ONE_LINE)
+			ui_lines_add(&line[i].why, ROLE_INACTIVE, 0, "%s",
+				     text);
+		else
+			ui_lines_wrap(&line[i].why, ROLE_INACTIVE, width, 2,
+				      text);
 	}
 	return n;
 }
@@ -518,14 +529,21 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 }
 
 /* Rows of the gauges box: its frame, the sides, the lines, the foot. */
-static int gauges_rows(const struct gauge_line *line, size_t n,
-		       const struct ui_lines *foot)
+/* The rows n gauge lines take. */
+static int gauge_lines_rows(const struct gauge_line *line, size_t n)
 {
-	int rows = 2 + 1 + (int)(foot->count ? foot->count : 1);
+	int rows = 0;
 
 	for (size_t i = 0; i < n; i++)
 		rows += line[i].shared_why ? (int)line[i].why.count : 1;
 	return rows;
+}
+
+static int gauges_rows(const struct gauge_line *line, size_t n,
+		       const struct ui_lines *foot)
+{
+	return 2 + 1 + (int)(foot->count ? foot->count : 1) +
+	       gauge_lines_rows(line, n);
 }
 
 /* The gauges' lines that fit in at most max rows: whole reasons if they can. */
@@ -533,13 +551,14 @@ static size_t gauges_layout(const struct ui *ui, const struct explorer *e,
 			    int width, int max, struct gauge_line *line,
 			    struct ui_lines *foot, int *rows)
 {
-	size_t n = gauge_lines(e, width, false, line);
+	size_t n = gauge_lines(e, width, WHY_WHOLE, line);
 
 	gauge_foot(ui, e, width, foot);
 	*rows = gauges_rows(line, n, foot);
-	if (*rows > max) {
+	for (int told = WHY_SHORT; *rows > max && told <= WHY_ONE_LINE;
+	     told++) {
 		gauge_lines_free(line, n);
-		n = gauge_lines(e, width, true, line);
+		n = gauge_lines(e, width, (enum gauge_why)told, line);
 		*rows = gauges_rows(line, n, foot);
 	}
 	return n;
@@ -582,6 +601,18 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 	y++;
 	for (size_t i = 0; i < lines && y < last; i++) {
 		size_t g = line[i].metric;
+
+		int room = last - y;
+		int need = line[i].shared_why ? (int)line[i].why.count : 1;
+
+		/* What does not fit is counted on a row kept for it, not cut. */
+		if (gauge_lines_rows(line + i, lines - i) > room &&
+		    need > room - 1) {
+			ui_text(y, r->x + 2, r->w - 4, ROLE_INACTIVE,
+				"%zu more gauge%s a taller terminal", lines - i,
+				lines - i == 1 ? " needs" : "s need");
+			break;
+		}
 
 		if (line[i].shared_why) {
 			for (size_t k = 0; k < line[i].why.count && y < last;

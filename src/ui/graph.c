@@ -235,18 +235,34 @@ enum run_mode ui_chart_mode(const struct ui *ui, const struct explorer *e)
  * with --rx zerocopy are compared in the analysis, one strategy against
  * itself, and would put two points of a strategy at one x here).
  */
-static bool charted(const struct analysis_point *p, enum run_mode mode)
+/*
+ * The receive side the chart draws for mode: the copying one, or --rx
+ * zerocopy's where every run of the mode used it.
+ */
+static enum rx_mode chart_rx(const struct analysis *a, enum run_mode mode)
 {
-	return p->runs && p->mode == mode && p->rx == RX_COPY;
+	for (size_t i = 0; i < a->point_count; i++)
+		if (a->points[i].runs && a->points[i].mode == mode &&
+		    a->points[i].rx == RX_COPY)
+			return RX_COPY;
+	return RX_ZEROCOPY;
+}
+
+static bool charted(const struct analysis *a, const struct analysis_point *p,
+		    enum run_mode mode)
+{
+	return p->runs && p->mode == mode && p->rx == chart_rx(a, mode);
 }
 
 /* The panel values the chart can show: flows, or sizes, sorted. */
 static size_t chart_choices(const struct ui *ui, const struct explorer *e,
 			    size_t *out, size_t most)
 {
-	return figure_panel_values(&e->session->analysis,
-				   ui->chart[ui->chart_index].axis,
-				   ui_chart_mode(ui, e), true, out, most);
+	const struct analysis *a = &e->session->analysis;
+	enum run_mode mode = ui_chart_mode(ui, e);
+
+	return figure_panel_values(a, ui->chart[ui->chart_index].axis, mode,
+				   chart_rx(a, mode) == RX_COPY, out, most);
 }
 
 /*
@@ -328,14 +344,15 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 			 fixed == 1 ? "" : "s");
 	else
 		ui_format_size(fixed, where, sizeof(where));
-	snprintf(title, sizeof(title), "%s vs %s, %s, %s (m [ ] r)", c->name,
-		 by_size ? "size" : "flows", run_mode_name(mode), where);
+	snprintf(title, sizeof(title), "%s vs %s, %s%s, %s (m [ ] r)", c->name,
+		 by_size ? "size" : "flows", run_mode_name(mode),
+		 chart_rx(a, mode) == RX_ZEROCOPY ? " rx-zc" : "", where);
 	ui_box(ui, r, ROLE_BOX_GRAPH, title);
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
 		double x = by_size ? (double)p->msg_size : p->threads;
 
-		if (!charted(p, mode) ||
+		if (!charted(a, p, mode) ||
 		    (by_size ? p->threads : p->msg_size) != fixed ||
 		    !figure_point_value(&c->quantity, a, results, p, &stat))
 			continue;
@@ -369,7 +386,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 		}
 		/* A figure no run has (a counter that cannot count here). */
 		for (size_t i = 0; i < a->point_count && !valued; i++)
-			valued = charted(&a->points[i], mode) &&
+			valued = charted(a, &a->points[i], mode) &&
 				 figure_point_value(&c->quantity, a, results,
 						    &a->points[i], &stat);
 		if (choices && !valued)
@@ -410,7 +427,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 		for (size_t i = 0; i < a->point_count && !present; i++) {
 			const struct analysis_point *p = &a->points[i];
 
-			present = charted(p, mode) &&
+			present = charted(a, p, mode) &&
 				  p->strategy == strategy_at(s) &&
 				  (by_size ? p->threads : p->msg_size) ==
 					  fixed &&
@@ -475,7 +492,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 				double v = by_size ? (double)p->msg_size
 						   : p->threads;
 
-				if (charted(p, mode) &&
+				if (charted(a, p, mode) &&
 				    p->strategy == strategy_at(s) &&
 				    (by_size ? p->threads : p->msg_size) ==
 					    fixed &&

@@ -240,8 +240,8 @@ static void ui_mark(struct ui *ui, const struct explorer *e)
 
 /*
  * Moves the selection by delta rows of the table as it is sorted and
- * filtered (SIZE_MAX steps: to an end).  At the newest run, new runs are
- * followed again.
+ * filtered (SIZE_MAX / 4 steps: to the first row, or to the newest run).
+ * At the newest run, new runs are followed again.
  */
 static void move_run(struct ui *ui, const struct explorer *live, long delta)
 {
@@ -258,7 +258,13 @@ static void move_run(struct ui *ui, const struct explorer *live, long delta)
 	}
 	while (at < n && order[at] != ui->cursor)
 		at++;
-	if (at == n)
+	if (delta >= (long)(SIZE_MAX / 4)) {
+		/* End: the newest run shown, wherever the sort puts it. */
+		at = 0;
+		for (size_t i = 1; i < n; i++)
+			if (order[i] > order[at])
+				at = i;
+	} else if (at == n)
 		at = delta < 0 ? n - 1 : 0;
 	else if (delta < 0)
 		at = (size_t)-delta > at ? 0 : at - (size_t)-delta;
@@ -346,7 +352,7 @@ static void ui_sort(struct ui *ui, const struct explorer *e, int delta)
 	snprintf(ui->sort, sizeof(ui->sort), "%s", key[at]);
 	/* Figures read best largest first; names and numbers in order. */
 	ui->descending = at >= 2;
-	ui_sort_name(ui, name, sizeof(name));
+	ui_sort_name(ui, e, name, sizeof(name));
 	snprintf(ui->note, sizeof(ui->note),
 		 "runs sorted by %s, %s (I inverts)", name,
 		 ui->descending ? "largest first" : "in order");
@@ -555,6 +561,11 @@ static size_t ui_action(struct ui *ui, const struct explorer *e,
 
 		*m = (*m + (k->action == ACT_METRIC_NEXT ? 1 : count - 1)) %
 		     count;
+		/* A note about the figure before is stale now. */
+		if (chart)
+			snprintf(ui->note, sizeof(ui->note),
+				 "chart: m next figure, M previous, [ ] "
+				 "flows, r stream or rr");
 		break;
 	}
 	case ACT_CHART_LESS:
@@ -571,10 +582,16 @@ static size_t ui_action(struct ui *ui, const struct explorer *e,
 						 ? RUN_RR
 						 : RUN_STREAM;
 			ui->chart_mode_chosen = true;
-			if (ui->chart[ui->chart_index].rr_only)
+			if (ui->chart[ui->chart_index].rr_only &&
+			    ui->chart_mode == RUN_STREAM)
 				snprintf(ui->note, sizeof(ui->note),
-					 "a round trip is rr's alone: m for "
-					 "another chart");
+					 "stream runs chosen; a round trip is "
+					 "rr's alone, so m picks a stream "
+					 "figure");
+			else
+				snprintf(ui->note, sizeof(ui->note),
+					 "chart: %s runs",
+					 run_mode_name(ui->chart_mode));
 		} else {
 			ui_chart_step(ui, e,
 				      k->action == ACT_CHART_MORE ? 1 : -1);

@@ -228,6 +228,17 @@ bool ui_runs_rr(const struct explorer *e)
 	return false;
 }
 
+/*
+ * Whether the table sorts on column c by key: the round trip's columns only
+ * once an rr run is in it (until then they are not shown, and the table
+ * goes by run number).
+ */
+static bool sort_on(const struct explorer *e, const struct ui_column *c,
+		    const char *key)
+{
+	return strcmp(c->key, key) == 0 && (!c->latency || ui_runs_rr(e));
+}
+
 /* Sorting: the order's run list, and the column it sorts on (found once). */
 static const struct ui *sort_ui;
 static const struct explorer *sort_explorer;
@@ -252,13 +263,20 @@ static int cmp_runs(const void *a, const void *b)
 	int order = 0;
 
 	if (strcmp(sort_ui->sort, "run") == 0) {
-		char lx[96], ly[96];
+		/* By name: strategy, then size and flows as numbers. */
+		const struct run_config *cx, *cy;
 
-		ui_result_label(&sort_explorer->session->results[x], lx,
-				sizeof(lx));
-		ui_result_label(&sort_explorer->session->results[y], ly,
-				sizeof(ly));
-		order = strcmp(lx, ly);
+		cx = &sort_explorer->session->results[x].config;
+		cy = &sort_explorer->session->results[y].config;
+		order = strcmp(cx->strategy->name, cy->strategy->name);
+		if (!order)
+			order = cx->msg_size < cy->msg_size   ? -1
+				: cx->msg_size > cy->msg_size ? 1
+				: cx->threads < cy->threads   ? -1
+				: cx->threads > cy->threads
+					? 1
+					: (int)cx->settings.rx -
+						  (int)cy->settings.rx;
 	} else {
 		double vx = sort_value(x), vy = sort_value(y);
 
@@ -295,7 +313,7 @@ size_t ui_runs_order(struct ui *ui, const struct explorer *e, size_t *order)
 	sort_explorer = e;
 	sort_by_column = false;
 	for (size_t c = 0; c < columns && !sort_by_column; c++)
-		if (strcmp(col[c].key, ui->sort) == 0) {
+		if (sort_on(e, &col[c], ui->sort)) {
 			sort_column = col[c];
 			sort_by_column = true;
 		}
@@ -314,7 +332,8 @@ static const char *result_note(const struct run_result *res)
 	return cause && cause[1] == ' ' ? cause + 2 : res->error;
 }
 
-void ui_sort_name(const struct ui *ui, char *out, size_t size)
+void ui_sort_name(const struct ui *ui, const struct explorer *e, char *out,
+		  size_t size)
 {
 	struct ui_column col[UI_COLUMNS_MAX];
 	size_t n = ui_runs_columns(col);
@@ -323,17 +342,17 @@ void ui_sort_name(const struct ui *ui, char *out, size_t size)
 							   : "run number";
 
 	for (size_t c = 0; c < n; c++)
-		if (strcmp(col[c].key, ui->sort) == 0)
+		if (sort_on(e, &col[c], ui->sort))
 			name = col[c].head;
 	snprintf(out, size, "%s", name);
 }
 
 /* "largest first", or as the sorted column reads: "newest first". */
-static const char *sort_direction(const struct ui *ui)
+static const char *sort_direction(const struct ui *ui, const char *name)
 {
-	if (strcmp(ui->sort, "run") == 0)
+	if (strcmp(name, "name") == 0)
 		return ui->descending ? "Z to A" : "A to Z";
-	if (strcmp(ui->sort, "#") == 0)
+	if (strcmp(name, "run number") == 0)
 		return ui->descending ? "newest first" : "oldest first";
 	return ui->descending ? "largest first" : "smallest first";
 }
@@ -407,13 +426,13 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	ui->history = *r;
 	shown = runs_fit(ui, col, columns, rr,
 			 width - RUNS_OWN(label_w) - (brief_any ? 6 : 0), show);
-	ui_sort_name(ui, sort, sizeof(sort));
+	ui_sort_name(ui, e, sort, sizeof(sort));
 	n = (size_t)snprintf(title, sizeof(title), "Runs");
 	if (ui->filter[0])
 		n += (size_t)snprintf(title + n, sizeof(title) - n,
 				      " matching '%s'", ui->filter);
 	n += (size_t)snprintf(title + n, sizeof(title) - n, ", by %s, %s", sort,
-			      sort_direction(ui));
+			      sort_direction(ui, sort));
 	if (shown < runs_columns_shown(col, columns, rr))
 		snprintf(title + n, sizeof(title) - n,
 			 "; %zu of %zu figures (view 3 has all)", shown,
@@ -543,7 +562,9 @@ static void compare_cell(const struct run_result *r, const struct ui_column *c,
 	column_cell(r, c, value, sizeof(value));
 	if (ratio && base_known && base > 0 && isfinite(base) &&
 	    column_value(r, c, &v))
-		snprintf(suffix, sizeof(suffix), " x%-5.3g", v / base);
+		/* Two decimals, one from x10 on: "x0.64", "x1.10", "x12.3". */
+		snprintf(suffix, sizeof(suffix), " x%-5.*f",
+			 v / base < 9.995 ? 2 : 1, v / base);
 	else if (ratio)
 		snprintf(suffix, sizeof(suffix), "%7s", "");
 	snprintf(out, size, "%*s%s", column - (ratio ? 7 : 0), value, suffix);
@@ -641,12 +662,20 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 	struct compare_unknown unknown = {0};
 	bool mixed = false;
 	size_t len, same = 0;
+	uint64_t runs_seen = n;
 	int pad;
 
 	if (!n) {
 		ui_box(ui, r, ROLE_BOX_GRAPH, "Compare (c marks runs)");
 		ui_say(r, 2, ROLE_INACTIVE, "No finished runs to compare yet.");
 		return;
+	}
+	/* Other runs: their figures from the top, not the old scroll. */
+	for (size_t i = 0; i < n; i++)
+		runs_seen = runs_seen * 1000003u + pick[i] + 1;
+	if (runs_seen != ui->compare_runs) {
+		ui->compare_runs = runs_seen;
+		ui->view_scroll[VIEW_COMPARE] = 0;
 	}
 	column = room / (int)n;
 	if (column > 22)

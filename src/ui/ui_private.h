@@ -119,7 +119,9 @@ struct ui {
 	size_t overlay_scroll;
 	size_t overlay_rows;		/* lines the overlay shows at once */
 	size_t view_scroll[VIEW_COUNT]; /* compare and analysis scroll */
-	size_t pane_rows;		/* lines compare or analysis shows */
+	uint64_t
+		compare_runs; /* which runs compare shows: a new set scrolls home */
+	size_t pane_rows;     /* lines compare or analysis shows */
 	enum ui_confirm confirm;
 	int confirm_key;	   /* the key that asked, to say yes */
 	struct ui_command pending; /* CONFIRM_CHANGE: what it would do */
@@ -227,7 +229,8 @@ void ui_draw_presets(struct ui *ui, const struct explorer *e);
 /* The runs shown, filtered and sorted: their indexes, and how many. */
 size_t ui_runs_order(struct ui *ui, const struct explorer *e, size_t *order);
 /* The sorted column's heading: "Gbit/s", "run number". */
-void ui_sort_name(const struct ui *ui, char *out, size_t size);
+void ui_sort_name(const struct ui *ui, const struct explorer *e, char *out,
+		  size_t size);
 /* Whether an rr run is among the runs (the table shows the round trip). */
 bool ui_runs_rr(const struct explorer *e);
 /* The columns of the runs table, by the metric table. */
