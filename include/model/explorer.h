@@ -87,6 +87,7 @@ struct explorer {
 	size_t sweep_next;
 	uint64_t sweep_started_ns;
 	uint64_t sweep_run_started_ns; /* the run in progress */
+	double sweep_planned_s; /* a run's warm-up and duration; 0: none */
 	char sweep_name
 		[80]; /* "sweep", or "preset NAME": for the status line */
 	size_t sweep_failed;	 /* runs of the sweep that ended in an error */

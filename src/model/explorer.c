@@ -94,6 +94,12 @@ static void sweep_begin(struct explorer *e, struct run_config *plan,
 {
 	e->before_sweep = *before;
 	e->sweep = plan;
+	/* Kept apart from the plan: a frozen screen's copy outlives it. */
+	e->sweep_planned_s = (double)(plan[0].settings.warmup_ms +
+				      plan[0].settings.duration_ms) /
+			     1e3;
+	if (!plan[0].settings.duration_ms)
+		e->sweep_planned_s = 0;
 	e->sweep_count = count;
 	e->sweep_next = e->sweep_failed = 0;
 	e->sweep_started_ns = clock_now_ns();
@@ -385,10 +391,8 @@ void explorer_sweep_progress(const struct explorer *e, size_t *done,
 		per_run = (double)(e->sweep_run_started_ns -
 				   e->sweep_started_ns) /
 			  1e9 / (double)*done;
-	else if (e->sweep[0].settings.duration_ms)
-		per_run = (double)(e->sweep[0].settings.warmup_ms +
-				   e->sweep[0].settings.duration_ms) /
-			  1e3;
+	else if (e->sweep_planned_s > 0)
+		per_run = e->sweep_planned_s;
 	else
 		return;
 	if (e->state != EXPLORER_IDLE)
