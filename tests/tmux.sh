@@ -72,6 +72,18 @@ wait_exit() {
 	return 1
 }
 
+# quit_asks PROMPT ASKED GOES_ON: q shows PROMPT (grep -E) on the status
+# line (the check named ASKED), and another key takes it away without
+# quitting (GOES_ON).
+quit_asks() {
+	T send-keys -t ui q
+	wait_screen "$1" 10
+	ok $? "$2"
+	T send-keys -t ui a
+	wait_gone "$1" 10 && ! [ -s "$tmp/exit" ]
+	ok $? "$3"
+}
+
 stty_sane() {
 	[ -s "$tmp/stty" ] && ! grep -qE -- '(^| )-(icanon|echo|icrnl|opost)( |$)' "$tmp/stty"
 }

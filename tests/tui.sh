@@ -197,12 +197,8 @@ sleep 2
 second=$(left_s)
 [ -n "$first" ] && [ -n "$second" ] && [ "$second" -lt "$first" ]
 ok $? "the time left counts down within a run ($first s, then $second s)"
-T send-keys -t ui q
-wait_screen 'A sweep runs(: q again quits, other keys go on| and 1 run is not saved: q quits)' 10
-ok $? "q during a sweep asks first"
-T send-keys -t ui a
-wait_gone 'A sweep runs(:| and)' 10 && ! [ -s "$tmp/exit" ]
-ok $? "any other key goes on"
+quit_asks 'A sweep runs(: q again quits, other keys go on| and 1 run is not saved: q quits)' \
+	"q during a sweep asks first" "any other key goes on"
 T send-keys -t ui q q
 wait_exit && [ "$(cat "$tmp/exit")" = 0 ]
 ok $? "q twice quits"

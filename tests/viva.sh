@@ -214,12 +214,9 @@ wait_screen 'preset quick' 10
 ok $? "the quick preset runs as a sweep"
 # q once runs have finished: the status line counts them and offers e.
 wait_screen 'preset quick: [3-9] of' 60
-T send-keys -t ui q
-wait_screen 'A sweep runs and [0-9]+ runs? (is|are) not saved: q quits without (it|them), e exports' 10
-ok $? "q during a sweep counts the runs not saved and offers e"
-T send-keys -t ui a
-wait_gone 'A sweep runs and' 10 && ! [ -s "$tmp/exit" ]
-ok $? "any other key: the sweep goes on"
+quit_asks 'A sweep runs and [0-9]+ runs? (is|are) not saved: q quits without (it|them), e exports' \
+	"q during a sweep counts the runs not saved and offers e" \
+	"any other key: the sweep goes on"
 wait_screen 'preset quick done: [0-9]+ runs' 90
 screen | grep -qE 'Strategy ◀ two-copy' && screen | grep -qE 'Size +◀ 8 KiB' &&
 	screen | grep -qE 'Duration ◀ continuous'

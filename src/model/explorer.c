@@ -427,7 +427,7 @@ static void presets_count(struct explorer *e)
 {
 	for (size_t i = 0; i < e->preset_count; i++) {
 		struct preset_entry *p = &e->presets[i];
-		struct run_config *plan = NULL, one;
+		struct run_config *plan = NULL;
 		struct options o;
 		char *cause = NULL;
 		size_t count = 0;
@@ -439,18 +439,9 @@ static void presets_count(struct explorer *e)
 			free(cause);
 			continue;
 		}
-		if (count < 2) {
-			one = plan_point(
-				&o, &e->config, (enum run_mode)o.modes[0],
-				o.strategies[0], o.msg_sizes[0], o.threads[0]);
-			free(plan);
-			plan = NULL;
-			count = 1;
-		}
 		p->runs = count;
 		for (size_t k = 0; k < count; k++) {
-			const struct run_settings *s = plan ? &plan[k].settings
-							    : &one.settings;
+			const struct run_settings *s = &plan[k].settings;
 
 			if (!s->duration_ms) {
 				p->seconds = 0;

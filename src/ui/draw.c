@@ -528,7 +528,6 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 	}
 }
 
-/* Rows of the gauges box: its frame, the sides, the lines, the foot. */
 /* The rows n gauge lines take. */
 static int gauge_lines_rows(const struct gauge_line *line, size_t n)
 {
@@ -539,6 +538,7 @@ static int gauge_lines_rows(const struct gauge_line *line, size_t n)
 	return rows;
 }
 
+/* Rows of the gauges box: its frame, the sides, the lines, the foot. */
 static int gauges_rows(const struct gauge_line *line, size_t n,
 		       const struct ui_lines *foot)
 {
@@ -601,7 +601,6 @@ static void draw_gauges(struct ui *ui, const struct explorer *e,
 	y++;
 	for (size_t i = 0; i < lines && y < last; i++) {
 		size_t g = line[i].metric;
-
 		int room = last - y;
 		int need = line[i].shared_why ? (int)line[i].why.count : 1;
 

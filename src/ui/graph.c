@@ -231,13 +231,10 @@ enum run_mode ui_chart_mode(const struct ui *ui, const struct explorer *e)
 }
 
 /*
- * Whether a point is the chart's: of its mode, and received by copy (runs
- * with --rx zerocopy are compared in the analysis, one strategy against
- * itself, and would put two points of a strategy at one x here).
- */
-/*
  * The receive side the chart draws for mode: the copying one, or --rx
- * zerocopy's where every run of the mode used it.
+ * zerocopy's where every run of the mode used it (one side only: a
+ * strategy's two receive sides are compared in the analysis, and would put
+ * two points of a strategy at one x here).
  */
 static enum rx_mode chart_rx(const struct analysis *a, enum run_mode mode)
 {
@@ -248,10 +245,11 @@ static enum rx_mode chart_rx(const struct analysis *a, enum run_mode mode)
 	return RX_ZEROCOPY;
 }
 
-static bool charted(const struct analysis *a, const struct analysis_point *p,
-		    enum run_mode mode)
+/* Whether a point is the chart's: of its mode and its receive side. */
+static bool charted(const struct analysis_point *p, enum run_mode mode,
+		    enum rx_mode rx)
 {
-	return p->runs && p->mode == mode && p->rx == chart_rx(a, mode);
+	return p->runs && p->mode == mode && p->rx == rx;
 }
 
 /* The panel values the chart can show: flows, or sizes, sorted. */
@@ -330,6 +328,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 	const struct run_result *results = e->session->results;
 	bool by_size = c->axis == FIGURE_BY_SIZE;
 	enum run_mode mode = ui_chart_mode(ui, e);
+	enum rx_mode rx = chart_rx(a, mode);
 	size_t fixed = chart_fixed(ui, e), choice[ANALYSIS_SIZES_MAX];
 	size_t choices = chart_choices(ui, e, choice, ANALYSIS_SIZES_MAX);
 	double lo = INFINITY, hi = -INFINITY, max = 0;
@@ -346,13 +345,13 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 		ui_format_size(fixed, where, sizeof(where));
 	snprintf(title, sizeof(title), "%s vs %s, %s%s, %s (m [ ] r)", c->name,
 		 by_size ? "size" : "flows", run_mode_name(mode),
-		 chart_rx(a, mode) == RX_ZEROCOPY ? " rx-zc" : "", where);
+		 rx == RX_ZEROCOPY ? " rx-zc" : "", where);
 	ui_box(ui, r, ROLE_BOX_GRAPH, title);
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
 		double x = by_size ? (double)p->msg_size : p->threads;
 
-		if (!charted(a, p, mode) ||
+		if (!charted(p, mode, rx) ||
 		    (by_size ? p->threads : p->msg_size) != fixed ||
 		    !figure_point_value(&c->quantity, a, results, p, &stat))
 			continue;
@@ -386,7 +385,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 		}
 		/* A figure no run has (a counter that cannot count here). */
 		for (size_t i = 0; i < a->point_count && !valued; i++)
-			valued = charted(a, &a->points[i], mode) &&
+			valued = charted(&a->points[i], mode, rx) &&
 				 figure_point_value(&c->quantity, a, results,
 						    &a->points[i], &stat);
 		if (choices && !valued)
@@ -427,7 +426,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 		for (size_t i = 0; i < a->point_count && !present; i++) {
 			const struct analysis_point *p = &a->points[i];
 
-			present = charted(a, p, mode) &&
+			present = charted(p, mode, rx) &&
 				  p->strategy == strategy_at(s) &&
 				  (by_size ? p->threads : p->msg_size) ==
 					  fixed &&
@@ -492,7 +491,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 				double v = by_size ? (double)p->msg_size
 						   : p->threads;
 
-				if (charted(a, p, mode) &&
+				if (charted(p, mode, rx) &&
 				    p->strategy == strategy_at(s) &&
 				    (by_size ? p->threads : p->msg_size) ==
 					    fixed &&

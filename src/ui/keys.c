@@ -355,7 +355,7 @@ static void ui_sort(struct ui *ui, const struct explorer *e, int delta)
 	ui_sort_name(ui, e, name, sizeof(name));
 	snprintf(ui->note, sizeof(ui->note),
 		 "runs sorted by %s, %s (I inverts)", name,
-		 ui->descending ? "largest first" : "in order");
+		 ui_sort_direction(ui, name));
 }
 
 /* Z: the screen holds still; the runs go on underneath. */

@@ -347,8 +347,7 @@ void ui_sort_name(const struct ui *ui, const struct explorer *e, char *out,
 	snprintf(out, size, "%s", name);
 }
 
-/* "largest first", or as the sorted column reads: "newest first". */
-static const char *sort_direction(const struct ui *ui, const char *name)
+const char *ui_sort_direction(const struct ui *ui, const char *name)
 {
 	if (strcmp(name, "name") == 0)
 		return ui->descending ? "Z to A" : "A to Z";
@@ -432,7 +431,7 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 		n += (size_t)snprintf(title + n, sizeof(title) - n,
 				      " matching '%s'", ui->filter);
 	n += (size_t)snprintf(title + n, sizeof(title) - n, ", by %s, %s", sort,
-			      sort_direction(ui, sort));
+			      ui_sort_direction(ui, sort));
 	if (shown < runs_columns_shown(col, columns, rr))
 		snprintf(title + n, sizeof(title) - n,
 			 "; %zu of %zu figures (view 3 has all)", shown,
@@ -1026,12 +1025,9 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 	ui_lines_free(&l);
 }
 
-/* The preset list (p): each preset's name and what it is for. */
 /* "288 runs, about 12 min: " -- what loading a preset starts. */
 static void preset_size(const struct preset_entry *p, char *out, size_t size)
 {
-	double min = p->seconds / 60;
-
 	if (!p->runs)
 		snprintf(out, size, "%s", "");
 	else if (!p->seconds)
@@ -1042,9 +1038,10 @@ static void preset_size(const struct preset_entry *p, char *out, size_t size)
 			 p->runs == 1 ? "" : "s", p->seconds);
 	else
 		snprintf(out, size, "%zu run%s, about %.0f min: ", p->runs,
-			 p->runs == 1 ? "" : "s", min);
+			 p->runs == 1 ? "" : "s", p->seconds / 60);
 }
 
+/* The preset list (p): each preset's name and what it is for. */
 void ui_draw_presets(struct ui *ui, const struct explorer *e)
 {
 	struct rect r = overlay_rect(ui, 96, ui->rows);

@@ -231,6 +231,8 @@ size_t ui_runs_order(struct ui *ui, const struct explorer *e, size_t *order);
 /* The sorted column's heading: "Gbit/s", "run number". */
 void ui_sort_name(const struct ui *ui, const struct explorer *e, char *out,
 		  size_t size);
+/* "largest first", or as the sorted column (by name) reads: "A to Z". */
+const char *ui_sort_direction(const struct ui *ui, const char *name);
 /* Whether an rr run is among the runs (the table shows the round trip). */
 bool ui_runs_rr(const struct explorer *e);
 /* The columns of the runs table, by the metric table. */
