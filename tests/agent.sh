@@ -99,7 +99,8 @@ ok $? "after every bad message the agent serves a real client"
 # A client killed in the middle of a run.
 client --batch -s one-copy -m 16K -d 30 -w 0.1 >/dev/null 2>&1 &
 victim=$!
-wait_for_line 'run 1: one-copy 16K x1 stream' 50 "$log"
+wait_for_line 'run 1: one-copy 16K x1 stream' 300 "$log"
+ok $? "a client's 30 s run starts" || diag "$log"
 sleep 0.5
 # A second client meanwhile: told the agent is busy.
 client --batch -s one-copy -m 4K -d 0.2 >/dev/null 2>"$tmp/busy.err"
@@ -108,9 +109,9 @@ client --batch -s one-copy -m 4K -d 0.2 >/dev/null 2>"$tmp/busy.err"
 ok $? "a second client is refused: the agent is busy with the first"
 pkill -9 -f "nio-top --connect 198.18.99.1 --batch -s one-copy -m 16K -d 30"
 wait "$victim" 2>/dev/null
-wait_for_line 'the client went away mid-run' 50 "$log"
-ok $? "a client killed mid-run: the agent notices"
-wait_for_line 'error: the client went away mid-run' 50 "$log"
+wait_for_line 'the client went away mid-run' 300 "$log"
+ok $? "a client killed mid-run: the agent notices" || diag "$log"
+wait_for_line 'error: the client went away mid-run' 300 "$log"
 ok $? "its run ends with that error"
 good_run
 ok $? "then the next client's run is clean"
@@ -163,7 +164,7 @@ good_run --auth-file "$tmp/secret"
 ok $? "and its run is clean meanwhile"
 # shellcheck disable=SC2086
 wait $strangers
-wait_for_line 'dropped: no hello within 2 s' 30 "$log"
+wait_for_line 'dropped: no hello within 2 s' 300 "$log"
 ok $? "a silent stranger is dropped after 2 s"
 grep -q 'dropped: busy: too many connections waiting to be greeted' "$log"
 ok $? "the oldest silent stranger made room for the newest"
@@ -183,7 +184,8 @@ ok $? "three wrong secrets take two seconds or more ($ms ms)"
 client --batch -s one-copy -m 16K -d 3 -w 0 --auth-file "$tmp/secret" \
 	>/dev/null 2>&1 &
 busy_client=$!
-wait_for_line 'run [0-9]*: one-copy 16K x1 stream' 50 "$log"
+wait_for_line 'run [0-9]*: one-copy 16K x1 stream' 300 "$log"
+ok $? "a client's 3 s run starts"
 sleep 1.1
 out=$(greet_ms '{"type":"hello","version":3,"secret":"nope"}')
 [[ "$out" == *'wrong secret'* && "$out" != *198.18.99* && "$out" != *serving* ]]
@@ -210,7 +212,7 @@ ok $? "20 immediate reconnects after clean closes: $(grep -c '"type":"welcome"' 
 # Nothing a stranger sends reaches the log raw: a forged line and a screen
 # clear arrive escaped, before any authentication.
 say '{"type":"hello\nnio-top agent: 10.9.8.7:1 greeted (forged)\u001b[2J","version":3}' >/dev/null
-wait_for_line 'is not a message' 20 "$log"
+wait_for_line 'is not a message' 300 "$log"
 grep -qF 'hello\x0anio-top agent: 10.9.8.7:1 greeted (forged)\x1b[2J' "$log" &&
 	! grep -q $'\e' "$log" && ! grep -q '^nio-top agent: 10.9.8.7' "$log"
 ok $? "an escape sequence sent before authentication is escaped in the log"
@@ -295,7 +297,7 @@ wait "$agent"
 
 ip netns exec "$host_a" "$NIO_TOP" --serve --port 5311 2>"$tmp/open.log" &
 open_agent=$!
-wait_for_line 'listening on' 50 "$tmp/open.log"
+wait_for_line 'listening on' 300 "$tmp/open.log"
 grep -q 'warning: listening on every address with no secret' "$tmp/open.log"
 ok $? "every address and no secret: the agent warns"
 kill -TERM "$open_agent"
@@ -303,24 +305,26 @@ wait "$open_agent"
 
 # A hostile agent's words reach the client's terminal escaped.
 cat >"$tmp/hostile.py" <<'PY'
-import socket
+import socket, sys
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("198.18.99.1", 5312))
 s.listen(1)
+open(sys.argv[1], "w").write("listening on 5312\n")
 c, _ = s.accept()
 c.recv(4096)
 c.sendall(b'{"type":"error","error":"evil\\u001b[2J\\nforged","version":3}\n')
 c.close()
 PY
-ip netns exec "$host_a" timeout 10 python3 "$tmp/hostile.py" &
+ip netns exec "$host_a" timeout 30 python3 "$tmp/hostile.py" "$tmp/hostile.up" &
 hostile=$!
-sleep 0.5
+wait_for_line 'listening on' 300 "$tmp/hostile.up"
 err=$(ip netns exec "$host_b" "$NIO_TOP" --connect 198.18.99.1:5312 --batch \
 	-d 0.1 2>&1)
 wait "$hostile"
 [[ "$err" == *'refused: evil\x1b[2J\x0aforged'* ]] && [[ "$err" != *$'\e'* ]]
-ok $? "a hostile agent's error text is printed escaped"
+ok $? "a hostile agent's error text is printed escaped" ||
+	printf '# %s\n' "$err"
 
 [ -z "$(ip netns pids "$host_a")$(ip netns pids "$host_b")" ]
 ok $? "no process is left in either namespace"

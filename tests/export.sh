@@ -76,7 +76,7 @@ mkdir "$tmp/gone"
 "$NIO_TOP" --batch -s one-copy,two-copy -m 4K -d 0.5 -w 0 \
 	-o "$tmp/gone/r.json" >/dev/null 2>"$tmp/gone.err" &
 study=$!
-wait_for_line 'ETA' 50 "$tmp/gone.err"
+wait_for_line 'ETA' 300 "$tmp/gone.err"
 rm -rf "$tmp/gone"
 wait $study
 rc=$?

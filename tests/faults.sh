@@ -28,7 +28,7 @@ reset_then_whole() {
 "$NIO_TOP" --batch -s one-copy,two-copy -m 16K -t 2 -d 2 -w 0.2 \
 	--keep-netns $ns -o "$tmp/batch.json" >"$tmp/table" 2>"$tmp/err" &
 pid=$!
-wait_for_line ' 1/2 ETA ' 100 "$tmp/err"
+wait_for_line ' 1/2 ETA ' 300 "$tmp/err"
 sleep 0.8
 killed=$(reset_receivers)
 grep -q 'not supported' "$tmp/ss.err" && {

@@ -10,6 +10,8 @@ tap_failed=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nio-top-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# ok STATUS DESCRIPTION: one test line; returns STATUS, so a caller can add
+# what it saw: ok $? "..." || diag FILE.
 ok() {
 	tap_count=$((tap_count + 1))
 	if [ "$1" = 0 ]; then
@@ -18,6 +20,12 @@ ok() {
 		echo "not ok $tap_count - $2"
 		tap_failed=$((tap_failed + 1))
 	fi
+	return "$1"
+}
+
+# diag FILE: the last lines of FILE as TAP comments, after a failed test.
+diag() {
+	tail -n 20 "$1" 2>/dev/null | sed 's/^/# /'
 }
 
 # check DESCRIPTION COMMAND...: one test line, ok when COMMAND succeeds.
@@ -122,7 +130,7 @@ start_agent() {
 	ip netns exec "$host_a" "$NIO_TOP" --serve --listen 198.18.99.1 "$@" \
 		2>"$log" &
 	agent=$!
-	wait_for_line 'listening on' 50 "$log"
+	wait_for_line 'listening on' 300 "$log"
 }
 
 # client [OPTIONS...]: nio-top --connect to the agent, from $host_b.

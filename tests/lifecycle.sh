@@ -14,7 +14,7 @@ before=$(net_snapshot)
 # kill -9 in the middle of a run.
 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 >/dev/null 2>"$tmp/err" &
 pid=$!
-wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
+wait_for_line ' 1/1 ETA ' 300 "$tmp/err"
 sleep 0.3
 held=$(held_netns $pid)
 ok $([ "$(wc -w <<<"$held")" = 2 ]; echo $?) "a veth run holds two namespaces ($(echo $held))"
@@ -38,7 +38,7 @@ for sig in INT TERM; do
 	"$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest \
 		>/dev/null 2>"$tmp/err" &
 	pid=$!
-	wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
+	wait_for_line ' 1/1 ETA ' 300 "$tmp/err"
 	ip netns exec niotest-srv ip -o -4 addr show dev nio0 | grep -q 198.18.0.1/30
 	ok $? "SIG$sig: 'ip netns exec niotest-srv' sees the server end"
 	ip netns exec niotest-cli ss -tn | grep -q '198.18.0.2:.*198.18.0.1:'
@@ -54,7 +54,7 @@ done
 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest \
 	>/dev/null 2>"$tmp/err" &
 pid=$!
-wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
+wait_for_line ' 1/1 ETA ' 300 "$tmp/err"
 [ -e /run/netns/niotest-srv ] && [ -e /run/netns/niotest-cli ]
 ok $? "SIGKILL: named while running"
 kill -9 $pid
@@ -83,7 +83,7 @@ names_gone() {
 timeout -s KILL 10 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 \
 	--keep-netns niogrp >/dev/null 2>"$tmp/err" &
 killer=$!
-wait_for_line ' 1/1 ETA ' 100 "$tmp/err" && [ -e /run/netns/niogrp-srv ]
+wait_for_line ' 1/1 ETA ' 300 "$tmp/err" && [ -e /run/netns/niogrp-srv ]
 ok $? "timeout -s KILL 10: named while running"
 wait $killer
 rc=$?
@@ -92,7 +92,7 @@ ok $? "timeout -s KILL 10 (exit $rc): within 2 s the names and their mounts are 
 setsid "$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niogrp \
 	>/dev/null 2>"$tmp/err" &
 leader=$!
-wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
+wait_for_line ' 1/1 ETA ' 300 "$tmp/err"
 [ "$(ps -o pgid= -p $leader | tr -d ' ')" = $leader ] && [ -e /run/netns/niogrp-cli ]
 ok $? "kill -9 -PGID: nio-top leads its group, named while running"
 kill -9 -- -$leader
@@ -105,7 +105,7 @@ ok $? "kill -9 -PGID: within 2 s the names and their mounts are gone"
 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niostale \
 	>/dev/null 2>"$tmp/err" &
 pid=$!
-wait_for_line ' 1/1 ETA ' 50 "$tmp/err"
+wait_for_line ' 1/1 ETA ' 300 "$tmp/err"
 guard=$(pgrep -P $pid -x nio-top)
 [ -n "$guard" ] && kill -9 "$guard" && kill -9 $pid
 wait $pid 2>/dev/null

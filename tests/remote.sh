@@ -90,7 +90,7 @@ wait_screen 'Receiver \(agent 198\.18\.99\.1:5310\)' 50
 ok $? "the explorer labels the receivers' gauges with the agent"
 screen | grep -q 'remote: agent 198.18.99.1:5310'
 ok $? "the header names the agent"
-wait_for_line 'run 1: one-copy 16K x1 stream' 50 "$tmp/agent.log"
+wait_for_line 'run 1: one-copy 16K x1 stream' 300 "$tmp/agent.log"
 ok $? "the agent runs the explorer's first run"
 sleep 1.5
 screen >"$tmp/screen"
@@ -100,20 +100,20 @@ ok $? "the agent's throughput gauge shows a value ($gbps)"
 T send-keys Down
 sleep 0.3
 T send-keys Right
-wait_for_line 'run 2: one-copy 32K x1 stream' 50 "$tmp/agent.log"
+wait_for_line 'run 2: one-copy 32K x1 stream' 300 "$tmp/agent.log"
 ok $? "a size change in the explorer starts the next run on the agent too"
 # A preset's sweep runs over both hosts too.
 T send-keys p
 wait_screen 'Presets \(Enter loads' 20
 T send-keys Down Down Enter
-wait_for_line 'run 3: two-copy 16K x1 stream, this host runs the receivers' 50 \
+wait_for_line 'run 3: two-copy 16K x1 stream, this host runs the receivers' 300 \
 	"$tmp/agent.log"
 ok $? "a preset loaded in the explorer sweeps over both hosts"
-wait_for_line 'run 3: received [0-9]* bytes' 50 "$tmp/agent.log" &&
+wait_for_line 'run 3: received [0-9]* bytes' 300 "$tmp/agent.log" &&
 	! grep -q 'error:' "$tmp/agent.log"
 ok $? "its first run ends cleanly on the agent"
 T send-keys q q
-wait_for_line 'left after [0-9]* runs' 50 "$tmp/agent.log"
+wait_for_line 'left after [0-9]* runs' 300 "$tmp/agent.log"
 ok $? "quitting the explorer leaves the agent cleanly"
 wait_exit
 [ "$(cat "$tmp/exit" 2>/dev/null)" = 0 ]
@@ -126,11 +126,11 @@ kill -TERM "$agent"
 wait "$agent"
 start_agent "$tmp/idle.log" --max-idle 1
 start -- --connect 198.18.99.1 -s one-copy -m 16K -d 0.5
-wait_for_line 'run 1: received [0-9]* bytes' 50 "$tmp/idle.log" &&
-	wait_for_line 'dropped: idle for 1 s with no run' 50 "$tmp/idle.log"
+wait_for_line 'run 1: received [0-9]* bytes' 300 "$tmp/idle.log" &&
+	wait_for_line 'dropped: idle for 1 s with no run' 300 "$tmp/idle.log"
 ok $? "a fixed run over, the idle explorer is dropped after --max-idle"
 T send-keys Enter
-wait_for_line 'run 2: received [0-9]* bytes' 50 "$tmp/idle.log" &&
+wait_for_line 'run 2: received [0-9]* bytes' 300 "$tmp/idle.log" &&
 	[ "$(grep -c 'greeted' "$tmp/idle.log")" = 2 ] &&
 	! grep -q 'error' "$tmp/idle.log"
 ok $? "its next run greets the agent again and is clean"

@@ -77,10 +77,10 @@ wait_exit() {
 # quitting (GOES_ON).
 quit_asks() {
 	T send-keys -t ui q
-	wait_screen "$1" 10
+	wait_screen "$1" 50
 	ok $? "$2"
 	T send-keys -t ui a
-	wait_gone "$1" 10 && ! [ -s "$tmp/exit" ]
+	wait_gone "$1" 50 && ! [ -s "$tmp/exit" ]
 	ok $? "$3"
 }
 
