@@ -2,11 +2,14 @@
  * Messages: the size split (size/N per field, remainder last), and that verify
  * accepts an intact message and catches one flipped byte anywhere, a wrong
  * sequence, and a stale pattern -- with 1, 8 and 64 fields (64 one-byte
- * fields: the stamp spans eight of them).
+ * fields: the stamp spans eight of them); fields of a page or more start on
+ * a page.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "message.h"
 #include "tap.h"
@@ -34,8 +37,19 @@ static void test_split(void)
 	   "100 bytes in 64 fields: 1 each, 37 in the last");
 }
 
+static bool page_aligned(const struct message *m)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	for (unsigned int i = 0; i < m->field_count; i++)
+		if ((uintptr_t)m->field[i] % page != 0)
+			return false;
+	return true;
+}
+
 static void test_bounds(void)
 {
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct message m;
 
 	uint8_t region[128];
@@ -47,6 +61,15 @@ static void test_bounds(void)
 		   message_init(&m, 64, 65) == -EINVAL,
 	   "0 and 65 fields are refused");
 	ok(message_init(&m, 64, 8) == 0, "64 bytes is accepted");
+	message_fini(&m);
+	ok(message_init(&m, 65435, 1) == 0 &&
+		   (uintptr_t)m.field[0] % page == 0 &&
+		   message_verify(&m, 0) == 0,
+	   "a field of a page or more starts on a page (one 65435-byte field)");
+	message_fini(&m);
+	ok(message_init(&m, 65536, 8) == 0 && page_aligned(&m) &&
+		   message_verify(&m, 0) == 0,
+	   "64 KiB in 8 fields: each 8 KiB field starts on a page");
 	message_fini(&m);
 	ok(message_init_in(&m, 128, 4, 0, region) == 0 &&
 		   m.field[0] == region && m.field[3] == region + 96 &&

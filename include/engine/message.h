@@ -31,8 +31,8 @@ void message_split(size_t size, unsigned int fields,
 		   size_t field_len[MESSAGE_FIELDS_MAX]);
 
 /*
- * Allocates the fields, each on its own: 0, -EINVAL (size or fields out of
- * range) or -ENOMEM.
+ * Allocates the fields, each on its own, a field of a page or more on a page
+ * boundary: 0, -EINVAL (size or fields out of range) or -ENOMEM.
  */
 int message_init(struct message *msg, size_t size, unsigned int fields);
 /*

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "message.h"
 
@@ -98,6 +99,21 @@ static int message_layout(struct message *msg, size_t size, unsigned int fields)
 	return 0;
 }
 
+/*
+ * A field of a page or more starts on a page: a zero-copy send pins one page
+ * fewer (16 for 64000 bytes, not 17), and the kernel's copies start aligned.
+ * Smaller fields stay where malloc puts them, so small messages cost no more.
+ */
+static void *field_alloc(size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (len < page)
+		return malloc(len);
+	return posix_memalign(&p, page, len) == 0 ? p : NULL;
+}
+
 int message_init(struct message *msg, size_t size, unsigned int fields)
 {
 	int r = message_layout(msg, size, fields);
@@ -105,7 +121,7 @@ int message_init(struct message *msg, size_t size, unsigned int fields)
 	if (r < 0)
 		return r;
 	for (unsigned int i = 0; i < fields; i++) {
-		msg->field[i] = malloc(msg->field_len[i]);
+		msg->field[i] = field_alloc(msg->field_len[i]);
 		if (!msg->field[i]) {
 			message_fini(msg);
 			return -ENOMEM;
