@@ -793,19 +793,15 @@ static enum theme_role status_text(const struct ui *ui,
 }
 
 /* The status line's rows: two for a text too long for one. */
-static int status_rows(const struct ui *ui, const struct explorer *e)
+static int status_rows(const struct ui *ui, const char *text)
 {
-	char text[sizeof(ui->note) + 128];
-
-	status_text(ui, e, text, sizeof(text));
 	return (int)mbstowcs(NULL, text, 0) > ui->cols - 2 ? 2 : 1;
 }
 
 /* Wrapped at words; what a second row cannot hold ends in an ellipsis. */
-static void draw_status(struct ui *ui, const struct explorer *e, int rows)
+static void draw_status(const struct ui *ui, const char *text,
+			enum theme_role role, int rows)
 {
-	char text[sizeof(ui->note) + 128];
-	enum theme_role role = status_text(ui, e, text, sizeof(text));
 	int y = ui->rows - 1 - rows;
 	struct ui_lines l = {0};
 
@@ -875,10 +871,13 @@ void ui_draw_screen(struct ui *ui, const struct explorer *live)
 	bool compact = ui->rows < UI_ROOMY_ROWS;
 	int top, controls_w = 36;
 	struct rect area;
+	char status_line[sizeof(ui->note) + 128];
+	enum theme_role status_role;
 
 	ui_track_runs(ui, live);
 	status_news(ui, live);
-	status = status_rows(ui, live);
+	status_role = status_text(ui, live, status_line, sizeof(status_line));
+	status = status_rows(ui, status_line);
 	body = ui->rows - 2 - status;
 	e = ui->frozen ? ui_frozen_view(ui, live) : live;
 	if (ui->rows < UI_MIN_ROWS || ui->cols < UI_MIN_COLS) {
@@ -933,7 +932,7 @@ void ui_draw_screen(struct ui *ui, const struct explorer *live)
 		ui_chart(ui, e, &area);
 		break;
 	}
-	draw_status(ui, live, status);
+	draw_status(ui, status_line, status_role, status);
 	ui_draw_keybar(ui);
 	/* An overlay stands alone: no edge of a box under it peeks out. */
 	if (ui->overlay != OVERLAY_NONE) {

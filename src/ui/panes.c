@@ -257,6 +257,12 @@ static double sort_value(size_t k)
 	return (double)k; /* "#" */
 }
 
+/* -1, 0 or 1 as x is below, at or above y. */
+static int cmp_size(size_t x, size_t y)
+{
+	return (x > y) - (x < y);
+}
+
 static int cmp_runs(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -270,13 +276,11 @@ static int cmp_runs(const void *a, const void *b)
 		cy = &sort_explorer->session->results[y].config;
 		order = strcmp(cx->strategy->name, cy->strategy->name);
 		if (!order)
-			order = cx->msg_size < cy->msg_size   ? -1
-				: cx->msg_size > cy->msg_size ? 1
-				: cx->threads < cy->threads   ? -1
-				: cx->threads > cy->threads
-					? 1
-					: (int)cx->settings.rx -
-						  (int)cy->settings.rx;
+			order = cmp_size(cx->msg_size, cy->msg_size);
+		if (!order)
+			order = cmp_size(cx->threads, cy->threads);
+		if (!order)
+			order = (int)cx->settings.rx - (int)cy->settings.rx;
 	} else {
 		double vx = sort_value(x), vy = sort_value(y);
 

@@ -119,9 +119,8 @@ struct ui {
 	size_t overlay_scroll;
 	size_t overlay_rows;		/* lines the overlay shows at once */
 	size_t view_scroll[VIEW_COUNT]; /* compare and analysis scroll */
-	uint64_t
-		compare_runs; /* which runs compare shows: a new set scrolls home */
-	size_t pane_rows;     /* lines compare or analysis shows */
+	uint64_t compare_runs; /* compare's runs: a new set scrolls home */
+	size_t pane_rows;      /* lines compare or analysis shows */
 	enum ui_confirm confirm;
 	int confirm_key;	   /* the key that asked, to say yes */
 	struct ui_command pending; /* CONFIRM_CHANGE: what it would do */
