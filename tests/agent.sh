@@ -180,6 +180,34 @@ ms=$((($(date +%s%N) - start) / 1000000))
 [ "$(grep -c 'wrong secret' "$tmp/guesses")" = 3 ] && [ $ms -ge 2000 ]
 ok $? "three wrong secrets take two seconds or more ($ms ms)"
 
+# A guesser that sends a wrong secret again as soon as it is answered, from
+# another address (the agent's own host) and then from the client's own:
+# the client with the secret is served all the same, and quickly.
+for from in "$host_a" "$host_b"; do
+	ip netns exec "$from" timeout 60 bash -c '
+		while :; do
+			exec 3<>/dev/tcp/198.18.99.1/5310 || { sleep 0.1; continue; }
+			printf "%s\n" "{\"type\":\"hello\",\"version\":3,\"secret\":\"guess\"}" >&3
+			IFS= read -r line <&3
+			exec 3<&-
+		done' 2>/dev/null &
+	guesser=$!
+	before=$(grep -c 'dropped: wrong secret' "$log")
+	for _ in $(seq 300); do
+		[ "$(grep -c 'dropped: wrong secret' "$log")" -ge $((before + 2)) ] && break
+		sleep 0.1
+	done
+	start=$(date +%s%N)
+	good_run --auth-file "$tmp/secret"
+	rc=$?
+	ms=$((($(date +%s%N) - start) / 1000000))
+	kill "$guesser"
+	wait "$guesser" 2>/dev/null
+	[ $rc = 0 ] && [ $ms -lt 8000 ]
+	ok $? "a guesser on $([ "$from" = "$host_a" ] && echo another address || echo the client\'s address) does not starve a client with the secret ($ms ms)" ||
+		diag "$tmp/good.err"
+done
+
 # A busy agent tells only a greeted peer whom it serves.
 client --batch -s one-copy -m 16K -d 3 -w 0 --auth-file "$tmp/secret" \
 	>/dev/null 2>&1 &

@@ -8,6 +8,14 @@
  * through, never replaced.  A symbolic link leads to its target, which is
  * treated the same way; the link stays.  Anything else (a folder, a block
  * device, a socket, a link to nothing) is refused with the reason.
+ *
+ * Links and other users' files are judged as the kernel's
+ * fs.protected_symlinks and fs.protected_regular judge them, whatever those
+ * are set to: in a folder that every user may write and that has its sticky
+ * bit (/tmp), a link is followed only if it belongs to this user or to the
+ * folder's owner, and a file or FIFO of another user there is not written.
+ * The path is walked a component at a time, so every link on the way is
+ * judged, a folder's as much as the file's.
  */
 #ifndef NIO_TOP_OUTFILE_H
 #define NIO_TOP_OUTFILE_H
@@ -15,11 +23,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* How outfile_open_flags() treats a path. */
+enum outfile_flags {
+	OUTFILE_NO_LINK = 1 << 0, /* a symbolic link is refused, not followed */
+};
+
 struct outfile {
-	const char *name; /* as the user gave it, for messages */
-	char *path;	  /* what is written: a link's target, resolved */
-	char *dir;	  /* its folder, where the temporary file lives */
-	bool replace;	  /* a regular file: replaced by rename */
+	const char *name;   /* as the user gave it, for messages */
+	unsigned int flags; /* enum outfile_flags */
+	int dir_fd;	    /* the folder written in (O_PATH) */
+	char *base;	    /* the name written in it: a link's target's */
+	bool replace;	    /* a regular file: replaced by rename */
 	bool existed;
 	unsigned int uid, gid, mode; /* of the file it replaces */
 	bool unnamed;		     /* the temporary file is O_TMPFILE */
@@ -35,6 +49,8 @@ struct outfile {
  * and outfile_commit() reports the first one.
  */
 void outfile_open(struct outfile *f, const char *path);
+void outfile_open_flags(struct outfile *f, const char *path,
+			unsigned int flags);
 void outfile_write(struct outfile *f, const void *data, size_t len);
 void outfile_puts(struct outfile *f, const char *text);
 /*
@@ -45,6 +61,25 @@ int outfile_commit(struct outfile *f, char **cause);
 
 /* The whole file at once: text and a final newline. */
 int outfile_write_text(const char *path, const char *text, char **cause);
+int outfile_write_text_flags(const char *path, unsigned int flags,
+			     const char *text, char **cause);
+
+/*
+ * A name nio-top picks itself (an export named by the time, a saved preset):
+ * makes DIR/STEM.EXT, or DIR/STEM-2.EXT and so on when that name is taken,
+ * as a new empty file of this user's, created exclusively and never through
+ * a link, so that a file written to it afterwards replaces only this one.  A
+ * folder that every user may write is refused: there the name could have
+ * been planted.  0 with the path in out, or -errno with *cause.
+ */
+int outfile_create_new(const char *dir, const char *stem, const char *ext,
+		       char *out, size_t size, char **cause);
+
+/*
+ * Whether dir is a folder that every user may write (/tmp): 1, 0, or -errno
+ * when it cannot be looked at.
+ */
+int outfile_dir_shared(const char *dir);
 
 /*
  * Tries path before anything is worth writing to it: for a regular file (or

@@ -10,11 +10,13 @@
 
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "app_private.h"
 #include "clock.h"
 #include "explorer.h"
 #include "export.h"
+#include "outfile.h"
 #include "prefs.h"
 #include "preset.h"
 
@@ -29,16 +31,53 @@ struct explore {
 	bool keep_tried; /* the unsaved runs were written on a signal */
 };
 
-/* "PREFIX-YYYYmmdd-HHMMSS.json" in the current folder. */
-static void timestamped(const char *prefix, char *out, size_t size)
+/*
+ * The user's data folder, $XDG_DATA_HOME/nio-top or ~/.local/share/nio-top,
+ * made private if it is new: 0, or -errno.
+ */
+static int data_dir(char *out, size_t size)
 {
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	char *slash;
+
+	if (xdg && xdg[0] == '/')
+		snprintf(out, size, "%s/nio-top", xdg);
+	else if (home && home[0] == '/')
+		snprintf(out, size, "%s/.local/share/nio-top", home);
+	else
+		return -ENOENT;
+	/* Each missing folder on the way, as mkdir -p. */
+	for (slash = strchr(out + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(out, 0700);
+		*slash = '/';
+	}
+	return mkdir(out, 0700) == 0 || errno == EEXIST ? 0 : -errno;
+}
+
+/*
+ * A new file "PREFIX-YYYYmmdd-HHMMSS.json" in dir, made exclusively (a
+ * file of that name already there gets a new one beside it) so that a link
+ * planted under a name nio-top picks is never followed.  Where dir is a
+ * folder every user may write (/tmp), the file goes to the user's data
+ * folder instead, and *moved says so.  0 with the path in out, or -errno
+ * with *cause.
+ */
+static int new_file(const char *dir, const char *prefix, char *out, size_t size,
+		    bool *moved, char **cause)
+{
+	char stem[64], stamp[32], data[4096];
 	time_t now = time(NULL);
-	char stamp[32];
 	struct tm tm;
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(out, size, "%s-%s.json", prefix, stamp);
+	snprintf(stem, sizeof(stem), "%s-%s", prefix, stamp);
+	*moved = outfile_dir_shared(dir) == 1 &&
+		 data_dir(data, sizeof(data)) == 0;
+	return outfile_create_new(*moved ? data : dir, stem, "json", out, size,
+				  cause);
 }
 
 /* The finished runs to path: 0, or -errno (said on the status line). */
@@ -61,16 +100,43 @@ static int explore_write(struct explore *x, const char *path)
 	return r;
 }
 
+/*
+ * The finished runs to a new file named by the time: 0 with its path in
+ * out, or -errno (said on the status line; the new file is gone).
+ */
+static int explore_write_new(struct explore *x, char *out, size_t size)
+{
+	char *cause = NULL;
+	bool moved;
+	int r = new_file(".", "nio-top", out, size, &moved, &cause);
+
+	if (r < 0) {
+		explorer_say(&x->explorer, "export failed: %s",
+			     cause ? cause : strerror(-r));
+		free(cause);
+		return r;
+	}
+	r = explore_write(x, out);
+	if (r < 0)
+		unlink(out);
+	else if (moved)
+		explorer_say(&x->explorer,
+			     "the current folder is writable by every user: "
+			     "wrote %zu run%s to %s",
+			     x->session->result_count,
+			     x->session->result_count == 1 ? "" : "s", out);
+	return r;
+}
+
 /* e: the finished runs to -o, or to a new file named by the time. */
 static void explore_export(struct explore *x)
 {
 	char path[4096];
 
 	if (x->session->options.output)
-		snprintf(path, sizeof(path), "%s", x->session->options.output);
+		explore_write(x, x->session->options.output);
 	else
-		timestamped("nio-top", path, sizeof(path));
-	explore_write(x, path);
+		explore_write_new(x, path, sizeof(path));
 }
 
 /*
@@ -80,9 +146,10 @@ static void explore_export(struct explore *x)
  */
 static void explore_save_preset(struct explore *x)
 {
-	char dir[4096], path[4200], name[64];
+	char dir[4096] = ".", path[4200], *cause = NULL;
+	bool moved;
+	int r;
 
-	timestamped("saved", name, sizeof(name));
 	if (!x->session->options.no_config &&
 	    preset_user_dir(dir, sizeof(dir) - 16) == 0) {
 		*strrchr(dir, '/') = '\0';
@@ -90,13 +157,18 @@ static void explore_save_preset(struct explore *x)
 		strcat(dir, "/nio-top");
 		mkdir(dir, 0700);
 		strcat(dir, "/presets");
-		if (mkdir(dir, 0700) == 0 || errno == EEXIST) {
-			snprintf(path, sizeof(path), "%s/%s", dir, name);
-			explorer_save_preset(&x->explorer, path);
-			return;
-		}
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			snprintf(dir, sizeof(dir), ".");
 	}
-	explorer_save_preset(&x->explorer, name);
+	r = new_file(dir, "saved", path, sizeof(path), &moved, &cause);
+	if (r < 0) {
+		explorer_say(&x->explorer, "save: %s",
+			     cause ? cause : strerror(-r));
+		free(cause);
+		return;
+	}
+	if (explorer_save_preset(&x->explorer, path) < 0)
+		unlink(path);
 }
 
 static void explore_command(struct explore *x, const struct ui_command *cmd)
@@ -144,8 +216,7 @@ static void explore_keep(struct explore *x)
 	char path[4096];
 
 	x->keep_tried = true;
-	timestamped("nio-top", path, sizeof(path));
-	if (explore_write(x, path) == 0 &&
+	if (explore_write_new(x, path, sizeof(path)) == 0 &&
 	    asprintf(
 		    &x->app->farewell,
 		    "interrupted: the %zu finished run%s not saved yet went to "

@@ -115,7 +115,8 @@ int prefs_save(const struct prefs *p, char **cause)
 	cJSON_Delete(root);
 	if (!text)
 		return -ENOMEM;
-	r = outfile_write_text(path, text, cause);
+	/* Refused as a link when read, so never followed when written. */
+	r = outfile_write_text_flags(path, OUTFILE_NO_LINK, text, cause);
 	cJSON_free(text);
 	return r;
 }

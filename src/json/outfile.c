@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <dirent.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -19,7 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cause.h"
 #include "outfile.h"
+
+/* Links followed on the way to one file, as the kernel's MAXSYMLINKS. */
+#define LINKS_MAX 40
 
 static void outfile_fail(struct outfile *f, const char *step, int error)
 {
@@ -46,44 +51,220 @@ static const char *file_kind(mode_t mode)
 				: "not a regular file, device or FIFO";
 }
 
+/* A folder every user may write, whose sticky bit keeps their files apart. */
+static bool sticky_shared(const struct stat *dir)
+{
+	return (dir->st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH);
+}
+
 /*
- * Where the data goes: the path itself, or a link's target.  Sets f->path,
+ * Whether the kernel's fs.protected_symlinks would follow this link in this
+ * folder: it is this user's or the folder owner's, or the folder is not a
+ * sticky one that everybody writes.
+ */
+static bool link_trusted(const struct stat *link, const struct stat *dir)
+{
+	return !sticky_shared(dir) || link->st_uid == geteuid() ||
+	       link->st_uid == dir->st_uid;
+}
+
+/* The same for writing an existing file (fs.protected_regular, _fifos). */
+static bool file_trusted(const struct stat *file, const struct stat *dir)
+{
+	return !sticky_shared(dir) || file->st_uid == geteuid() ||
+	       file->st_uid == dir->st_uid;
+}
+
+/* The user name of uid, or its number, for a refusal. */
+static void user_name(uid_t uid, char *out, size_t size)
+{
+	struct passwd pw, *found = NULL;
+	char buf[1024];
+
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &found) == 0 && found)
+		snprintf(out, size, "%s", found->pw_name);
+	else
+		snprintf(out, size, "uid %u", (unsigned int)uid);
+}
+
+/* Reads the link name in dir_fd: its text, or NULL. */
+static char *link_text(int dir_fd, const char *name, off_t size)
+{
+	size_t len = size > 0 ? (size_t)size + 1 : PATH_MAX;
+	char *text = malloc(len);
+	ssize_t n = text ? readlinkat(dir_fd, name, text, len) : -1;
+
+	if (n < 0 || (size_t)n >= len) {
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	return text;
+}
+
+/* A link the way to the file does not follow: why, in words. */
+static void refuse_link(struct outfile *f, const struct stat *link)
+{
+	char owner[64], why[256];
+
+	user_name(link->st_uid, owner, sizeof(owner));
+	snprintf(why, sizeof(why),
+		 "a symbolic link of %s's in a folder that every user may "
+		 "write; nio-top follows only your own links there (as the "
+		 "kernel's fs.protected_symlinks does): name the file itself",
+		 owner);
+	outfile_refuse(f, why);
+}
+
+/* A step into folder name of f->dir_fd (never through a link): 0, -errno. */
+static int outfile_descend(struct outfile *f, const char *name)
+{
+	int fd = openat(f->dir_fd, name,
+			O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(f->dir_fd);
+	f->dir_fd = fd;
+	return 0;
+}
+
+/*
+ * Walks f->name a component at a time from its start, each link on the way
+ * judged (link_trusted) and its target walked in its place, up to the last
+ * component that is not a link: f->dir_fd is its folder and f->base its
+ * name, st what it is (st_mode 0: nothing yet).  0, or an error kept in f.
+ * came_by_link: the last component is a link's target.
+ */
+static int outfile_walk(struct outfile *f, struct stat *st, bool *came_by_link)
+{
+	char *rest = strdup(f->name), *next, *comp, *end;
+	unsigned int links = 0;
+	struct stat dir;
+	bool last;
+	int r = 0;
+
+	*came_by_link = false;
+	if (rest)
+		f->dir_fd = open(rest[0] == '/' ? "/" : ".",
+				 O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (!rest || f->dir_fd < 0) {
+		outfile_fail(f, "create a file in its folder",
+			     rest ? -errno : -ENOMEM);
+		goto out;
+	}
+	for (comp = rest;;) {
+		while (*comp == '/')
+			comp++;
+		end = strchrnul(comp, '/');
+		last = !end[strspn(end, "/")];
+		*end = '\0';
+		if (fstatat(f->dir_fd, comp, st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno == ENOENT && last && *came_by_link)
+				outfile_refuse(f, "a symbolic link to nothing; "
+						  "name the file itself");
+			else if (errno != ENOENT || !last)
+				outfile_fail(f, "create a file in its folder",
+					     -errno);
+			st->st_mode = 0;
+			break;
+		}
+		if (!S_ISLNK(st->st_mode) && !last) {
+			r = outfile_descend(f, comp);
+			if (r < 0) {
+				outfile_fail(f, "create a file in its folder",
+					     r);
+				break;
+			}
+			comp = end + 1;
+			continue;
+		}
+		if (!S_ISLNK(st->st_mode))
+			break;
+		if (last && (f->flags & OUTFILE_NO_LINK)) {
+			outfile_refuse(f, "a symbolic link; nio-top writes "
+					  "this file only in place");
+			break;
+		}
+		if (fstat(f->dir_fd, &dir) < 0) {
+			outfile_fail(f, "create a file in its folder", -errno);
+			break;
+		}
+		if (!link_trusted(st, &dir)) {
+			refuse_link(f, st);
+			break;
+		}
+		next = ++links <= LINKS_MAX
+			       ? link_text(f->dir_fd, comp, st->st_size)
+			       : NULL;
+		if (!next) {
+			outfile_refuse(f, "a symbolic link that cannot be "
+					  "followed");
+			break;
+		}
+		/* The link's text takes its place in what is left to walk. */
+		if (!last && asprintf(&comp, "%s/%s", next, end + 1) < 0)
+			comp = NULL;
+		else if (last)
+			comp = strdup(next);
+		free(next);
+		free(rest);
+		rest = comp;
+		if (!rest) {
+			outfile_fail(f, "look at it", -ENOMEM);
+			goto out;
+		}
+		*came_by_link = last;
+		if (rest[0] == '/') {
+			close(f->dir_fd);
+			f->dir_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		}
+	}
+	if (!f->error) {
+		f->base = strdup(comp);
+		if (!f->base)
+			outfile_fail(f, "look at it", -ENOMEM);
+	}
+out:
+	free(rest);
+	return f->error;
+}
+
+/*
+ * Where the data goes: the path itself, or the end of its chain of links,
+ * each link judged as the kernel would.  Sets f->dir_fd, f->base,
  * f->replace and what the replaced file was.
  */
 static void outfile_resolve(struct outfile *f)
 {
-	struct stat st;
-	char why[160];
+	char why[256], owner[64];
+	bool came_by_link;
+	struct stat st, dir;
 
-	if (lstat(f->name, &st) < 0) {
-		if (errno != ENOENT) {
-			outfile_fail(f, "look at it", -errno);
-			return;
-		}
-		f->path = strdup(f->name);
+	if (!*f->name || f->name[strlen(f->name) - 1] == '/') {
+		outfile_refuse(f, *f->name ? "a folder; name a file in it"
+					   : "an empty name");
+		return;
+	}
+	if (outfile_walk(f, &st, &came_by_link) < 0)
+		return;
+	if (!st.st_mode) {
 		f->replace = true;
 		return;
 	}
-	if (S_ISLNK(st.st_mode)) {
-		f->path = realpath(f->name, NULL);
-		if (!f->path) {
-			outfile_refuse(f,
-				       errno == ENOENT
-					       ? "a symbolic link to nothing; "
-						 "name the file itself"
-					       : "a symbolic link that "
-						 "cannot be followed");
-			return;
-		}
-		if (stat(f->path, &st) < 0) {
-			outfile_fail(f, "look at it", -errno);
-			return;
-		}
-	} else {
-		f->path = strdup(f->name);
+	if (fstat(f->dir_fd, &dir) < 0) {
+		outfile_fail(f, "create a file in its folder", -errno);
+		return;
 	}
-	if (!f->path) {
-		outfile_fail(f, "look at it", -ENOMEM);
+	if ((S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) &&
+	    !file_trusted(&st, &dir)) {
+		user_name(st.st_uid, owner, sizeof(owner));
+		snprintf(why, sizeof(why),
+			 "%s of %s's in a folder that every user may write; "
+			 "nio-top writes only your own files there (as the "
+			 "kernel's fs.protected_regular does)",
+			 S_ISFIFO(st.st_mode) ? "a FIFO" : "a file", owner);
+		outfile_refuse(f, why);
 		return;
 	}
 	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
@@ -97,7 +278,7 @@ static void outfile_resolve(struct outfile *f)
 		return;
 	}
 	/* rename() would replace a file the user may not write. */
-	if (faccessat(AT_FDCWD, f->path, W_OK, AT_EACCESS) < 0) {
+	if (faccessat(f->dir_fd, f->base, W_OK, AT_EACCESS) < 0) {
 		outfile_fail(f, "write it", -errno);
 		return;
 	}
@@ -117,30 +298,26 @@ static mode_t creation_mode(void)
 }
 
 /*
- * A temporary name beside the target, ".NAME.PID.N", made by make (a link,
- * or a file created exclusively) for the first free N: 0 with f->tmp, or
- * -errno.
+ * A temporary name beside the target, ".NAME.PID.N" in f->dir_fd, made by
+ * make (a link, or a file created exclusively) for the first free N: 0 with
+ * f->tmp, or -errno.
  */
 static int outfile_temporary_name(struct outfile *f,
 				  int (*make)(struct outfile *f))
 {
-	char *copy = strdup(f->path);
 	int r = -EEXIST;
 
-	if (!copy)
-		return -ENOMEM;
 	for (unsigned int attempt = 0; attempt < 100 && r == -EEXIST;
 	     attempt++) {
 		free(f->tmp);
-		if (asprintf(&f->tmp, "%s/.%s.%d.%u", f->dir, basename(copy),
-			     (int)getpid(), attempt) < 0) {
+		if (asprintf(&f->tmp, ".%s.%d.%u", f->base, (int)getpid(),
+			     attempt) < 0) {
 			f->tmp = NULL;
 			r = -ENOMEM;
 			break;
 		}
 		r = make(f);
 	}
-	free(copy);
 	if (r < 0) {
 		free(f->tmp);
 		f->tmp = NULL;
@@ -150,7 +327,9 @@ static int outfile_temporary_name(struct outfile *f,
 
 static int create_exclusive(struct outfile *f)
 {
-	f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	f->fd = openat(f->dir_fd, f->tmp,
+		       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		       0600);
 	return f->fd < 0 ? -errno : 0;
 }
 
@@ -185,55 +364,35 @@ static bool stale_temporary(const char *name, const char *base)
 /* Removes what a killed writer of the same target left in its folder. */
 static void outfile_remove_stale(struct outfile *f)
 {
-	char *copy = strdup(f->path);
-	const char *base;
+	int dir_fd = openat(f->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dir_fd >= 0 ? fdopendir(dir_fd) : NULL;
 	struct dirent *ent;
-	DIR *d;
-	int dir_fd;
 
-	if (!copy)
+	if (!d) {
+		if (dir_fd >= 0)
+			close(dir_fd);
 		return;
-	base = basename(copy);
-	d = opendir(f->dir);
-	dir_fd = d ? dirfd(d) : -1;
-	while (d && (ent = readdir(d))) {
+	}
+	while ((ent = readdir(d))) {
 		struct stat st;
 
-		if (!stale_temporary(ent->d_name, base) ||
+		if (!stale_temporary(ent->d_name, f->base) ||
 		    fstatat(dir_fd, ent->d_name, &st, AT_SYMLINK_NOFOLLOW) <
 			    0 ||
 		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
 			continue;
 		unlinkat(dir_fd, ent->d_name, 0);
 	}
-	if (d)
-		closedir(d);
-	free(copy);
-}
-
-/* The target's folder, for the temporary file: 0 or -errno. */
-static int outfile_dir(struct outfile *f)
-{
-	char *copy = strdup(f->path);
-
-	if (!copy)
-		return -ENOMEM;
-	f->dir = strdup(dirname(copy));
-	free(copy);
-	return f->dir ? 0 : -ENOMEM;
+	closedir(d);
 }
 
 /* The temporary file of a replacement, in the target's folder. */
 static void outfile_open_temporary(struct outfile *f)
 {
-	int r = outfile_dir(f);
+	int r;
 
-	if (r < 0) {
-		outfile_fail(f, "create a file in its folder", r);
-		return;
-	}
 	outfile_remove_stale(f);
-	f->fd = open(f->dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	f->fd = openat(f->dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 	if (f->fd >= 0) {
 		f->unnamed = true;
 		return;
@@ -247,12 +406,14 @@ static void outfile_open_temporary(struct outfile *f)
 		outfile_fail(f, "create a file in its folder", r);
 }
 
-/* A device or a FIFO: opened without waiting for a reader. */
+/* A device or a FIFO: opened without waiting for a reader, nor a link. */
 static void outfile_open_through(struct outfile *f)
 {
 	int flags;
 
-	f->fd = open(f->path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	f->fd = openat(f->dir_fd, f->base,
+		       O_WRONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW |
+			       O_CLOEXEC);
 	if (f->fd < 0) {
 		if (errno == ENXIO)
 			outfile_refuse(f, "a FIFO that no process reads");
@@ -265,9 +426,10 @@ static void outfile_open_through(struct outfile *f)
 		outfile_fail(f, "open it", -errno);
 }
 
-void outfile_open(struct outfile *f, const char *path)
+void outfile_open_flags(struct outfile *f, const char *path, unsigned int flags)
 {
-	*f = (struct outfile){.name = path, .fd = -1};
+	*f = (struct outfile){
+		.name = path, .flags = flags, .fd = -1, .dir_fd = -1};
 	outfile_resolve(f);
 	if (f->error)
 		return;
@@ -275,6 +437,11 @@ void outfile_open(struct outfile *f, const char *path)
 		outfile_open_temporary(f);
 	else
 		outfile_open_through(f);
+}
+
+void outfile_open(struct outfile *f, const char *path)
+{
+	outfile_open_flags(f, path, 0);
 }
 
 void outfile_write(struct outfile *f, const void *data, size_t len)
@@ -320,7 +487,7 @@ static int link_unnamed(struct outfile *f)
 	char proc[64];
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f->fd);
-	return linkat(AT_FDCWD, proc, AT_FDCWD, f->tmp, AT_SYMLINK_FOLLOW) < 0
+	return linkat(AT_FDCWD, proc, f->dir_fd, f->tmp, AT_SYMLINK_FOLLOW) < 0
 		       ? -errno
 		       : 0;
 }
@@ -331,6 +498,11 @@ static int outfile_link(struct outfile *f)
 	return outfile_temporary_name(f, link_unnamed);
 }
 
+/*
+ * The temporary file takes the target's name.  The rename replaces the
+ * name in the folder opened at the start, whatever it holds by now, and
+ * never follows a link.
+ */
 static void outfile_replace(struct outfile *f)
 {
 	int dir_fd, r;
@@ -343,15 +515,15 @@ static void outfile_replace(struct outfile *f)
 		if (r < 0)
 			outfile_fail(f, "name the temporary file", r);
 	}
-	if (!f->error && rename(f->tmp, f->path) < 0)
+	if (!f->error && renameat(f->dir_fd, f->tmp, f->dir_fd, f->base) < 0)
 		outfile_fail(f, "rename into place", -errno);
 	if (f->error) {
 		if (f->tmp)
-			unlink(f->tmp);
+			unlinkat(f->dir_fd, f->tmp, 0);
 		return;
 	}
 	/* The rename is durable once the folder is synced. */
-	dir_fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dir_fd = openat(f->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir_fd >= 0) {
 		fsync(dir_fd);
 		close(dir_fd);
@@ -369,7 +541,7 @@ int outfile_commit(struct outfile *f, char **cause)
 		if (close(f->fd) < 0)
 			outfile_fail(f, "write", -errno);
 		if (f->error && f->tmp)
-			unlink(f->tmp);
+			unlinkat(f->dir_fd, f->tmp, 0);
 	}
 	r = f->error;
 	if (r < 0 && f->why) {
@@ -380,22 +552,29 @@ int outfile_commit(struct outfile *f, char **cause)
 			     strerror(-r)) < 0)
 			*cause = NULL;
 	}
+	if (f->dir_fd >= 0)
+		close(f->dir_fd);
 	free(f->why);
 	free(f->tmp);
-	free(f->dir);
-	free(f->path);
-	*f = (struct outfile){.fd = -1};
+	free(f->base);
+	*f = (struct outfile){.fd = -1, .dir_fd = -1};
 	return r;
+}
+
+int outfile_write_text_flags(const char *path, unsigned int flags,
+			     const char *text, char **cause)
+{
+	struct outfile f;
+
+	outfile_open_flags(&f, path, flags);
+	outfile_puts(&f, text);
+	outfile_puts(&f, "\n");
+	return outfile_commit(&f, cause);
 }
 
 int outfile_write_text(const char *path, const char *text, char **cause)
 {
-	struct outfile f;
-
-	outfile_open(&f, path);
-	outfile_puts(&f, text);
-	outfile_puts(&f, "\n");
-	return outfile_commit(&f, cause);
+	return outfile_write_text_flags(path, 0, text, cause);
 }
 
 bool outfile_replaceable(const char *path)
@@ -409,7 +588,7 @@ bool outfile_replaceable(const char *path)
 
 int outfile_try(const char *path, char **cause)
 {
-	struct outfile f = {.name = path, .fd = -1};
+	struct outfile f = {.name = path, .fd = -1, .dir_fd = -1};
 
 	outfile_resolve(&f);
 	if (!f.error && f.replace) {
@@ -418,12 +597,70 @@ int outfile_try(const char *path, char **cause)
 			close(f.fd);
 		f.fd = -1;
 		if (f.tmp)
-			unlink(f.tmp);
+			unlinkat(f.dir_fd, f.tmp, 0);
 	} else if (!f.error &&
-		   faccessat(AT_FDCWD, f.path, W_OK, AT_EACCESS) < 0) {
+		   faccessat(f.dir_fd, f.base, W_OK, AT_EACCESS) < 0) {
 		outfile_fail(&f, "write it", -errno);
 	}
 	return outfile_commit(&f, cause);
+}
+
+int outfile_dir_shared(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return -errno;
+	return (st.st_mode & S_IWOTH) != 0;
+}
+
+int outfile_create_new(const char *dir, const char *stem, const char *ext,
+		       char *out, size_t size, char **cause)
+{
+	int dir_fd, fd = -1, r = 0;
+	char name[256];
+	struct stat st;
+
+	*cause = NULL;
+	dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0 || fstat(dir_fd, &st) < 0) {
+		r = cause_set(cause, -errno, "%s: cannot open the folder: %s",
+			      dir, strerror(errno));
+		goto out;
+	}
+	if (st.st_mode & S_IWOTH) {
+		r = cause_set(cause, -EPERM,
+			      "%s is a folder that every user may write; "
+			      "nio-top names files only in folders of yours",
+			      dir);
+		goto out;
+	}
+	for (unsigned int n = 1; n <= 100; n++) {
+		if (n == 1)
+			snprintf(name, sizeof(name), "%s.%s", stem, ext);
+		else
+			snprintf(name, sizeof(name), "%s-%u.%s", stem, n, ext);
+		fd = openat(dir_fd, name,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    creation_mode());
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		r = cause_set(cause, -errno, "%s/%s: cannot create it: %s", dir,
+			      name, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	if (strcmp(dir, ".") == 0)
+		snprintf(out, size, "%s", name);
+	else
+		snprintf(out, size, "%s/%s", dir, name);
+out:
+	if (dir_fd >= 0)
+		close(dir_fd);
+	return r;
 }
 
 /*

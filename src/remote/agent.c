@@ -4,8 +4,9 @@
  * its hello, which must carry this protocol version and the secret if one is
  * set.  Only a greeted client takes the one client slot, so a stranger who
  * connects and says nothing holds a handshake, never the agent; once the
- * handshakes are full the oldest makes room.  After a wrong secret the next
- * secret is checked AUTH_DELAY_MS later, whoever sends it: guessing is slow.
+ * handshakes are full the oldest makes room.  Hellos are checked oldest
+ * first; after a wrong secret the next secret from the same address is
+ * checked AUTH_DELAY_MS later, so guessing is slow and slows nobody else.
  * The client then has runs served one after another until it leaves, or
  * until it says nothing with no run for --max-idle.  Everything a client
  * sends is checked by proto_parse(); a bad message gets an error line and the
@@ -34,6 +35,7 @@
 
 #define HANDSHAKE_TIMEOUT_MS 2000
 #define AUTH_DELAY_MS	     1000
+#define AUTH_PEERS_MAX	     64
 #define FLOWS_TIMEOUT_MS     5000
 #define SEND_TIMEOUT_S	     5
 #define TICK_NS		     (RUN_TICK_MS * NS_PER_MS)
@@ -46,6 +48,13 @@ struct handshake {
 	uint64_t connected_ns;
 	struct proto_reader in;
 	cJSON *hello; /* read; its secret waits for AUTH_DELAY_MS to pass */
+	uint64_t hello_ns; /* when the hello was read */
+};
+
+/* An address that sent a wrong secret, and when it may be heard again. */
+struct auth_wait {
+	struct in_addr addr;
+	uint64_t next_ns;
 };
 
 struct agent {
@@ -57,7 +66,7 @@ struct agent {
 	bool has_secret;
 	struct host_info host; /* for the welcome */
 	struct handshake shake[AGENT_HANDSHAKES_MAX];
-	uint64_t auth_next_ns; /* no secret is checked before this */
+	struct auth_wait auth_wait[AUTH_PEERS_MAX];
 
 	/* The client, greeted, if any. */
 	int fd;
@@ -518,9 +527,41 @@ static void agent_welcome(struct agent *a, struct handshake *h)
 	agent_lines(a);
 }
 
+/* When a secret from h's address may be checked next (0: now). */
+static uint64_t auth_next_ns(const struct agent *a, const struct handshake *h)
+{
+	for (size_t i = 0; a->has_secret && i < AUTH_PEERS_MAX; i++)
+		if (a->auth_wait[i].addr.s_addr == h->addr.sin_addr.s_addr)
+			return a->auth_wait[i].next_ns;
+	return 0;
+}
+
 /*
- * A hello read: its secret checked (not before auth_next_ns, after a wrong
- * one), then the client slot taken if it is free.
+ * A wrong secret from h's address: its next one waits AUTH_DELAY_MS.  The
+ * address takes its own entry, or the one whose wait ends first.
+ */
+static void auth_delay(struct agent *a, const struct handshake *h,
+		       uint64_t now_ns)
+{
+	struct auth_wait *w = &a->auth_wait[0];
+
+	for (size_t i = 0; i < AUTH_PEERS_MAX; i++) {
+		struct auth_wait *k = &a->auth_wait[i];
+
+		if (k->addr.s_addr == h->addr.sin_addr.s_addr) {
+			w = k;
+			break;
+		}
+		if (k->next_ns < w->next_ns)
+			w = k;
+	}
+	w->addr = h->addr.sin_addr;
+	w->next_ns = now_ns + AUTH_DELAY_MS * NS_PER_MS;
+}
+
+/*
+ * A hello read whose address may be heard (auth_next_ns): its secret
+ * checked, then the client slot taken if it is free.
  */
 static void agent_authenticate(struct agent *a, struct handshake *h,
 			       uint64_t now_ns)
@@ -533,11 +574,9 @@ static void agent_authenticate(struct agent *a, struct handshake *h,
 		handshake_drop(a, h, "this agent needs a secret (--auth-file)");
 		return;
 	}
-	if (a->has_secret && now_ns < a->auth_next_ns)
-		return;
 	if (a->has_secret &&
 	    !proto_secret_equal(secret->valuestring, a->secret)) {
-		a->auth_next_ns = now_ns + AUTH_DELAY_MS * NS_PER_MS;
+		auth_delay(a, h, now_ns);
 		handshake_drop(a, h, "wrong secret");
 		return;
 	}
@@ -588,7 +627,7 @@ static void handshake_read(struct agent *a, struct handshake *h,
 		handshake_drop(a, h, "the first message must be a hello");
 		return;
 	}
-	agent_authenticate(a, h, now_ns);
+	h->hello_ns = now_ns;
 }
 
 static void agent_refuse(struct agent *a, unsigned int id, const char *why)
@@ -1018,7 +1057,7 @@ uint64_t agent_deadline_ns(const struct agent *a)
 		const struct handshake *h = &a->shake[i];
 
 		if (h->fd >= 0 && h->hello)
-			deadline = earliest(deadline, a->auth_next_ns);
+			deadline = earliest(deadline, auth_next_ns(a, h));
 		else if (h->fd >= 0)
 			deadline = earliest(deadline,
 					    h->connected_ns +
@@ -1048,19 +1087,41 @@ static bool readable(const struct pollfd *pfd, unsigned int n, int fd)
 	return false;
 }
 
-/* Handshakes: what they sent, and their time limits. */
-static void agent_handshakes(struct agent *a, const struct pollfd *pfd,
-			     unsigned int n, uint64_t now_ns)
+/*
+ * The hello read first among those whose address may be heard now, or
+ * NULL: a peer that keeps sending wrong secrets never goes before a hello
+ * that waited longer.
+ */
+static struct handshake *oldest_hello(struct agent *a, uint64_t now_ns)
 {
-	char why[64];
+	struct handshake *oldest = NULL;
 
 	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
 		struct handshake *h = &a->shake[i];
 
+		if (h->fd >= 0 && h->hello && now_ns >= auth_next_ns(a, h) &&
+		    (!oldest || h->hello_ns < oldest->hello_ns))
+			oldest = h;
+	}
+	return oldest;
+}
+
+/* Handshakes: what they sent, their hellos in turn, their time limits. */
+static void agent_handshakes(struct agent *a, const struct pollfd *pfd,
+			     unsigned int n, uint64_t now_ns)
+{
+	struct handshake *h;
+	char why[64];
+
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
+		h = &a->shake[i];
 		if (h->fd >= 0 && !h->hello && readable(pfd, n, h->fd))
 			handshake_read(a, h, now_ns);
-		if (h->fd >= 0 && h->hello && now_ns >= a->auth_next_ns)
-			agent_authenticate(a, h, now_ns);
+	}
+	while ((h = oldest_hello(a, now_ns)))
+		agent_authenticate(a, h, now_ns);
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
+		h = &a->shake[i];
 		if (h->fd >= 0 && !h->hello &&
 		    now_ns >= h->connected_ns +
 				      HANDSHAKE_TIMEOUT_MS * NS_PER_MS) {
