@@ -370,10 +370,12 @@ static void test_resolve(void)
 	int r;
 
 	ok(counters_resolve_for(NULL, 0, one, 1, false, &set, &cause) == 0 &&
-		   set.count == 7 &&
+		   set.count == 8 &&
 		   counters_find(&set, "LLC-load-misses") == 3 &&
-		   set.event[3].attr.config == 0x10002,
-	   "the default set: 7 events, LLC-load-misses encoded 0x10002");
+		   set.event[3].attr.config == 0x10002 &&
+		   set.event[7].attr.type == PERF_TYPE_TRACEPOINT,
+	   "the default set: 8 events, LLC-load-misses encoded 0x10002, "
+	   "syscalls a tracepoint");
 	ok(set.event[0].hardware && !set.event[4].hardware,
 	   "cycles is hardware, context-switches is not");
 	r = counters_resolve_for(bad, 2, one, 1, false, &set, &cause);

@@ -18,6 +18,8 @@
 
 #define COUNTERS_MAX	  12
 #define COUNTERS_PMUS_MAX 4
+/* The event that counts system calls entered (not a libpfm4 name). */
+#define SYSCALLS_EVENT "syscalls"
 
 enum counter_status {
 	COUNTER_OK,
@@ -33,6 +35,8 @@ struct counter_event {
 	char name[48];
 	struct perf_event_attr attr;
 	bool hardware; /* on the CPU PMU(s): grouped, once per PMU type */
+	/* Why it cannot be opened here at all (e.g. no tracefs), or NULL. */
+	const char *missing;
 };
 
 struct counter_set {

@@ -27,6 +27,15 @@ enum rx_mode {
 /* The modes' names, in enum order, NULL-terminated. */
 extern const char *const rx_mode_names[];
 
+/* When the flows' sockets set TCP_NODELAY (--nodelay). */
+enum nodelay {
+	NODELAY_RR, /* in request-response runs, as sockperf and netperf -D */
+	NODELAY_ON, /* always */
+	NODELAY_OFF, /* never: Nagle and the delayed ACK as the kernel has them */
+};
+
+extern const char *const nodelay_names[];
+
 struct run_settings {
 	uint64_t duration_ms; /* 0: until stopped */
 	uint64_t warmup_ms;
@@ -41,7 +50,16 @@ struct run_settings {
 	 */
 	bool unsafe_reuse;
 	enum rx_mode rx;
+	enum nodelay nodelay;
 	struct cpu_list pin;
 };
+
+/* Whether a flow's sockets set TCP_NODELAY, in this mode. */
+static inline bool settings_nodelay(const struct run_settings *s,
+				    bool request_response)
+{
+	return s->nodelay == NODELAY_ON ||
+	       (s->nodelay == NODELAY_RR && request_response);
+}
 
 #endif

@@ -233,6 +233,19 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "copy (each strategy's receiver), or zerocopy "
 		 "(TCP_ZEROCOPY_RECEIVE: the receiver maps the pages)"},
+	{.name = "nodelay",
+	 .arg = "WHEN",
+	 .key = "nodelay",
+	 .run_key = "nodelay",
+	 .type = OPTION_CHOICE,
+	 .offset = O(run.nodelay),
+	 .run_offset = R(settings.nodelay),
+	 .names = nodelay_names,
+	 .def = "rr",
+	 .flags = OPTION_RUN,
+	 .help = "TCP_NODELAY on every flow's sockets: rr (in request-response "
+		 "runs, as sockperf does), on, or off (Nagle holds a message "
+		 "sent in pieces for the delayed ACK)"},
 	{.name = "pin",
 	 .arg = "LIST",
 	 .key = "pin",

@@ -20,7 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "counters.h"
@@ -68,8 +72,15 @@ const struct record counter_value_record = RECORD_OF(value_fields);
 static const char *const default_events[] = {
 	"cycles",	   "instructions",     "L1-dcache-load-misses",
 	"LLC-load-misses", "context-switches", "cpu-migrations",
-	"task-clock",
+	"task-clock",	   SYSCALLS_EVENT,
 };
+
+/* Where tracefs usually is. */
+static const char *const tracefs_dirs[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+#define SYSCALLS_TRACEPOINT "events/raw_syscalls/sys_enter/id"
 
 const char *counter_status_name(enum counter_status status)
 {
@@ -144,6 +155,82 @@ static void pfm_start(void)
 	pfm_status = pfm_initialize();
 }
 
+static pthread_once_t syscalls_once = PTHREAD_ONCE_INIT;
+static int syscalls_id = -ENOENT;
+
+/* The tracepoint's id in tracefs mounted at dir, or -errno. */
+static int tracepoint_id_in(const char *dir)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/" SYSCALLS_TRACEPOINT, dir);
+	return sysfile_int(path, -ENOENT);
+}
+
+/*
+ * Where tracefs is not mounted, a child process mounts it in a mount
+ * namespace of its own (root only) and reads the id there: the id is the
+ * kernel's, the same in every namespace, and the host's mounts stay as they
+ * were.  The child makes system calls only, safe after fork() in a process
+ * with threads.
+ */
+static int tracepoint_id_private(void)
+{
+	char text[16] = "";
+	int pipe_fd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipe_fd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		int fd = -1;
+
+		close(pipe_fd[0]);
+		if (unshare(CLONE_NEWNS) == 0 &&
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+		    mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL) == 0)
+			fd = open("/sys/kernel/tracing/" SYSCALLS_TRACEPOINT,
+				  O_RDONLY);
+		n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : 0;
+		if (n > 0)
+			n = write(pipe_fd[1], text, (size_t)n);
+		_exit(n > 0 ? 0 : 1);
+	}
+	close(pipe_fd[1]);
+	n = pid > 0 ? read(pipe_fd[0], text, sizeof(text) - 1) : -1;
+	close(pipe_fd[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return n > 0 ? atoi(text) : -ENOENT;
+}
+
+static void syscalls_find(void)
+{
+	for (size_t i = 0; i < 2 && syscalls_id < 0; i++)
+		syscalls_id = tracepoint_id_in(tracefs_dirs[i]);
+	if (syscalls_id < 0 && geteuid() == 0)
+		syscalls_id = tracepoint_id_private();
+}
+
+/*
+ * "syscalls": the raw_syscalls:sys_enter tracepoint.  Without its id the
+ * event stays in the set as missing, with the reason, so that the other
+ * events still count.
+ */
+static void encode_syscalls(struct counter_event *ev)
+{
+	pthread_once(&syscalls_once, syscalls_find);
+	memset(&ev->attr, 0, sizeof(ev->attr));
+	ev->attr.type = PERF_TYPE_TRACEPOINT;
+	ev->attr.config = syscalls_id > 0 ? (uint64_t)syscalls_id : 0;
+	if (syscalls_id <= 0)
+		ev->missing = "the raw_syscalls:sys_enter tracepoint cannot be "
+			      "found: tracefs is not mounted (as root: mount "
+			      "-t tracefs nodev /sys/kernel/tracing)";
+}
+
 static int encode(const char *name, struct perf_event_attr *attr, char **cause)
 {
 	pfm_perf_encode_arg_t arg = {.attr = attr, .size = sizeof(arg)};
@@ -197,8 +284,12 @@ int counters_resolve_for(const char *const *names, unsigned int count,
 	}
 	for (unsigned int i = 0; i < count; i++) {
 		struct counter_event *ev = &set->event[i];
-		int r = encode(names[i], &ev->attr, cause);
+		int r = 0;
 
+		if (strcmp(names[i], SYSCALLS_EVENT) == 0)
+			encode_syscalls(ev);
+		else
+			r = encode(names[i], &ev->attr, cause);
 		if (r < 0)
 			return r;
 		snprintf(ev->name, sizeof(ev->name), "%s", names[i]);
@@ -310,10 +401,10 @@ void thread_counters_open(struct thread_counters *tc,
 	for (unsigned int i = 0; i < set->count; i++) {
 		const struct counter_event *ev = &set->event[i];
 		unsigned int pmus = per_pmu(ev) ? set->pmu_count : 1;
-		int first_error = 0;
+		int first_error = ev->missing ? -ENOENT : 0;
 		bool opened = false;
 
-		for (unsigned int p = 0; p < pmus; p++) {
+		for (unsigned int p = 0; p < pmus && !ev->missing; p++) {
 			int group = ev->hardware ? tc->leader[p] : -1;
 			int fd = open_event(tc, i, set->pmu_type[p], group);
 
@@ -455,7 +546,10 @@ void counter_evaluate(const struct counter_set *set, unsigned int i,
 	}
 	if (err) {
 		out->status = COUNTER_NOT_SUPPORTED;
-		if (ev->hardware && !set->pmu_present)
+		if (ev->missing)
+			snprintf(out->reason, sizeof(out->reason), "%s",
+				 ev->missing);
+		else if (ev->hardware && !set->pmu_present)
 			snprintf(out->reason, sizeof(out->reason),
 				 "this machine has no hardware PMU (none "
 				 "in " PMU_DIR ", as in most VMs)");

@@ -34,6 +34,8 @@ const struct metric metrics[] = {
 	 "context-switches", "messages", 1, false, false, 0, 0, false},
 	{"cpu_ns_per_kib", "CPU per KiB", "ns/KiB", "ns", "task-clock", "KiB",
 	 1, false, false, METRIC_GAUGE | METRIC_CSV, 0, false},
+	{"syscalls_per_msg", "Syscalls/msg", "sys/msg", "", SYSCALLS_EVENT,
+	 "messages", 1, false, false, METRIC_GAUGE | METRIC_CSV, 0, false},
 };
 
 const size_t metric_count = sizeof(metrics) / sizeof(metrics[0]);

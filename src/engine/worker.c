@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 
@@ -84,6 +86,22 @@ static struct strategy_params worker_params(struct worker_flow *flow,
 	};
 }
 
+/*
+ * TCP_NODELAY as the settings say, on this end's socket: 0 or -errno.  A
+ * request or an answer sent in several pieces otherwise waits for the
+ * delayed ACK of the one before.
+ */
+static int worker_nodelay(struct worker_flow *flow, int fd)
+{
+	int on = settings_nodelay(flow->settings, flow->request_response);
+
+	if (!on)
+		return 0;
+	return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) < 0
+		       ? -errno
+		       : 0;
+}
+
 /* Counting starts in the thread itself: perf counts the calling thread. */
 static void worker_count_me(struct worker_flow *flow, bool sender)
 {
@@ -136,6 +154,11 @@ static void *worker_sender(void *arg)
 	int r;
 
 	worker_count_me(flow, true);
+	step = "set TCP_NODELAY";
+	r = worker_nodelay(flow, flow->tx_fd);
+	if (r < 0)
+		goto out;
+	step = "open";
 	r = flow->ops->tx_open(&params, &tx);
 	if (r < 0)
 		goto out;
@@ -204,6 +227,11 @@ static void *worker_receiver(void *arg)
 	int r;
 
 	worker_count_me(flow, false);
+	step = "set TCP_NODELAY";
+	r = worker_nodelay(flow, flow->rx_fd);
+	if (r < 0)
+		goto out;
+	step = "open";
 	r = ops->rx_open(&params, &rx);
 	if (r < 0)
 		goto out;

@@ -20,6 +20,13 @@ const char *const rx_mode_names[] = {
 	NULL,
 };
 
+const char *const nodelay_names[] = {
+	[NODELAY_RR] = "rr",
+	[NODELAY_ON] = "on",
+	[NODELAY_OFF] = "off",
+	NULL,
+};
+
 const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,
 					     const struct run_settings *s)
 {

@@ -44,7 +44,7 @@
 #define PAGE	     4096
 #define REGION_BYTES (2u << 20)
 #define COPYBUF_MAX  (64u << 10)
-#define WAIT_STEP_MS 100
+#define WAIT_MAX_MS  100
 
 /* A ring of bytes that pieces of the message being read may still use. */
 struct rx_ring {
@@ -79,6 +79,16 @@ struct rx_zc {
 
 	uint64_t mapped_bytes;
 	uint64_t copied_bytes;
+
+	/*
+	 * The low-water mark (SO_RCVLOWAT, 0: none) and how the wait for it
+	 * goes: a wait of wait_ms that ends with last_inq bytes queued, no
+	 * more than the wait before, finds a sender that has all it can in
+	 * flight (its slots, its buffers), and lowers the mark.
+	 */
+	int lowat;
+	int wait_ms;
+	int last_inq;
 };
 
 static int rx_zc_probe(char **cause)
@@ -172,14 +182,17 @@ static int rx_zc_open(const struct strategy_params *params, void **rx)
 	/*
 	 * Wake for many messages at once, so each call maps many (one answer
 	 * at a time in rr): a call per message would cost more than a copy.
+	 * The mark comes down to what the sender can have in flight
+	 * (rx_zc_wait).
 	 */
-	lowat = (int)(z->region.size / 3);
-	if (!params->request_response &&
-	    setsockopt(z->fd, SOL_SOCKET, SO_RCVLOWAT, &lowat, sizeof(lowat)) <
-		    0) {
+	lowat = params->request_response ? 0 : (int)(z->region.size / 3);
+	if (lowat && setsockopt(z->fd, SOL_SOCKET, SO_RCVLOWAT, &lowat,
+				sizeof(lowat)) < 0) {
 		r = -errno;
 		goto err;
 	}
+	z->lowat = lowat;
+	z->wait_ms = 1;
 	*rx = z;
 	return 0;
 
@@ -239,6 +252,42 @@ static bool rx_zc_in_pieces(const struct rx_zc *z)
 }
 
 /*
+ * Waits for the socket to reach its low-water mark: 1 when there is
+ * something to fetch, 0 to wait again, or -errno.  A wait that times out
+ * twice with the same bytes queued has met a sender that cannot send more
+ * before this receiver reads (its slots, a full send buffer, a small
+ * message rate): the mark comes down to half of what is queued, so that no
+ * fetch waits on a mark the sender cannot reach.  The wait starts at 1 ms
+ * and doubles, up to WAIT_MAX_MS, while nothing at all is queued.
+ */
+static int rx_zc_wait(struct rx_zc *z)
+{
+	struct pollfd pfd = {.fd = z->fd, .events = POLLIN};
+	int inq = 0, lowat;
+
+	if (poll(&pfd, 1, z->wait_ms) < 0 && errno != EINTR)
+		return -errno;
+	if (pfd.revents) {
+		z->last_inq = 0;
+		return 1;
+	}
+	if (ioctl(z->fd, SIOCINQ, &inq) < 0)
+		return -errno;
+	if (inq == 0 || inq > z->last_inq) {
+		z->wait_ms = z->wait_ms * 2 < WAIT_MAX_MS ? z->wait_ms * 2
+							  : WAIT_MAX_MS;
+		z->last_inq = inq;
+		return 0;
+	}
+	lowat = inq / 2 > 1 ? inq / 2 : 1;
+	if (lowat < z->lowat && setsockopt(z->fd, SOL_SOCKET, SO_RCVLOWAT,
+					   &lowat, sizeof(lowat)) == 0)
+		z->lowat = lowat;
+	z->last_inq = 0;
+	return 1;
+}
+
+/*
  * Asks the kernel for what is queued: pages mapped in the region, then the
  * bytes it copied into the arena, then how many are left for recv().  1
  * with something, 0 at the end of the stream, or -errno.
@@ -246,22 +295,17 @@ static bool rx_zc_in_pieces(const struct rx_zc *z)
 static int rx_zc_fetch(struct rx_zc *z)
 {
 	for (;;) {
-		struct pollfd pfd = {.fd = z->fd, .events = POLLIN};
 		struct tcp_zerocopy_receive zc = {0};
 		size_t map, copy;
 		socklen_t len = sizeof(zc);
-		int inq = 0;
+		int inq = 0, r = rx_zc_wait(z);
 
-		if (poll(&pfd, 1, WAIT_STEP_MS) < 0 && errno != EINTR)
-			return -errno;
-		/*
-		 * Below the low-water mark for a while (a sender that waits
-		 * for this receiver, say): take what there is.
-		 */
+		if (r < 0)
+			return r;
+		if (r == 0)
+			continue;
 		if (ioctl(z->fd, SIOCINQ, &inq) < 0)
 			return -errno;
-		if (!pfd.revents && inq == 0)
-			continue;
 		map = z->region.size / 2;
 		/* Whole messages when none is begun: fewer are cut. */
 		if (z->have == 0 && (size_t)inq >= z->size) {

@@ -5,26 +5,44 @@
  * rewritten only once the receiver has read it.  SPLICE_F_GIFT would hand
  * the pages over for good; a socket never steals a page, so it changes
  * nothing here and the pages stay the application's.
+ *
+ * A pipe holds one buffer per page of each iovec piece, whatever its byte
+ * size, so it is sized in pages for the whole message -- its fields and the
+ * pages they span -- and a message goes out in two calls: one vmsplice()
+ * of every field and one splice() of all of it.  Only a message larger
+ * than the biggest pipe the kernel allows here goes a pipe's worth at a
+ * time.  Every splice() but a message's last says SPLICE_F_MORE, so the
+ * pieces go out as one; the last never does, so the message goes at once
+ * and nothing waits for Nagle or a delayed ACK.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "scatter.h"
 #include "slot_pool.h"
 #include "strategy.h"
-
-/* The pipe holds a whole message where the kernel allows. */
-#define PIPE_MAX (1u << 20)
+#include "sysfile.h"
 
 struct splice_tx {
 	int fd;
-	unsigned int flags; /* of splice() */
 	int pipe[2];
 	size_t pipe_size;
 	struct slot_pool pool;
 };
+
+/*
+ * The pipe's size for a whole message: a buffer per page each field spans
+ * (a field starts anywhere in a page, so it may span one more).
+ */
+static size_t pipe_bytes(const struct strategy_params *params)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (params->msg_size / page + 2 * strategy_fields(params)) * page;
+}
 
 static void splice_tx_close(void *tx)
 {
@@ -47,20 +65,19 @@ static int splice_tx_open(const struct strategy_params *params, void **tx)
 	if (!t)
 		return -ENOMEM;
 	t->fd = params->fd;
-	/*
-	 * More follows in a stream, as with MSG_MORE: without it every
-	 * splice() pushes a segment of its own; an answer goes at once.
-	 */
-	t->flags = SPLICE_F_MOVE |
-		   (params->request_response ? 0 : SPLICE_F_MORE);
 	t->pipe[0] = t->pipe[1] = -1;
 	if (pipe2(t->pipe, O_CLOEXEC) < 0) {
 		r = -errno;
 		splice_tx_close(t);
 		return r;
 	}
-	want = params->msg_size < PIPE_MAX ? params->msg_size : PIPE_MAX;
+	/* Past fs.pipe-max-size (without CAP_SYS_RESOURCE): the most allowed. */
+	want = pipe_bytes(params);
 	r = fcntl(t->pipe[1], F_SETPIPE_SZ, (int)want);
+	if (r < 0 && errno == EPERM) {
+		want = (size_t)sysfile_int("/proc/sys/fs/pipe-max-size", 0);
+		r = want ? fcntl(t->pipe[1], F_SETPIPE_SZ, (int)want) : -1;
+	}
 	if (r < 0)
 		r = fcntl(t->pipe[1], F_GETPIPE_SZ);
 	if (r < 0) {
@@ -85,11 +102,16 @@ static int splice_tx_slot(void *tx, struct message **msg)
 	return slot_pool_next(&t->pool, msg);
 }
 
-/* Moves n bytes that sit in the pipe on to the socket. */
-static int splice_out(struct splice_tx *t, size_t n)
+/*
+ * Moves n bytes that sit in the pipe on to the socket; more: the message
+ * goes on after them.
+ */
+static int splice_out(struct splice_tx *t, size_t n, bool more)
 {
+	unsigned int flags = SPLICE_F_MOVE | (more ? SPLICE_F_MORE : 0);
+
 	while (n > 0) {
-		ssize_t m = splice(t->pipe[0], NULL, t->fd, NULL, n, t->flags);
+		ssize_t m = splice(t->pipe[0], NULL, t->fd, NULL, n, flags);
 
 		if (m < 0 && errno == EINTR)
 			continue;
@@ -107,7 +129,7 @@ static int splice_tx_send(void *tx, struct message *msg)
 	struct iovec *iov = vec;
 	int iovcnt = message_iovec(msg, vec);
 
-	/* A pipe's worth at a time: into the pipe, then out to the socket. */
+	/* The whole message, or a pipe's worth at a time when it is larger. */
 	while (iovcnt > 0) {
 		ssize_t n = vmsplice(t->pipe[1], iov, (size_t)iovcnt, 0);
 		int r;
@@ -117,7 +139,7 @@ static int splice_tx_send(void *tx, struct message *msg)
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
 		scatter_advance(&iov, &iovcnt, (size_t)n);
-		r = splice_out(t, (size_t)n);
+		r = splice_out(t, (size_t)n, iovcnt > 0);
 		if (r < 0)
 			return r;
 	}
