@@ -100,6 +100,25 @@ for sig in $sigs; do
 	T kill-server
 done
 
+# SIGSTOP from elsewhere, mid-window: the window ends at the tick before the
+# stop, the run is marked and left out of the analysis.
+"$NIO_TOP" --batch -s one-copy -m 16K -d 3 -w 0.5 -o "$tmp/stopped.json" \
+	>"$tmp/stopped" 2>&1 &
+batch=$!
+wait_for_line 'one-copy 16K x1 stream' 300 "$tmp/stopped"
+sleep 1.5
+kill -STOP $batch
+sleep 2
+kill -CONT $batch
+wait $batch
+ok $? "a batch stopped for 2 s and continued exits 0"
+jq_true "$tmp/stopped.json" '.runs[0] | .stopped_s >= 1.5 and .measured_s < 2.5 and (.intervals | all(.length_s < 0.5)) and .error == null'
+ok $? "its run: measured $(jq .runs[0].measured_s "$tmp/stopped.json") s, stopped $(jq .runs[0].stopped_s "$tmp/stopped.json") s, no interval spans the stop"
+grep -Eq '^ +1 one-copy .* stopped$' "$tmp/stopped" &&
+	grep -q '1 stopped run left out' "$tmp/stopped" &&
+	jq_true "$tmp/stopped.json" '.analysis.stopped_runs == 1 and .analysis.runs == 0'
+ok $? "the table marks it stopped, the analysis leaves it out"
+
 sleep 0.2
 [ "$(net_snapshot)" = "$before" ]
 ok $? "no namespace or link left behind"

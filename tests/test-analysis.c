@@ -79,7 +79,8 @@ static struct run_result *add_run(const char *strategy, enum run_mode mode,
 static void build(struct analysis *a, uint64_t min_measured_ms)
 {
 	for (size_t i = 0; i < result_count; i++)
-		analysis_run_read(&results[i], min_measured_ms, &facts[i]);
+		analysis_run_read(&results[i], min_measured_ms, false,
+				  &facts[i]);
 	ok(analysis_build(results, facts, result_count, a) == 0,
 	   "the analysis builds from %zu runs", result_count);
 }

@@ -233,6 +233,8 @@ T -f /dev/null new-session -d -s ui -x 80 -y 24 "cd $tmp; env ${utf8[*]} XDG_CON
 sleep 0.5
 T send-keys -t ui "$NIO_TOP -s two-copy -m 4K -o $tmp/z.json" Enter
 wait_screen 'Throughput' 30
+# Past the warm-up: a stop now ends the measured window.
+sleep 1.5
 T send-keys -t ui C-z
 wait_screen 'Stopped' 50
 rc=$?
@@ -253,11 +255,21 @@ if [ $rc != 0 ]; then
 	rc=$?
 fi
 ok $rc "Ctrl-Z gives the shell back"
+# Stopped for 5 s: the run's window ended where the stop began.
+sleep 5
 T send-keys -t ui fg Enter
 wait_screen 'Controls' 20
+wait_screen 'run 1 ended at a stop of [0-9.]+ s' 30
+ok $? "after fg the status line says run 1 ended at the stop"
 T send-keys -t ui Right
 wait_screen 'run [0-9]+: one-copy 4 KiB' 20 && ! screen | grep -q 'no such key'
 ok $? "after fg the first Right steps the strategy"
+T send-keys -t ui 2
+wait_screen '│ +1 two-copy 4 KiB x1 +stream +[0-9.]+ +stopped ' 20
+ok $? "in the runs view, run 1's row is marked stopped"
+wait_for_line '"stopped_s"' 50 "$tmp/z.json"
+jq_true "$tmp/z.json" '.runs[0] | .stopped_s >= 4.5 and .measured_s < 4 and .measured_s > 0.5 and (.intervals | map(select(.warmup | not)) | all(.length_s < 0.5))'
+ok $? "the export: run 1 measured $(jq .runs[0].measured_s "$tmp/z.json") s, stopped $(jq .runs[0].stopped_s "$tmp/z.json") s, no interval spans the stop"
 T send-keys -t ui q
 sleep 1
 T kill-server

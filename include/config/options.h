@@ -56,6 +56,8 @@ struct options {
 	unsigned int repeat; /* runs of each point, interleaved */
 	/* Runs measured for less than this are short (see analysis.h). */
 	uint64_t min_measured_ms;
+	/* Runs whose window a stop ended are analysed too. */
+	bool keep_stopped;
 	struct run_settings run;
 
 	/* Counters: the events' names, resolved by options_resolve_events(). */

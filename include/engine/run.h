@@ -102,6 +102,11 @@ struct run_result {
 	struct latency_summary latency; /* RUN_RR: round trips measured */
 	bool has_link;			/* the topology's link could be read */
 	struct topo_link_stats link;	/* the senders' link, over the run */
+	/*
+	 * The process was stopped (Ctrl-Z, SIGSTOP) or held off this long
+	 * while measuring: the window ended where the stop began.  0: never.
+	 */
+	double stopped_s;
 	char *error; /* NULL when the run completed cleanly */
 };
 
@@ -231,6 +236,15 @@ void run_end_warmup(struct run *run);
 
 /* Ends the measured window now; the flows drain and the run completes. */
 void run_stop(struct run *run);
+
+/*
+ * The process is about to stop (Ctrl-Z): a measured window ends now and the
+ * run is marked stopped (stopped_s, once it goes on); a warm-up starts again
+ * when it does.  A stop nobody announced (SIGSTOP from elsewhere) is seen
+ * as a tick more than a second late, and ends the window at the tick
+ * before it.  True when the pause ended the window.
+ */
+bool run_pause(struct run *run);
 
 /* Stops the run early, e.g. on a signal; the reason goes into the result. */
 void run_abort(struct run *run, const char *why);

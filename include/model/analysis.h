@@ -8,9 +8,10 @@
  * at, by the test of stats.h, and summed up in one verdict that names the
  * mode, the flows, and the runs and intervals behind it.  Stream and rr
  * points are never compared with each other.  Runs that failed are left out,
- * and so are runs with --unsafe-reuse and short ones (measured for less than
+ * and so are runs with --unsafe-reuse, short ones (measured for less than
  * the session's min_measured or over fewer than ANALYSIS_MIN_INTERVALS
- * intervals) unless the user keeps them.
+ * intervals) and those whose window a stop ended, unless the user keeps
+ * them.
  */
 #ifndef NIO_TOP_ANALYSIS_H
 #define NIO_TOP_ANALYSIS_H
@@ -29,6 +30,7 @@
 struct analysis_run {
 	bool usable;		    /* finished cleanly, with a figure */
 	bool short_run;		    /* measured too briefly to be analysed */
+	bool stopped;		    /* a stop ended its window: left out */
 	double figure;		    /* stream: Gbit/s; rr: p50 round trip, us */
 	size_t intervals;	    /* measured (warm-up left out) */
 	struct stats_series series; /* of the intervals (see below) */
@@ -38,10 +40,12 @@ struct analysis_run {
  * The run's figure, and its intervals' series: delivered Gbit/s for
  * stream; for rr the p50 round trip, its intervals' round trips per second
  * (the inverse of their mean round trip) standing in for its spread.
- * min_measured_ms 0 keeps every run.
+ * min_measured_ms 0 keeps every run; keep_stopped keeps those whose window
+ * a stop ended (Ctrl-Z, SIGSTOP).
  */
 void analysis_run_read(const struct run_result *result,
-		       uint64_t min_measured_ms, struct analysis_run *out);
+		       uint64_t min_measured_ms, bool keep_stopped,
+		       struct analysis_run *out);
 
 /* Whether lower is better for the mode's figure (rr: a round trip). */
 bool analysis_lower_is_better(enum run_mode mode);
@@ -52,9 +56,10 @@ struct analysis_point {
 	unsigned int threads;
 	enum run_mode mode;
 	enum rx_mode rx;
-	size_t runs;	   /* analysed */
-	size_t short_runs; /* left out as short */
-	size_t intervals;  /* of the runs analysed */
+	size_t runs;	     /* analysed */
+	size_t short_runs;   /* left out as short */
+	size_t stopped_runs; /* left out: a stop ended their window */
+	size_t intervals;    /* of the runs analysed */
 	/* The results analysed: member[first .. first + runs) of analysis. */
 	size_t first;
 	/* The runs' figure: stream Gbit/s, rr p50 us (lower is better). */
@@ -111,8 +116,9 @@ struct analysis {
 	size_t *member; /* results' indices, by point */
 	struct analysis_crossover *crossovers;
 	size_t crossover_count;
-	size_t runs;	   /* analysed */
-	size_t short_runs; /* left out as short */
+	size_t runs;	     /* analysed */
+	size_t short_runs;   /* left out as short */
+	size_t stopped_runs; /* left out: a stop ended their window */
 	bool has_zerocopy;
 	bool all_copied; /* the kernel copied (nearly) every zero-copy send */
 	char zerocopy_why[400];

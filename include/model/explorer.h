@@ -138,6 +138,11 @@ void explorer_step(struct explorer *e, enum explorer_control control,
 void explorer_set_strategy(struct explorer *e, size_t index);
 /* Continuous runs become timed ones (5 s) and back. */
 void explorer_toggle_duration(struct explorer *e);
+/*
+ * The process is about to stop (Ctrl-Z): the run's measured window ends
+ * here (run_pause) and, outside a sweep, the controls run again after it.
+ */
+void explorer_pause(struct explorer *e);
 /* Runs the controls again (after a fixed-length run ended). */
 void explorer_restart(struct explorer *e);
 /* Every available strategy over a range of sizes at the current threads. */

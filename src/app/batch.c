@@ -34,6 +34,7 @@ static void batch_row(const struct session *s, size_t number)
 {
 	const struct run_result *r = &s->results[number - 1];
 	const struct run_totals *t = &r->totals;
+	const struct analysis_run *facts = &s->run_facts[number - 1];
 	char size[24], copied[16] = "-", corrupt[24] = "-";
 	char p50[24] = "-", p99[24] = "-";
 
@@ -54,8 +55,17 @@ static void batch_row(const struct session *s, size_t number)
 	       number, r->config.strategy->name, size, r->config.threads,
 	       run_mode_name(r->config.mode), r->gbps, r->msgs_per_s,
 	       (unsigned long long)t->bytes_received, corrupt, copied, p50, p99,
-	       s->run_facts[number - 1].short_run && !r->error ? "  short"
-							       : "");
+	       r->error		  ? ""
+	       : r->stopped_s > 0 ? "  stopped"
+	       : facts->short_run ? "  short"
+				  : "");
+	if (r->stopped_s > 0)
+		printf("    stopped for %.1f s while measuring (SIGSTOP, "
+		       "Ctrl-Z): the window ended where the stop began%s\n",
+		       r->stopped_s,
+		       facts->stopped ? "; left out of the analysis "
+					"(--keep-stopped keeps it)"
+				      : "");
 	if (r->config.settings.unsafe_reuse)
 		printf("    UNSAFE REUSE: pages rewritten before the receiver "
 		       "read them (a teaching run, left out of the "
@@ -78,7 +88,8 @@ static void batch_analysis(const struct session *s)
 	const struct analysis *a = &s->analysis;
 	char line[512], threshold[32];
 
-	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs)
+	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs &&
+	    !a->stopped_runs)
 		return;
 	printf("\nanalysis (a verdict needs 95%% confidence of a difference "
 	       "over %.0f%%; nio-top(1) ANALYSIS):\n",
@@ -97,6 +108,10 @@ static void batch_analysis(const struct session *s)
 		       "them)\n",
 		       a->short_runs, a->short_runs == 1 ? "" : "s", threshold,
 		       ANALYSIS_MIN_INTERVALS);
+	if (a->stopped_runs)
+		printf("  %zu stopped run%s left out (a stop ended the "
+		       "window; --keep-stopped keeps them)\n",
+		       a->stopped_runs, a->stopped_runs == 1 ? "" : "s");
 	fflush(stdout);
 }
 

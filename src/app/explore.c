@@ -304,6 +304,7 @@ static void explore_suspend(void *data)
 {
 	struct explore *x = data;
 
+	explorer_pause(&x->explorer);
 	ui_suspend(x->ui);
 }
 

@@ -155,6 +155,12 @@ const struct option_row option_rows[] = {
 	 .help = "runs measured for less (or over fewer than 5 intervals) "
 		 "are marked short and left out of the analysis and charts; "
 		 "0 keeps every run"},
+	{.name = "keep-stopped",
+	 .key = "keep_stopped",
+	 .type = OPTION_BOOL,
+	 .offset = O(keep_stopped),
+	 .help = "analyse and chart runs whose measured window a stop "
+		 "(Ctrl-Z, SIGSTOP) ended, as any other; they stay marked"},
 	{.name = "verify",
 	 .key = "verify",
 	 .run_key = "verify",

@@ -31,6 +31,12 @@
 #define STOP_GRACE_NS (15000 * NS_PER_MS)
 /* How long a far end may take to report after the flows were cut. */
 #define REPORT_GRACE_NS (5000 * NS_PER_MS)
+/*
+ * A tick this late finds a process that was stopped (SIGSTOP, a suspended
+ * VM) or a loop held off as long: the time did not run for the flows as the
+ * clock says.
+ */
+#define STALL_NS (1000 * NS_PER_MS)
 
 enum run_state {
 	RUN_STARTING, /* the threads get ready; the clock has not started */
@@ -75,6 +81,14 @@ struct run {
 
 	struct timeline timeline; /* the intervals' boundaries, merged */
 	char *error;
+
+	/*
+	 * A stop: when the process was about to stop (run_pause), and how
+	 * long the measured window's run was stopped; it ended there.
+	 */
+	uint64_t paused_ns;
+	bool pause_ended_window;
+	double stopped_s;
 };
 
 struct listener {
@@ -1002,6 +1016,65 @@ bool run_started(const struct run *run)
 	return run->state > RUN_STARTING;
 }
 
+/*
+ * A boundary between ticks (the warm-up's end or the window's, when a front
+ * end says so): the partial tick up to now becomes an interval of its own, so
+ * the intervals always add up to the run.
+ */
+static void run_close_tick(struct run *run, uint64_t now_ns)
+{
+	struct sample s;
+
+	run_read(run, now_ns, &s);
+	run_boundary(run, &s);
+}
+
+/*
+ * The process was stopped, or the loop held off, from since_ns to now_ns.
+ * A warm-up starts again; a measured window ends where the stop began, so
+ * no figure of the run counts the stopped time, and the run says so.
+ */
+static void run_stalled(struct run *run, uint64_t since_ns, uint64_t now_ns)
+{
+	const struct run_settings *set = &run->config.settings;
+
+	if (run->state == RUN_WARMUP) {
+		run->warmup_end_ns = now_ns + set->warmup_ms * NS_PER_MS;
+		if (run->end_ns != UINT64_MAX)
+			run->end_ns = run->warmup_end_ns +
+				      set->duration_ms * NS_PER_MS;
+		return;
+	}
+	if (run->state == RUN_MEASURE) {
+		run->stopped_s = (double)(now_ns - since_ns) / 1e9;
+		run_begin_stop(run, now_ns);
+	} else if (run->pause_ended_window) {
+		run->stopped_s = (double)(now_ns - since_ns) / 1e9;
+	}
+}
+
+/* A stop seen in a late tick, or a pause (run_pause) now over. */
+static void run_check_stall(struct run *run, uint64_t now_ns)
+{
+	uint64_t since = run->paused_ns ? run->paused_ns : run->last.t_ns;
+
+	if (run->config.paced || run->state == RUN_DONE)
+		return;
+	if (run->paused_ns) {
+		/* Time to get ready, or to drain, runs from here again. */
+		run->ready_deadline_ns += now_ns - since;
+		run->stop_ns += now_ns - since;
+		run->paused_ns = 0;
+		run_stalled(run, since, now_ns);
+		/* A resumed warm-up starts its intervals again from here. */
+		if (run->state == RUN_WARMUP)
+			run_close_tick(run, now_ns);
+	} else if ((run->state == RUN_WARMUP || run->state == RUN_MEASURE) &&
+		   now_ns - since > STALL_NS) {
+		run_stalled(run, since, now_ns);
+	}
+}
+
 bool run_tick(struct run *run, uint64_t now_ns)
 {
 	eventfd_t wakes;
@@ -1013,6 +1086,7 @@ bool run_tick(struct run *run, uint64_t now_ns)
 	run_check_errors(run, now_ns);
 	run_check_far(run, now_ns);
 	run_check_ready(run, now_ns);
+	run_check_stall(run, now_ns);
 
 	/*
 	 * An interval per tick (and at the warm-up's end and the run's),
@@ -1083,17 +1157,20 @@ double run_elapsed_s(const struct run *run, uint64_t now_ns, bool *warmup)
 	return (double)(now_ns - run->start_ns) / 1e9;
 }
 
-/*
- * A boundary between ticks (the warm-up's end or the window's, when a front
- * end says so): the partial tick up to now becomes an interval of its own, so
- * the intervals always add up to the run.
- */
-static void run_close_tick(struct run *run, uint64_t now_ns)
+bool run_pause(struct run *run)
 {
-	struct sample s;
+	uint64_t now = clock_now_ns();
 
-	run_read(run, now_ns, &s);
-	run_boundary(run, &s);
+	if (run->config.paced || run->state == RUN_DONE)
+		return false;
+	/* The window ends before the stop, with its last partial tick. */
+	if (run->state == RUN_MEASURE) {
+		run_close_tick(run, now);
+		run_begin_stop(run, now);
+		run->pause_ended_window = true;
+	}
+	run->paused_ns = now;
+	return run->pause_ended_window;
 }
 
 void run_stop(struct run *run)
@@ -1171,6 +1248,7 @@ void run_finish(struct run *run, struct run_result *result)
 		.msgs_per_s = sampler_msgs_per_s(&run->measure_from,
 						 &run->measure_to),
 		.has_link = run->has_link,
+		.stopped_s = run->stopped_s,
 		.counted = run->config.counters &&
 			   run_side_counted(run, true) &&
 			   run_side_counted(run, false),

@@ -162,6 +162,7 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	cJSON_AddBoolToObject(obj, "short",
 			      index < s->run_fact_count &&
 				      s->run_facts[index].short_run);
+	cJSON_AddNumberToObject(obj, "stopped_s", r->stopped_s);
 	codec_write(&run_totals_record, &r->totals, obj);
 	integrity = cJSON_GetObjectItemCaseSensitive(obj, "integrity");
 	cJSON_AddBoolToObject(integrity, "verified", r->config.settings.verify);
@@ -261,6 +262,7 @@ static cJSON *export_analysis(const struct session *s)
 	cJSON_AddNumberToObject(obj, "min_intervals", ANALYSIS_MIN_INTERVALS);
 	cJSON_AddNumberToObject(obj, "runs", (double)a->runs);
 	cJSON_AddNumberToObject(obj, "short_runs", (double)a->short_runs);
+	cJSON_AddNumberToObject(obj, "stopped_runs", (double)a->stopped_runs);
 	list = cJSON_AddArrayToObject(obj, "points");
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
@@ -279,6 +281,8 @@ static cJSON *export_analysis(const struct session *s)
 		cJSON_AddNumberToObject(item, "runs", (double)p->runs);
 		cJSON_AddNumberToObject(item, "short_runs",
 					(double)p->short_runs);
+		cJSON_AddNumberToObject(item, "stopped_runs",
+					(double)p->stopped_runs);
 		cJSON_AddNumberToObject(item, "intervals",
 					(double)p->intervals);
 		cJSON_AddItemToObject(item, "median",
@@ -534,6 +538,10 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 					 path);
 		r->config.role = run_role_peer((enum run_role)side);
 	}
+	/* Exports older than the mark lack it: never stopped. */
+	if (cJSON_GetObjectItemCaseSensitive(obj, "stopped_s") &&
+	    load_number(obj, "stopped_s", path, &r->stopped_s, cause) < 0)
+		return -EINVAL;
 	if (load_number(obj, "measured_s", path, &r->measured_s, cause) < 0 ||
 	    load_number(obj, "gbps", path, &r->gbps, cause) < 0 ||
 	    load_number(obj, "msgs_per_s", path, &r->msgs_per_s, cause) < 0 ||

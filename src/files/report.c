@@ -100,6 +100,7 @@ static const struct {
 	{"warmup_s", "warmup_s", NULL},
 	{"measured_s", "measured_s", NULL},
 	{"short", "short", NULL},
+	{"stopped_s", "stopped_s", NULL},
 	{"messages_sent", "messages_sent", NULL},
 	{"messages_received", "messages_received", NULL},
 	{"bytes_sent", "bytes_sent", NULL},

@@ -30,7 +30,7 @@ bool analysis_lower_is_better(enum run_mode mode)
 }
 
 void analysis_run_read(const struct run_result *r, uint64_t min_measured_ms,
-		       struct analysis_run *out)
+		       bool keep_stopped, struct analysis_run *out)
 {
 	int key = metric_find(r->config.mode == RUN_RR ? "msgs_per_s" : "gbps");
 	double *values = calloc(r->interval_count + 1, sizeof(*values));
@@ -58,6 +58,13 @@ void analysis_run_read(const struct run_result *r, uint64_t min_measured_ms,
 			 (r->measured_s * 1000 + RUN_TICK_MS / 2.0 <
 				  (double)min_measured_ms ||
 			  n < ANALYSIS_MIN_INTERVALS);
+	out->stopped = r->stopped_s > 0 && !keep_stopped;
+}
+
+/* Whether a usable run is left out: short, or its window cut by a stop. */
+static bool left_out(const struct analysis_run *run)
+{
+	return run->short_run || run->stopped;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -374,7 +381,10 @@ static int build_points(struct analysis *a, const struct run_result *results,
 				.rx = c->settings.rx,
 			};
 		}
-		if (runs[i].short_run) {
+		if (runs[i].stopped) {
+			p->stopped_runs++;
+			a->stopped_runs++;
+		} else if (runs[i].short_run) {
 			p->short_runs++;
 			a->short_runs++;
 		} else {
@@ -387,7 +397,7 @@ static int build_points(struct analysis *a, const struct run_result *results,
 
 		p->first = members;
 		for (size_t i = 0; i < count; i++)
-			if (runs[i].usable && !runs[i].short_run &&
+			if (runs[i].usable && !left_out(&runs[i]) &&
 			    at_point(p, &results[i].config))
 				a->member[members++] = i;
 		if (p->runs && point_fill(a, p, results, runs) < 0)

@@ -326,6 +326,16 @@ void explorer_toggle_duration(struct explorer *e)
 	explorer_changed(e);
 }
 
+void explorer_pause(struct explorer *e)
+{
+	/* The controls run again once the stopped run has drained. */
+	if (e->run && run_pause(e->run) && e->state == EXPLORER_RUNNING &&
+	    !e->sweep && !e->quitting) {
+		e->state = EXPLORER_STOPPING;
+		e->restart = true;
+	}
+}
+
 void explorer_restart(struct explorer *e)
 {
 	explorer_changed(e);
@@ -614,6 +624,13 @@ static void explorer_finish(struct explorer *e)
 			snprintf(e->sweep_failure, sizeof(e->sweep_failure),
 				 "run %u: %s", e->run_number, result.error);
 		}
+	} else if (result.stopped_s > 0) {
+		explorer_say(e,
+			     "run %u ended at a stop of %.1f s (Ctrl-Z): its "
+			     "%.1f s before it are kept, marked stopped, and "
+			     "left out of charts and the analysis",
+			     e->run_number, result.stopped_s,
+			     result.measured_s);
 	} else if (!e->restart && !e->sweep && result.config.mode == RUN_RR) {
 		explorer_say(e, "run %u finished: p50 %.1f us, p99 %.1f us",
 			     e->run_number, result.latency.p50_us,

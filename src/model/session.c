@@ -135,7 +135,7 @@ void session_analyse(struct session *s)
 	s->run_facts = grown;
 	for (size_t i = 0; i < s->result_count; i++)
 		analysis_run_read(&s->results[i], s->options.min_measured_ms,
-				  &s->run_facts[i]);
+				  s->options.keep_stopped, &s->run_facts[i]);
 	s->run_fact_count = s->result_count;
 	analysis_build(s->results, s->run_facts, s->result_count, &s->analysis);
 }
@@ -161,6 +161,7 @@ int session_add_result(struct session *s, struct run_result *result)
 	s->results[s->result_count] = *result;
 	/* The bootstrap runs once per result, not once per analysis. */
 	analysis_run_read(result, s->options.min_measured_ms,
+			  s->options.keep_stopped,
 			  &s->run_facts[s->result_count]);
 	s->result_count++;
 	s->run_fact_count = s->result_count;

@@ -392,7 +392,21 @@ static size_t runs_columns_shown(const struct ui_column *col, size_t columns,
 
 #define RUNS_LABEL     20
 #define RUNS_LABEL_MAX 30
-/* "*", the number, the run, its mode, its seconds (and maybe "short") */
+/*
+ * Why run k is left out of the analysis and the chart, as its row says it:
+ * "stopped" (a stop ended its window), "short", or "".
+ */
+static const char *run_mark(const struct explorer *e, size_t k)
+{
+	const struct analysis_run *facts;
+
+	if (k >= e->session->run_fact_count)
+		return "";
+	facts = &e->session->run_facts[k];
+	return facts->stopped ? "stopped" : facts->short_run ? "short" : "";
+}
+
+/* "*", the number, the run, its mode, its seconds (and maybe a mark) */
 #define RUNS_OWN(label) (1 + 4 + 1 + (label) + 8 + 7)
 
 /* The run column: as wide as its longest label ("... x1 rx-zc"). */
@@ -420,15 +434,18 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	size_t columns = ui_runs_columns(col), show[UI_COLUMNS_MAX], shown, n;
 	int rows = r->h - 3, width = r->w - 4;
 	char title[200], sort[32], line[512];
-	/* The round trip's columns, and "short", only where a run has them. */
-	bool rr = ui_runs_rr(e), brief_any = false;
-	int label_w = runs_label_width(e);
+	/* The round trip's columns, and a mark, only where a run has them. */
+	bool rr = ui_runs_rr(e);
+	int label_w = runs_label_width(e), mark_w = 0;
 
-	for (size_t k = 0; k < e->session->run_fact_count; k++)
-		brief_any |= e->session->run_facts[k].short_run;
+	for (size_t k = 0; k < e->session->result_count; k++) {
+		int w = (int)strlen(run_mark(e, k));
+
+		mark_w = w && w + 1 > mark_w ? w + 1 : mark_w;
+	}
 	ui->history = *r;
 	shown = runs_fit(ui, col, columns, rr,
-			 width - RUNS_OWN(label_w) - (brief_any ? 6 : 0), show);
+			 width - RUNS_OWN(label_w) - mark_w, show);
 	ui_sort_name(ui, e, sort, sizeof(sort));
 	n = (size_t)snprintf(title, sizeof(title), "Runs");
 	if (ui->filter[0])
@@ -443,9 +460,8 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 	ui_box(ui, r, ROLE_BOX_HISTORY, title);
 	if (!order)
 		return;
-	n = (size_t)snprintf(line, sizeof(line), "  %3s %-*s  %-6s %6s%s", "#",
-			     label_w, "run", "mode", "secs",
-			     brief_any ? "      " : "");
+	n = (size_t)snprintf(line, sizeof(line), "  %3s %-*s  %-6s %6s%*s", "#",
+			     label_w, "run", "mode", "secs", mark_w, "");
 	for (size_t c = 0; c < shown && n < sizeof(line); c++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
 				      col[show[c]].head);
@@ -469,18 +485,16 @@ void ui_draw_runs(struct ui *ui, const struct explorer *e, const struct rect *r)
 		const struct run_result *res = &e->session->results[k];
 		bool marked = k < ui->marked_capacity && ui->marked[k];
 		/* Left out of the analysis and the chart: dimmed. */
-		bool brief = k < e->session->run_fact_count &&
-			     e->session->run_facts[k].short_run && !res->error;
+		const char *mark = res->error ? "" : run_mark(e, k);
+		bool brief = *mark;
 		char label[64], cell[16];
 
 		ui_result_label(res, label, sizeof(label));
 		n = (size_t)snprintf(
-			line, sizeof(line), "%s %3zu %-*.*s  %-6s %6.2f%s",
+			line, sizeof(line), "%s %3zu %-*.*s  %-6s %6.2f%*s",
 			marked ? "*" : " ", k + 1, label_w, label_w, label,
 			run_mode_name(res->config.mode), res->measured_s,
-			brief	    ? " short"
-			: brief_any ? "      "
-				    : "");
+			mark_w, *mark ? mark : "");
 		/* A failed run says why where its figures would be. */
 		if (res->error)
 			snprintf(line + n, sizeof(line) - n, "  failed: %s",
