@@ -137,4 +137,21 @@ old=${NIO_TOP_SOURCE:?}/tests/fuzz/corpus/export/stream.json
 		"$(jq '.runs[0].sender.counters["task-clock"].value' "$tmp/again.json")" ]
 ok $? "an export from before the layers loads; counts come back as saved"
 
+# Figures from runs the session's options do not describe (as an explorer's
+# are): runs of 1 s in two rounds and of 2 s in one, in one export.  Each
+# footer says what the runs drawn were, not what the session started with.
+"$NIO_TOP" --batch -s one-copy,two-copy -m 4K -d 1 -w 0.2 --repeat 2 \
+	-o "$tmp/one-s.json" >/dev/null 2>&1 &&
+	"$NIO_TOP" --batch -s one-copy,two-copy -m 4K -d 2 -w 0.5 \
+		-o "$tmp/two-s.json" >/dev/null 2>&1 &&
+	jq '.runs += $two' --argjson two "$(jq .runs "$tmp/two-s.json")" \
+		"$tmp/one-s.json" >"$tmp/mixed.json"
+"$NIO_TOP" --batch --load "$tmp/mixed.json" --svg "$tmp/mixed.svg" \
+	-o "$tmp/mixed-again.json" >/dev/null 2>&1
+footer=$(grep -o 'stream over veth: [^<]*' "$tmp/mixed.svg" | head -1)
+[[ "$footer" == *"6 runs of 1.0-2.0 s measured after 0.2-0.5 s warm-up, repeat 3,"* ]]
+ok $? "the SVG's footer names both lengths, both warm-ups and the repeats: $footer"
+jq_true "$tmp/mixed-again.json" '.analysis.analysed | .measured_s.min < 1.5 and .measured_s.max > 1.5 and .runs_per_point.max == 3'
+ok $? "and the export's analysis says the same: $(jq -r .analysis.analysed.text "$tmp/mixed-again.json")"
+
 done_testing

@@ -99,6 +99,52 @@ size_t figure_panel_values(const struct analysis *a, enum figure_axis axis,
 			   enum run_mode mode, bool copy_rx_only, size_t *out,
 			   size_t most);
 
+/*
+ * Which points a figure (or a chart, or a summary) draws from: a mode (or
+ * every mode, mode_any), on axis at one fixed value (0: every panel), one
+ * receive side (or any, rx_any).
+ */
+struct figure_scope {
+	bool mode_any;
+	enum run_mode mode;
+	enum figure_axis axis;
+	size_t fixed;
+	bool rx_any;
+	enum rx_mode rx;
+};
+
+bool figure_in_scope(const struct figure_scope *scope,
+		     const struct analysis_point *p);
+
+/*
+ * What the runs behind a scope's points were, for a footer that describes
+ * the runs drawn rather than the options a session started with: how many,
+ * their measured windows, warm-ups, runs per point and fields per message
+ * (each a range, equal ends where they all agree), and how many of the
+ * scope's runs were left out (short, or a stop ended them).
+ */
+struct figure_runs {
+	size_t runs;
+	size_t left_out;
+	double measured_min_s, measured_max_s;
+	double warmup_min_s, warmup_max_s;
+	size_t per_point_min, per_point_max;
+	unsigned int fields_min, fields_max;
+	size_t counted; /* runs with counters */
+	size_t pinned;	/* runs with --pin */
+};
+
+void figure_runs_of(const struct analysis *a, const struct run_result *results,
+		    const struct figure_scope *scope, struct figure_runs *out);
+/*
+ * "12 runs of 1.0-2.0 s measured after 0.5 s warm-up, repeat 1-3, 8
+ * fields, counters on" (and ", 2 left out" when some were); brief, for a
+ * chart's edge: "12 runs, 1.0-2.0 s after 0.5 s warm-up, repeat 1-3, 8
+ * fields".
+ */
+void figure_runs_text(const struct figure_runs *r, bool brief, char *out,
+		      size_t size);
+
 /* "p99.9" */
 const char *figure_percentile_name(enum figure_percentile p);
 

@@ -15,6 +15,7 @@
 #include "cause.h"
 #include "codec.h"
 #include "export.h"
+#include "figure.h"
 #include "jsonfile.h"
 #include "options.h"
 #include "outfile.h"
@@ -198,6 +199,52 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	return obj;
 }
 
+/* {"min": lo, "max": hi} */
+static cJSON *export_range(double lo, double hi)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(obj, "min", number_or_null(true, lo));
+	cJSON_AddItemToObject(obj, "max", number_or_null(true, hi));
+	return obj;
+}
+
+/*
+ * What the analysed runs were, whatever options the session started with
+ * (an explorer's runs differ in length, warm-up and repeats): the same
+ * figures as a figure's footer.
+ */
+static cJSON *export_analysed(const struct session *s)
+{
+	const struct figure_scope every = {.mode_any = true, .rx_any = true};
+	struct figure_runs r;
+	cJSON *obj = cJSON_CreateObject();
+	bool any;
+	char text[320];
+
+	figure_runs_of(&s->analysis, s->results, &every, &r);
+	any = r.runs > 0;
+	figure_runs_text(&r, false, text, sizeof(text));
+	cJSON_AddStringToObject(obj, "text", text);
+	cJSON_AddItemToObject(
+		obj, "measured_s",
+		any ? export_range(r.measured_min_s, r.measured_max_s)
+		    : cJSON_CreateNull());
+	cJSON_AddItemToObject(obj, "warmup_s",
+			      any ? export_range(r.warmup_min_s, r.warmup_max_s)
+				  : cJSON_CreateNull());
+	cJSON_AddItemToObject(obj, "runs_per_point",
+			      any ? export_range((double)r.per_point_min,
+						 (double)r.per_point_max)
+				  : cJSON_CreateNull());
+	cJSON_AddItemToObject(obj, "fields",
+			      any ? export_range(r.fields_min, r.fields_max)
+				  : cJSON_CreateNull());
+	cJSON_AddNumberToObject(obj, "counted", (double)r.counted);
+	cJSON_AddNumberToObject(obj, "pinned", (double)r.pinned);
+	return obj;
+}
+
 static cJSON *export_crossover(const struct analysis_crossover *c)
 {
 	cJSON *item = cJSON_CreateObject(), *list;
@@ -263,6 +310,7 @@ static cJSON *export_analysis(const struct session *s)
 	cJSON_AddNumberToObject(obj, "runs", (double)a->runs);
 	cJSON_AddNumberToObject(obj, "short_runs", (double)a->short_runs);
 	cJSON_AddNumberToObject(obj, "stopped_runs", (double)a->stopped_runs);
+	cJSON_AddItemToObject(obj, "analysed", export_analysed(s));
 	list = cJSON_AddArrayToObject(obj, "points");
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];

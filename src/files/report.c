@@ -749,18 +749,23 @@ static void figure_legend(const struct svg *g, double y)
 		    g->f->quantity[1].label);
 }
 
-/* Where and how the numbers were made, under each figure. */
-static void figure_footer(const struct svg *g, double y, size_t shown)
+/*
+ * Where and how the numbers were made, under each figure: the host, and
+ * the runs it draws (not the options the session started with).
+ */
+static void figure_footer(const struct svg *g, double y)
 {
 	const struct session *s = g->s;
 	const struct options *o = &s->options;
 	const struct host_info *h = &s->host;
+	const struct figure_scope scope = {
+		.mode = g->f->mode, .axis = g->f->axis, .rx_any = true};
 	struct text *t = g->t;
-	char modes[32] = "", pmu[160];
+	struct figure_runs drawn;
+	char runs[320], pmu[160];
 
-	for (size_t i = 0; i < o->mode_count; i++)
-		snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes),
-			 "%s%s", i ? "+" : "", run_mode_names[o->modes[i]]);
+	figure_runs_of(&s->analysis, s->results, &scope, &drawn);
+	figure_runs_text(&drawn, false, runs, sizeof(runs));
 	snprintf(pmu, sizeof(pmu), "%s",
 		 h->pmu.available ? "hardware PMU counted"
 				  : "no hardware PMU (task-clock only)");
@@ -779,20 +784,17 @@ static void figure_footer(const struct svg *g, double y, size_t shown)
 	    "nio-top " NIO_TOP_VERSION ", ",
 	    SVG_MARGIN, y + 15);
 	put_escaped(t, s->date[0] ? s->date : "undated");
-	put(t,
-	    "; %s over %s, %g s measured after %g s warm-up, repeat %u, "
-	    "%s%s</text>\n",
-	    modes, topo_kind_name(s->topo.options.kind),
-	    (double)o->run.duration_ms / 1000, (double)o->run.warmup_ms / 1000,
-	    o->repeat, o->counters_enabled ? "counters on" : "counters off",
-	    o->run.pin.count ? ", threads pinned" : "");
+	put(t, "; %s over %s: ", run_mode_name(g->f->mode),
+	    topo_kind_name(s->topo.options.kind));
+	put_escaped(t, runs);
+	put(t, "</text>\n");
 	put(t,
 	    "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" fill=\"#333\">"
-	    "Each point is the median of its runs (%zu drawn here), a bar "
-	    "their range; runs measured under %g s or over fewer than %d "
-	    "intervals are left out (%zu).</text>\n",
-	    SVG_MARGIN, y + 30, shown, (double)o->min_measured_ms / 1000,
-	    ANALYSIS_MIN_INTERVALS, s->analysis.short_runs);
+	    "Each point is the median of its runs, a bar their range; runs "
+	    "measured under %g s or over fewer than %d intervals, and runs a "
+	    "stop ended, are left out.</text>\n",
+	    SVG_MARGIN, y + 30, (double)o->min_measured_ms / 1000,
+	    ANALYSIS_MIN_INTERVALS);
 }
 
 /* The strategies the figure has points of, in registry order. */
@@ -813,18 +815,6 @@ static void figure_series(struct svg *g)
 	}
 }
 
-/* The runs a figure drew from. */
-static size_t figure_runs(const struct svg *g)
-{
-	const struct analysis *a = &g->s->analysis;
-	size_t n = 0;
-
-	for (size_t i = 0; i < a->point_count; i++)
-		if (a->points[i].mode == g->f->mode)
-			n += a->points[i].runs;
-	return n;
-}
-
 /* One figure at y; returns its height. */
 static double svg_figure(struct svg *g, size_t number, double y)
 {
@@ -834,6 +824,7 @@ static double svg_figure(struct svg *g, size_t number, double y)
 	double panel_w, height;
 	const char *why = NULL;
 	char reason[256] = "", line[160];
+	struct figure_runs drawn;
 
 	/* No cycles where no PMU counted them: the CPU time it took. */
 	if (g->f->fallback && !figure_has_data(g->f, &s->analysis, s->results))
@@ -841,7 +832,19 @@ static double svg_figure(struct svg *g, size_t number, double y)
 	figure_series(g);
 	panels = figure_panel_values(&g->s->analysis, g->f->axis, g->f->mode,
 				     false, fixed, ANALYSIS_SIZES_MAX);
-	if (!panels) {
+	figure_runs_of(&s->analysis, s->results,
+		       &(struct figure_scope){.mode = g->f->mode,
+					      .axis = g->f->axis,
+					      .rx_any = true},
+		       &drawn);
+	if (!panels && drawn.left_out) {
+		snprintf(line, sizeof(line),
+			 "every %s run was left out (%zu short, or ended by a "
+			 "stop): --min-measured 0 and --keep-stopped keep "
+			 "them",
+			 run_mode_name(g->f->mode), drawn.left_out);
+		why = line;
+	} else if (!panels) {
 		why = g->f->mode == RUN_RR
 			      ? "no rr runs: --mode stream,rr measures the "
 				"round trip too"
@@ -914,7 +917,7 @@ static double svg_figure(struct svg *g, size_t number, double y)
 					panel_series(g, &p, k, q);
 	}
 	height = FIGURE_HEAD + (double)rows * PANEL_H;
-	figure_footer(g, y + height + 14, why ? 0 : figure_runs(g));
+	figure_footer(g, y + height + 14);
 	put(g->t, "</g>\n");
 	return height + FIGURE_FOOT;
 }

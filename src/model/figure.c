@@ -236,3 +236,126 @@ size_t figure_panel_values(const struct analysis *a, enum figure_axis axis,
 	}
 	return n;
 }
+
+bool figure_in_scope(const struct figure_scope *scope,
+		     const struct analysis_point *p)
+{
+	size_t v = scope->axis == FIGURE_BY_SIZE ? p->threads : p->msg_size;
+
+	return (scope->mode_any || p->mode == scope->mode) &&
+	       (!scope->fixed || v == scope->fixed) &&
+	       (scope->rx_any || p->rx == scope->rx);
+}
+
+static void widen(double *lo, double *hi, double v)
+{
+	*lo = fmin(*lo, v);
+	*hi = fmax(*hi, v);
+}
+
+void figure_runs_of(const struct analysis *a, const struct run_result *results,
+		    const struct figure_scope *scope, struct figure_runs *out)
+{
+	double fields_lo = INFINITY, fields_hi = -INFINITY;
+	double per_lo = INFINITY, per_hi = -INFINITY;
+
+	*out = (struct figure_runs){
+		.measured_min_s = INFINITY,
+		.measured_max_s = -INFINITY,
+		.warmup_min_s = INFINITY,
+		.warmup_max_s = -INFINITY,
+	};
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+
+		if (!figure_in_scope(scope, p))
+			continue;
+		out->left_out += p->short_runs + p->stopped_runs;
+		if (!p->runs)
+			continue;
+		out->runs += p->runs;
+		widen(&per_lo, &per_hi, (double)p->runs);
+		for (size_t k = 0; k < p->runs; k++) {
+			const struct run_result *r =
+				&results[a->member[p->first + k]];
+
+			widen(&out->measured_min_s, &out->measured_max_s,
+			      r->measured_s);
+			widen(&out->warmup_min_s, &out->warmup_max_s,
+			      (double)r->config.settings.warmup_ms / 1000);
+			widen(&fields_lo, &fields_hi,
+			      r->config.settings.fields
+				      ? r->config.settings.fields
+				      : MESSAGE_FIELDS_DEFAULT);
+			out->counted += r->counted;
+			out->pinned += r->config.settings.pin.count > 0;
+		}
+	}
+	if (!out->runs)
+		return;
+	out->per_point_min = (size_t)per_lo;
+	out->per_point_max = (size_t)per_hi;
+	out->fields_min = (unsigned int)fields_lo;
+	out->fields_max = (unsigned int)fields_hi;
+}
+
+/* "2.0 s", or "1.0-2.0 s" where the ends differ as printed. */
+static void range_text(double lo, double hi, const char *format,
+		       const char *unit, char *out, size_t size)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), format, lo);
+	snprintf(b, sizeof(b), format, hi);
+	if (strcmp(a, b) == 0)
+		snprintf(out, size, "%s%s", a, unit);
+	else
+		snprintf(out, size, "%s-%s%s", a, b, unit);
+}
+
+void figure_runs_text(const struct figure_runs *r, bool brief, char *out,
+		      size_t size)
+{
+	char measured[80], warmup[80], per[80], fields[80], left[48] = "";
+	char counted[48], pinned[48] = "";
+
+	if (r->left_out)
+		snprintf(left, sizeof(left), ", %zu left out", r->left_out);
+	if (r->counted == r->runs)
+		snprintf(counted, sizeof(counted), ", counters on");
+	else if (!r->counted)
+		snprintf(counted, sizeof(counted), ", counters off");
+	else
+		snprintf(counted, sizeof(counted), ", counters on in %zu",
+			 r->counted);
+	if (r->pinned == r->runs)
+		snprintf(pinned, sizeof(pinned), ", threads pinned");
+	else if (r->pinned)
+		snprintf(pinned, sizeof(pinned), ", threads pinned in %zu",
+			 r->pinned);
+	if (!r->runs) {
+		snprintf(out, size, "no runs drawn%s", left);
+		return;
+	}
+	range_text(r->measured_min_s, r->measured_max_s, "%.1f", " s", measured,
+		   sizeof(measured));
+	range_text(r->warmup_min_s, r->warmup_max_s, "%g", " s", warmup,
+		   sizeof(warmup));
+	range_text((double)r->per_point_min, (double)r->per_point_max, "%.0f",
+		   "", per, sizeof(per));
+	range_text(r->fields_min, r->fields_max, "%.0f", "", fields,
+		   sizeof(fields));
+	if (brief)
+		snprintf(out, size,
+			 "%zu run%s, %s after %s warm-up, repeat %s, %s "
+			 "field%s%s",
+			 r->runs, r->runs == 1 ? "" : "s", measured, warmup,
+			 per, fields, r->fields_max == 1 ? "" : "s", left);
+	else
+		snprintf(out, size,
+			 "%zu run%s of %s measured after %s warm-up, repeat "
+			 "%s, %s field%s%s%s%s",
+			 r->runs, r->runs == 1 ? "" : "s", measured, warmup,
+			 per, fields, r->fields_max == 1 ? "" : "s", counted,
+			 pinned, left);
+}

@@ -321,6 +321,26 @@ static int chart_x(double lo, double hi, int left, int width, double v)
 	return left + (int)lround((log2(v) - lo) / (hi - lo) * (width - 1));
 }
 
+/*
+ * The runs the chart draws, on its bottom edge: how many, how long, after
+ * what warm-up, how often repeated -- theirs, not the session's options.
+ */
+static void chart_footer(const struct explorer *e, const struct rect *r,
+			 enum run_mode mode, enum figure_axis axis,
+			 size_t fixed, enum rx_mode rx)
+{
+	const struct figure_scope scope = {
+		.mode = mode, .axis = axis, .fixed = fixed, .rx = rx};
+	struct figure_runs drawn;
+	char text[320];
+
+	figure_runs_of(&e->session->analysis, e->session->results, &scope,
+		       &drawn);
+	figure_runs_text(&drawn, true, text, sizeof(text));
+	ui_text(r->y + r->h - 1, r->x + 2, r->w - 4, ROLE_GRAPH_TEXT, " %s ",
+		text);
+}
+
 void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 {
 	const struct ui_chart *c = &ui->chart[ui->chart_index];
@@ -476,6 +496,7 @@ void ui_chart(struct ui *ui, const struct explorer *e, const struct rect *r)
 		ui_text(bottom + 1, x, 8, ROLE_GRAPH_TEXT, "%s", label);
 		last_end = x + (int)strlen(label);
 	}
+	chart_footer(e, r, mode, c->axis, fixed, rx);
 	for (size_t s = 0; s < strategy_count(); s++) {
 		enum theme_role role = ui_chart_roles[s % UI_CHART_SERIES];
 		int px = -1, py = -1;
