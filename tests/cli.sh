@@ -100,10 +100,15 @@ ok $? "--help and the man page list the same options"
 ok $? "--version prints the version"
 
 list=$("$NIO_TOP" --list-strategies)
-for s in two-copy one-copy zero-copy uring uring-zc sendfile splice rx-zc; do
+for s in two-copy one-copy zero-copy uring uring-zc sendfile splice; do
 	grep -Eq "^$s +(available|unavailable)" <<<"$list"
 	ok $? "--list-strategies lists $s"
 done
+# The receive sides are --rx's values, apart: none is a strategy -s takes.
+grep -Eq '^--rx copy +available' <<<"$list" &&
+	grep -Eq '^--rx zerocopy +(available|unavailable)' <<<"$list" &&
+	! grep -q '^rx-zc' <<<"$list"
+ok $? "--list-strategies lists the receive sides apart, as --rx values"
 
 if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
 	# No --batch, no terminal: the table still comes, headless.

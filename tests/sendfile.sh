@@ -7,7 +7,7 @@
 # bytes, which add up to the bytes received.
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd jq
+need_cmd jq python3
 
 out="$tmp/grid.json"
 "$NIO_TOP" --batch -s sendfile,splice -m 4K,64K -t 1,2 -d 0.5 -w 0.1 \
@@ -62,8 +62,25 @@ if "$NIO_TOP" --check | grep -Eq '^zc-receive +yes'; then
 		'[range(0; 4) | $z[0].runs[.].msgs_per_s / $c[0].runs[.].msgs_per_s * 100 | round / 100]')
 	jq -e 'length == 4 and all(. > 0.5)' <<<"$ratios" >/dev/null
 	ok $? "--rx zerocopy behind four slots: within 2x of --rx copy in msg/s (sendfile, splice x 100, 64K: $ratios)"
+	# One export of runs with both receive sides: its CSV tells them apart.
+	jq '.runs += $rx' --argjson rx "$(jq .runs "$out")" "$tmp/grid.json" \
+		>"$tmp/both-rx.json"
+	"$NIO_TOP" --batch --load "$tmp/both-rx.json" --csv "$tmp/both-rx.csv" \
+		>/dev/null 2>&1
+	python3 - "$tmp/both-rx.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+copy = [r for r in rows if r["rx"] == "copy"]
+zc = [r for r in rows if r["rx"] == "zerocopy"]
+assert len(copy) == 8 and len(zc) == 3, (len(copy), len(zc))
+assert all(r["rx_mapped_bytes"] == r["rx_copied_bytes"] == "" for r in copy)
+assert all(int(r["rx_mapped_bytes"]) + int(r["rx_copied_bytes"]) ==
+           int(r["bytes_received"]) for r in zc)
+assert all(r["fields"] == "8" and r["unsafe_reuse"] == "false" for r in rows)
+PY
+	ok $? "the CSV of both receive sides: rx, rx_mapped_bytes and rx_copied_bytes tell them apart"
 else
-	for _ in 1 2 3 4 5 6 7; do ok 0 "# SKIP TCP_ZEROCOPY_RECEIVE is unavailable here"; done
+	for _ in 1 2 3 4 5 6 7 8; do ok 0 "# SKIP TCP_ZEROCOPY_RECEIVE is unavailable here"; done
 fi
 
 # splice with one slot: its only message in flight is never corked (4

@@ -7,7 +7,7 @@ need_root
 need_cmd jq
 
 before=$(net_snapshot)
-strategies=$("$NIO_TOP" --list-strategies | grep -v '^rx-zc ' | grep -c ' available ')
+strategies=$("$NIO_TOP" --list-strategies | grep -v '^--rx ' | grep -c ' available ')
 want=$((strategies * 6))
 out="$tmp/r.json"
 "$NIO_TOP" --batch -s all -m 256,4K,64K -t 1,2 -d 0.3 -w 0.1 --verify \

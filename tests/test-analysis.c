@@ -52,6 +52,7 @@ static struct run_result *add_run(const char *strategy, enum run_mode mode,
 
 		metric_values_unknown(&r->intervals[i].side[1]);
 		r->intervals[i].t_s = (double)i / 10;
+		r->intervals[i].length_s = 0.1;
 		r->intervals[i].side[1].value[gbps] = figure * wobble;
 		r->intervals[i].side[1].value[msgs] = 1e4 / figure * wobble;
 	}
@@ -229,7 +230,7 @@ static void test_modes_apart(void)
 	   "stream: one-copy beats two-copy from 16K, over 1K and 16K only");
 	analysis_crossover_text(c, text, sizeof(text));
 	ok(strstr(text, "stream, 1 flow: one-copy beats two-copy from 16K") &&
-		   strstr(text, "(12 runs, 240 intervals)"),
+		   strstr(text, "; 12 runs, 240 intervals)"),
 	   "its text names mode, flows, runs and intervals: %s", text);
 	c = find_crossover(&a, RUN_RR, 1, "one-copy", "two-copy");
 	ok(c && c->verdict == VERDICT_FROM && c->size_count == 1 &&
@@ -384,6 +385,76 @@ static void test_figures(void)
 	}
 }
 
+/*
+ * "Never" only where every size is decided: behind at 4K and undecided at
+ * 64K is "behind at 4K", with what would decide 64K, and every size shows
+ * its ratio and interval.
+ */
+static void test_evidence(void)
+{
+	const struct analysis_crossover *c;
+	struct analysis a;
+	char text[1024];
+
+	reset();
+	for (int k = 0; k < 3; k++) {
+		add_run("one-copy", RUN_STREAM, 4096, 1, 4.0 + 0.02 * k, 0.01,
+			20);
+		add_run("zero-copy", RUN_STREAM, 4096, 1, 3.0 + 0.02 * k, 0.01,
+			20);
+		/* 64K: the same on average, each run far from the next. */
+		add_run("one-copy", RUN_STREAM, 65536, 1, 10.0 * (1 + 0.3 * k),
+			0.01, 20);
+		add_run("zero-copy", RUN_STREAM, 65536, 1,
+			10.0 * (1.3 - 0.3 * k), 0.01, 20);
+	}
+	build(&a, 1000);
+	c = find_crossover(&a, RUN_STREAM, 1, "zero-copy", "one-copy");
+	analysis_crossover_text(c, text, sizeof(text));
+	ok(c && c->verdict == VERDICT_BEHIND &&
+		   c->size[0].difference.outcome == STATS_BEHIND &&
+		   c->size[1].difference.outcome == STATS_UNDECIDED,
+	   "behind at 4K, undecided at 64K: the verdict is behind, not never");
+	ok(strstr(text, "zero-copy behind one-copy at 4K (4K 0.75 [") &&
+		   strstr(text, "], 64K ") &&
+		   strstr(text, "; undecided at 64K: ") &&
+		   !strstr(text, "never"),
+	   "its text gives each size's ratio and interval, and what the "
+	   "undecided one lacks: %s",
+	   text);
+	analysis_fini(&a);
+}
+
+/*
+ * The window's last partial tick, 0.05 ms long, where a message or two
+ * make a rate of 60 Gbit/s, joins the interval before it, weighted by
+ * time: it moves neither the spread nor the within-run error.
+ */
+static void test_sliver(void)
+{
+	int gbps = metric_find("gbps");
+	struct analysis_run with, without;
+	struct run_result *r;
+
+	reset();
+	r = add_run("one-copy", RUN_STREAM, 4096, 1, 5.0, 0.02, 20);
+	analysis_run_read(r, 1000, false, &without);
+	r->intervals = realloc(r->intervals,
+			       (r->interval_count + 1) * sizeof(*r->intervals));
+	r->intervals[r->interval_count] = r->intervals[r->interval_count - 1];
+	r->intervals[r->interval_count].length_s = 0.00005;
+	r->intervals[r->interval_count].side[1].value[gbps] = 60;
+	r->interval_count++;
+	analysis_run_read(r, 1000, false, &with);
+	ok(with.intervals == without.intervals &&
+		   fabs(with.series.spread - without.series.spread) < 0.01 &&
+		   fabs(with.series.rel_se - without.series.rel_se) < 0.005,
+	   "a 0.05 ms sliver at 12x the rate: spread %.3f against %.3f, "
+	   "intervals %zu against %zu",
+	   with.series.spread, without.series.spread, with.intervals,
+	   without.intervals);
+}
+
 int main(void)
 {
 	test_series();
@@ -394,6 +465,8 @@ int main(void)
 	test_short_and_single();
 	test_suspect();
 	test_figures();
+	test_evidence();
+	test_sliver();
 	reset();
 	return tap_done();
 }

@@ -48,6 +48,15 @@ struct sample {
 void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 		  uint64_t now_ns, struct sample *out);
 
+/*
+ * The share of zero-copy sends the kernel copied, as far as its
+ * notifications prove it, "100%": exact where every request has its own
+ * notification (io_uring's usage report), else the range that coalesced
+ * ranges allow (MSG_ZEROCOPY flags a range by its first send): "2.4-100%".
+ * False, out empty, with no completion.
+ */
+bool sampler_zc_copied(const struct run_totals *t, char *out, size_t size);
+
 /* Delivered (receiver-side) rates between two samples. */
 double sampler_gbps(const struct sample *from, const struct sample *to);
 double sampler_msgs_per_s(const struct sample *from, const struct sample *to);

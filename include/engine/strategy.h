@@ -38,7 +38,11 @@ struct strategy_params {
 	const _Atomic uint64_t *delivered;
 };
 
-/* One stage of a message's path, and how it gets to the next stage. */
+/*
+ * One stage of a message's path, and how it gets to the next stage.  The
+ * texts may say "{fields}" where a run's field count goes
+ * (strategy_step_text).
+ */
 struct strategy_step {
 	const char *stage;
 	const char *move; /* NULL on the last stage */
@@ -125,6 +129,10 @@ const char *strategy_rx_unmapped_why(const struct strategy_ops *sender);
  * TCP_ZEROCOPY_RECEIVE does with the sender's pages, the receiver.
  */
 const struct strategy_step *strategy_rx_path(const struct strategy_ops *sender);
+
+/* A step's text with "{fields}" replaced by fields, into out. */
+void strategy_step_text(const char *text, unsigned int fields, char *out,
+			size_t size);
 
 /* The ops whose receive side a run with settings uses. */
 const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,

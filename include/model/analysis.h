@@ -70,10 +70,11 @@ struct analysis_point {
 
 enum analysis_verdict {
 	VERDICT_FROM,	   /* ahead from msg_size on, at every larger size */
-	VERDICT_NEVER,	   /* behind somewhere, ahead nowhere */
+	VERDICT_NEVER,	   /* behind somewhere, ahead nowhere, all decided */
 	VERDICT_MIXED,	   /* ahead at some sizes, not from one size on */
 	VERDICT_TIE,	   /* within the minimum effect at every size */
 	VERDICT_UNDECIDED, /* not distinguishable at any size */
+	VERDICT_BEHIND,	   /* behind somewhere, undecided elsewhere */
 };
 
 /* One size of a comparison. */
@@ -82,7 +83,15 @@ struct analysis_size {
 	struct stats_difference difference;
 	size_t runs; /* of both points */
 	double spread;
+	/*
+	 * Undecided: about how many runs a point would decide it, from the
+	 * spread its runs showed; 0 when it cannot be said (one run each),
+	 * SIZE_MAX when more than ANALYSIS_RUNS_HINT_MAX would not.
+	 */
+	size_t runs_to_decide;
 };
+
+#define ANALYSIS_RUNS_HINT_MAX 50
 
 struct analysis_crossover {
 	enum run_mode mode;

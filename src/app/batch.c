@@ -39,10 +39,9 @@ static void batch_row(const struct session *s, size_t number)
 	char p50[24] = "-", p99[24] = "-";
 
 	units_format_size(r->config.msg_size, size, sizeof(size));
-	if (r->config.strategy->zerocopy && t->zc_completions)
-		snprintf(copied, sizeof(copied), "%.0f%%",
-			 100.0 * (double)t->zc_copied /
-				 (double)t->zc_completions);
+	if (r->config.strategy->zerocopy &&
+	    !sampler_zc_copied(t, copied, sizeof(copied)))
+		snprintf(copied, sizeof(copied), "-");
 	if (r->config.settings.verify)
 		snprintf(corrupt, sizeof(corrupt), "%llu",
 			 (unsigned long long)t->corrupt);

@@ -32,13 +32,20 @@ int check_list_strategies(void)
 			       why ? why : "probe failed");
 		free(why);
 	}
-	/* The receive side any of them can pair with (--rx zerocopy). */
+	/*
+	 * The receive sides any of them pairs with: --rx's values, not
+	 * strategies -s takes.
+	 */
+	printf("\nreceive sides, --rx MODE with any strategy:\n");
+	printf("--rx %-9s available    each strategy's own receiver\n",
+	       rx_mode_names[RX_COPY]);
 	if (strategy_probe(&strategy_rx_zerocopy, &why) == 0)
-		printf("%-10s available    --rx zerocopy: %s\n", "rx-zc",
+		printf("--rx %-9s available    %s\n",
+		       rx_mode_names[RX_ZEROCOPY],
 		       strategy_rx_zerocopy.summary);
 	else
-		printf("%-10s unavailable  --rx zerocopy: %s\n", "rx-zc",
-		       why ? why : "probe failed");
+		printf("--rx %-9s unavailable  %s\n",
+		       rx_mode_names[RX_ZEROCOPY], why ? why : "probe failed");
 	free(why);
 	return 0;
 }

@@ -215,8 +215,8 @@ const struct option_row option_rows[] = {
 	 .offset = O(run.uring_fixed),
 	 .run_offset = R(settings.uring_fixed),
 	 .flags = OPTION_RUN,
-	 .help = "send uring-zc's messages from registered buffers (SEND_ZC "
-		 "per field)"},
+	 .help = "send uring-zc's batches from registered buffers (one "
+		 "SENDMSG_ZC with a fixed buffer per batch)"},
 	{.name = "unsafe-reuse",
 	 .key = "unsafe_reuse",
 	 .run_key = "unsafe_reuse",

@@ -3,6 +3,7 @@
  * on the receiving side, i.e. what was delivered, not what was queued.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sampler.h"
@@ -84,6 +85,28 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 			thread_counters_read(&flows[i].rx_counters,
 					     out->rx_counters);
 	}
+}
+
+bool sampler_zc_copied(const struct run_totals *t, char *out, size_t size)
+{
+	double whole = (double)t->zc_completions;
+	double lo = (double)t->zc_copied_min, hi = (double)t->zc_copied_max;
+	char a[16], b[16];
+
+	out[0] = '\0';
+	if (!t->zc_completions)
+		return false;
+	/* Exports older than the bounds have only the flagged count. */
+	if (!t->zc_copied_min && !t->zc_copied_max)
+		lo = hi = (double)t->zc_copied;
+	snprintf(a, sizeof(a), "%.*f", lo * 100 / whole < 10 ? 1 : 0,
+		 lo * 100 / whole);
+	snprintf(b, sizeof(b), "%.0f", hi * 100 / whole);
+	if (strcmp(a, b) == 0)
+		snprintf(out, size, "%s%%", b);
+	else
+		snprintf(out, size, "%s-%s%%", a, b);
+	return true;
 }
 
 static double sampler_seconds(const struct sample *from,

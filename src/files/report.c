@@ -14,6 +14,7 @@
 #include "analysis.h"
 #include "export.h"
 #include "figure.h"
+#include "options.h"
 #include "outfile.h"
 #include "report.h"
 #include "units.h"
@@ -82,45 +83,51 @@ static int text_write(struct text *t, const char *path, char **cause)
 /*
  * The CSV's columns: each a path into the run as the export writes it
  * (export_run()), so the CSV says what the export says.  A column with a
- * condition is empty unless that path is true.  After "rtt_mean_us" come a
- * sender and a receiver column for every CSV metric of the metric table.
+ * condition is empty unless that path is true.  The run's point comes
+ * first, then every other setting of a run as the option table lists them
+ * (csv_layout), then these, then a sender and a receiver column for every
+ * CSV metric of the metric table.
  */
 static const struct {
 	const char *name;
 	const char *path;
 	const char *when;
-} csv_columns[] = {
-	{"run", "run", NULL},
-	{"strategy", "strategy", NULL},
-	{"mode", "mode", NULL},
-	{"msg_size", "msg_size", NULL},
-	{"threads", "threads", NULL},
-	{"round", "round", NULL},
-	{"duration_s", "duration_s", NULL},
-	{"warmup_s", "warmup_s", NULL},
-	{"measured_s", "measured_s", NULL},
-	{"short", "short", NULL},
-	{"stopped_s", "stopped_s", NULL},
-	{"messages_sent", "messages_sent", NULL},
-	{"messages_received", "messages_received", NULL},
-	{"bytes_sent", "bytes_sent", NULL},
-	{"bytes_received", "bytes_received", NULL},
-	{"gbps", "gbps", NULL},
-	{"msgs_per_s", "msgs_per_s", NULL},
-	{"corrupt", "integrity.corrupt", "integrity.verified"},
-	{"zc_sends", "zerocopy.sends", NULL},
-	{"zc_completions", "zerocopy.completions", NULL},
-	{"zc_copied", "zerocopy.copied", NULL},
-	{"rtt_p50_us", "latency_us.p50", NULL},
-	{"rtt_p90_us", "latency_us.p90", NULL},
-	{"rtt_p99_us", "latency_us.p99", NULL},
-	{"rtt_p99_9_us", "latency_us.p99_9", NULL},
-	{"rtt_max_us", "latency_us.max", NULL},
-	{"rtt_mean_us", "latency_us.mean", NULL},
+} csv_point[] =
+	{
+		{"run", "run", NULL},	      {"strategy", "strategy", NULL},
+		{"mode", "mode", NULL},	      {"msg_size", "msg_size", NULL},
+		{"threads", "threads", NULL}, {"round", "round", NULL},
+},
+  csv_columns[] = {
+	  {"measured_s", "measured_s", NULL},
+	  {"short", "short", NULL},
+	  {"stopped_s", "stopped_s", NULL},
+	  {"messages_sent", "messages_sent", NULL},
+	  {"messages_received", "messages_received", NULL},
+	  {"bytes_sent", "bytes_sent", NULL},
+	  {"bytes_received", "bytes_received", NULL},
+	  {"gbps", "gbps", NULL},
+	  {"msgs_per_s", "msgs_per_s", NULL},
+	  {"corrupt", "integrity.corrupt", "integrity.verified"},
+	  {"zc_sends", "zerocopy.sends", NULL},
+	  {"zc_completions", "zerocopy.completions", NULL},
+	  {"zc_copied", "zerocopy.copied", NULL},
+	  {"zc_copied_min", "zerocopy.copied_min", NULL},
+	  {"zc_copied_max", "zerocopy.copied_max", NULL},
+	  {"rx_mapped_bytes", "rx_zerocopy.mapped_bytes", NULL},
+	  {"rx_copied_bytes", "rx_zerocopy.copied_bytes", NULL},
+	  {"rtt_p50_us", "latency_us.p50", NULL},
+	  {"rtt_p90_us", "latency_us.p90", NULL},
+	  {"rtt_p99_us", "latency_us.p99", NULL},
+	  {"rtt_p99_9_us", "latency_us.p99_9", NULL},
+	  {"rtt_max_us", "latency_us.max", NULL},
+	  {"rtt_mean_us", "latency_us.mean", NULL},
 };
 
-#define CSV_COLUMNS (sizeof(csv_columns) / sizeof(csv_columns[0]))
-#define CSV_MAX	    (CSV_COLUMNS + 2 * METRICS_MAX + 1)
+#define CSV_FIXED                                                              \
+	(sizeof(csv_point) / sizeof(csv_point[0]) +                            \
+	 sizeof(csv_columns) / sizeof(csv_columns[0]))
+#define CSV_MAX (CSV_FIXED + OPTIONS_MAX + 2 * METRICS_MAX + 1)
 
 static const cJSON *at_path(const cJSON *obj, const char *path)
 {
@@ -135,6 +142,24 @@ static const cJSON *at_path(const cJSON *obj, const char *path)
 	return cJSON_GetObjectItemCaseSensitive(obj, path);
 }
 
+static void csv_add(const char *names[CSV_MAX], char paths[][96],
+		    const char *when[CSV_MAX], size_t *n, const char *name,
+		    const char *path, const char *condition)
+{
+	names[*n] = name;
+	snprintf(paths[*n], 96, "%s", path);
+	when[(*n)++] = condition;
+}
+
+/* Whether a run key is one of the point's columns. */
+static bool csv_in_point(const char *key)
+{
+	for (size_t c = 0; c < sizeof(csv_point) / sizeof(csv_point[0]); c++)
+		if (strcmp(csv_point[c].path, key) == 0)
+			return true;
+	return false;
+}
+
 /* Every column, in order: its name and its path in a run. */
 static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 			 const char *when[CSV_MAX])
@@ -142,34 +167,55 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 	static char metric_names[2 * METRICS_MAX][64];
 	size_t n = 0, k = 0;
 
-	for (size_t c = 0; c < CSV_COLUMNS; c++, n++) {
-		names[n] = csv_columns[c].name;
-		snprintf(paths[n], 96, "%s", csv_columns[c].path);
-		when[n] = csv_columns[c].when;
+	for (size_t c = 0; c < sizeof(csv_point) / sizeof(csv_point[0]); c++)
+		csv_add(names, paths, when, &n, csv_point[c].name,
+			csv_point[c].path, csv_point[c].when);
+	/* A run's settings, each as its export key says it. */
+	for (size_t i = 0; i < option_row_count; i++) {
+		const struct option_row *row = &option_rows[i];
+
+		if ((row->flags & OPTION_RUN) && !csv_in_point(row->run_key))
+			csv_add(names, paths, when, &n, row->run_key,
+				row->run_key, NULL);
 	}
+	for (size_t c = 0; c < sizeof(csv_columns) / sizeof(csv_columns[0]);
+	     c++)
+		csv_add(names, paths, when, &n, csv_columns[c].name,
+			csv_columns[c].path, csv_columns[c].when);
 	for (size_t m = 0; m < metric_count; m++) {
 		if (!(metrics[m].show & METRIC_CSV))
 			continue;
-		for (int side = 0; side < 2; side++, n++, k++) {
+		for (int side = 0; side < 2; side++, k++) {
 			snprintf(metric_names[k], sizeof(metric_names[k]),
 				 "%s_%s", side ? "receiver" : "sender",
 				 metrics[m].key);
 			names[n] = metric_names[k];
 			snprintf(paths[n], 96, "%s.derived.%s",
 				 side ? "receiver" : "sender", metrics[m].key);
-			when[n] = NULL;
+			when[n++] = NULL;
 		}
 	}
-	names[n] = "error";
-	snprintf(paths[n], 96, "error");
-	when[n++] = NULL;
+	csv_add(names, paths, when, &n, "error", "error", NULL);
 	return n;
 }
 
 /* One cell: empty where the value is unknown or does not apply, never 0. */
 static void csv_cell(struct text *t, const cJSON *v)
 {
-	if (cJSON_IsRaw(v)) {
+	const cJSON *item;
+
+	if (cJSON_IsArray(v) && !v->child) {
+		return;
+	} else if (cJSON_IsArray(v)) {
+		/* A list as the command line spells it: "0,1", quoted. */
+		put(t, "\"");
+		cJSON_ArrayForEach(item, v)
+		{
+			put(t, "%s", item == v->child ? "" : ",");
+			csv_cell(t, item);
+		}
+		put(t, "\"");
+	} else if (cJSON_IsRaw(v)) {
 		put(t, "%s", v->valuestring);
 	} else if (cJSON_IsNumber(v)) {
 		put(t, "%.6g", v->valuedouble);

@@ -21,6 +21,8 @@ static const char *const pairs[][2] = {
 };
 
 #define PAIR_COUNT (sizeof(pairs) / sizeof(pairs[0]))
+/* An interval shorter than half a tick is a sliver of one. */
+#define SLIVER_S (RUN_TICK_MS / 2000.0)
 /* Per mode and flow count: the pairs with each receive side, the rx pairs. */
 #define CROSSOVERS_PER_GROUP (2 * PAIR_COUNT + strategy_count())
 
@@ -34,18 +36,44 @@ void analysis_run_read(const struct run_result *r, uint64_t min_measured_ms,
 {
 	int key = metric_find(r->config.mode == RUN_RR ? "msgs_per_s" : "gbps");
 	double *values = calloc(r->interval_count + 1, sizeof(*values));
+	double *lengths = calloc(r->interval_count + 1, sizeof(*lengths));
 	size_t n = 0;
 
 	*out = (struct analysis_run){.figure = NAN};
 	out->figure = r->config.mode == RUN_RR
 			      ? (r->latency.count ? r->latency.p50_us : NAN)
 			      : r->gbps;
-	for (size_t i = 0; values && key >= 0 && i < r->interval_count; i++)
-		if (!r->intervals[i].warmup)
-			values[n++] = r->intervals[i].side[1].value[key];
+	for (size_t i = 0;
+	     values && lengths && key >= 0 && i < r->interval_count; i++) {
+		const struct run_interval *iv = &r->intervals[i];
+		double v = iv->side[1].value[key];
+
+		if (iv->warmup || !isfinite(v))
+			continue;
+		/*
+		 * A sliver (the window's last partial tick, a few ms long)
+		 * joins the interval before it, weighted by time: alone, its
+		 * rate over a few ms would count as much as 100 ms.
+		 */
+		if (n &&
+		    (iv->length_s < SLIVER_S || lengths[n - 1] < SLIVER_S)) {
+			double l = lengths[n - 1] + iv->length_s;
+
+			if (l > 0)
+				values[n - 1] = (values[n - 1] *
+							 lengths[n - 1] +
+						 v * iv->length_s) /
+						l;
+			lengths[n - 1] = l;
+			continue;
+		}
+		values[n] = v;
+		lengths[n++] = iv->length_s;
+	}
 	out->intervals = n;
 	stats_series(values, n, &out->series);
 	free(values);
+	free(lengths);
 	/* A teaching run that broke the buffer rule proves nothing. */
 	out->usable = !r->error && !r->config.settings.unsafe_reuse &&
 		      r->measured_s > 0 && isfinite(out->figure) &&
@@ -185,6 +213,32 @@ static bool nearly_all(uint64_t copied, uint64_t completions)
 	return completions && copied * 100 >= completions * 99;
 }
 
+/*
+ * About how many runs a point would decide an undecided size: the runs'
+ * own spread (each point's variance times its runs) against the distance
+ * of the ratio from the nearest edge it must clear -- past the minimum
+ * effect to call a difference, inside it to call a tie.  0 when the points
+ * hold one run each (no spread to go by).
+ */
+static size_t runs_to_decide(const struct stats_point *a,
+			     const struct stats_point *b,
+			     const struct stats_difference *d)
+{
+	double per_run, gap, margin = log(1 + STATS_MIN_EFFECT);
+	double distance = fabs(log(d->ratio));
+
+	if (a->runs < 2 || b->runs < 2 || !isfinite(a->variance) ||
+	    !isfinite(b->variance))
+		return 0;
+	per_run = a->variance * (double)a->runs + b->variance * (double)b->runs;
+	gap = fabs(distance - margin);
+	for (size_t k = 2; k <= ANALYSIS_RUNS_HINT_MAX; k++)
+		if (stats_t95(2.0 * (double)k - 2) * sqrt(per_run / (double)k) <
+		    gap)
+			return k;
+	return SIZE_MAX;
+}
+
 /* The verdict from the pattern of the per-size outcomes. */
 static void crossover_verdict(struct analysis_crossover *c)
 {
@@ -207,8 +261,10 @@ static void crossover_verdict(struct analysis_crossover *c)
 		c->msg_size = c->size[c->size_count - tail].msg_size;
 	} else if (ahead) {
 		c->verdict = VERDICT_MIXED;
-	} else if (behind) {
+	} else if (behind && behind + equal == c->size_count) {
 		c->verdict = VERDICT_NEVER;
+	} else if (behind) {
+		c->verdict = VERDICT_BEHIND;
 	} else if (equal == c->size_count) {
 		c->verdict = VERDICT_TIE;
 	} else {
@@ -274,6 +330,10 @@ static int add_crossovers(struct analysis *a, const struct run_result *results,
 			stats_compare(&p->estimate, &q->estimate,
 				      !analysis_lower_is_better(mode),
 				      &s->difference);
+			if (s->difference.outcome == STATS_UNDECIDED)
+				s->runs_to_decide = runs_to_decide(
+					&p->estimate, &q->estimate,
+					&s->difference);
 			s->runs = p->runs + q->runs;
 			s->spread = fmax(p->estimate.spread,
 					 q->estimate.spread);
@@ -314,39 +374,52 @@ static int add_crossovers(struct analysis *a, const struct run_result *results,
 static void zerocopy_why(struct analysis *a, const struct run_result *results,
 			 size_t count)
 {
-	uint64_t completions = 0, copied = 0;
-	bool two_hosts = false, suspect = false;
+	struct run_totals sum = {0};
+	bool two_hosts = false, suspect = false, coalesced = false;
+	char share[32];
 	size_t len;
 
 	for (size_t i = 0; i < count; i++) {
+		const struct run_totals *t = &results[i].totals;
+
 		if (!results[i].config.strategy->zerocopy)
 			continue;
 		a->has_zerocopy = true;
 		two_hosts = two_hosts || results[i].config.role != RUN_BOTH;
-		completions += results[i].totals.zc_completions;
-		copied += results[i].totals.zc_copied;
+		sum.zc_completions += t->zc_completions;
+		sum.zc_copied += t->zc_copied;
+		sum.zc_copied_min += t->zc_copied_min;
+		sum.zc_copied_max += t->zc_copied_max;
+		coalesced |= t->zc_copied_min != t->zc_copied_max;
 	}
 	for (size_t i = 0; i < a->crossover_count; i++)
 		suspect |= a->crossovers[i].suspect;
-	if (!a->has_zerocopy || !completions)
+	if (!a->has_zerocopy || !sum.zc_completions)
 		return;
-	a->all_copied = nearly_all(copied, completions);
+	sampler_zc_copied(&sum, share, sizeof(share));
+	a->all_copied = nearly_all(sum.zc_copied, sum.zc_completions);
 	if (a->all_copied)
 		snprintf(a->zerocopy_why, sizeof(a->zerocopy_why),
-			 "the kernel copied %.0f%% of zero-copy sends %s, so "
-			 "pinning pages only added work",
-			 100.0 * (double)copied / (double)completions,
+			 "the kernel copied %s of zero-copy sends %s, so "
+			 "pinning pages only added work%s",
+			 share,
 			 two_hosts ? "anyway (it does when the route to the "
 				     "agent is local, or the NIC lacks "
 				     "scatter-gather or checksum offload)"
 				   : "at delivery (veth and loopback deliver "
-				     "locally)");
+				     "locally)",
+			 coalesced ? " (every notification said copied; "
+				     "MSG_ZEROCOPY flags a coalesced range "
+				     "by its first send, which proves the "
+				     "lower bound)"
+				   : "");
 	else
 		snprintf(a->zerocopy_why, sizeof(a->zerocopy_why),
-			 "%.0f%% of zero-copy sends left without a copy; the "
-			 "kernel copied the other %.0f%%",
-			 100.0 - 100.0 * (double)copied / (double)completions,
-			 100.0 * (double)copied / (double)completions);
+			 "%.0f%% of zero-copy sends' notifications said no "
+			 "copy; the kernel copied %s",
+			 100.0 - 100.0 * (double)sum.zc_copied /
+					 (double)sum.zc_completions,
+			 share);
 	len = strlen(a->zerocopy_why);
 	/* A lead that more work cannot explain is said to be suspect. */
 	if (suspect)
@@ -452,7 +525,7 @@ const char *analysis_verdict_name(enum analysis_verdict verdict)
 	static const char *const names[] = {
 		[VERDICT_FROM] = "from",	   [VERDICT_NEVER] = "never",
 		[VERDICT_MIXED] = "mixed",	   [VERDICT_TIE] = "tie",
-		[VERDICT_UNDECIDED] = "undecided",
+		[VERDICT_UNDECIDED] = "undecided", [VERDICT_BEHIND] = "behind",
 	};
 
 	return names[verdict];
@@ -482,11 +555,89 @@ static void sizes_with(const struct analysis_crossover *c,
 	}
 }
 
+/*
+ * The evidence at every size: the ratio (how many times better the first
+ * is) and its 90% interval, "4K 0.85 [0.80, 0.90]"; a size with one run a
+ * point has no interval.
+ */
+static void evidence(const struct analysis_crossover *c, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t j = 0; j < c->size_count && len < size; j++) {
+		const struct stats_difference *d = &c->size[j].difference;
+		char bytes[24];
+
+		units_format_size(c->size[j].msg_size, bytes, sizeof(bytes));
+		if (isfinite(d->low) && isfinite(d->high))
+			len += (size_t)snprintf(out + len, size - len,
+						"%s%s %.2f [%.2f, %.2f]",
+						len ? ", " : "", bytes,
+						d->ratio, d->low, d->high);
+		else
+			len += (size_t)snprintf(out + len, size - len,
+						"%s%s %.2f", len ? ", " : "",
+						bytes, d->ratio);
+	}
+}
+
+/*
+ * What would decide the undecided sizes: "; undecided at 64K: about 8
+ * runs a point would decide it (--repeat 8)"; whole: every size is
+ * undecided, so the sizes go unnamed.  Nothing when every size is decided.
+ */
+static void decide_hint(const struct analysis_crossover *c, bool whole,
+			char *out, size_t size)
+{
+	size_t most = 0, undecided = 0;
+	bool unknown = false;
+	char list[200] = "";
+
+	out[0] = '\0';
+	for (size_t j = 0; j < c->size_count; j++) {
+		const struct analysis_size *s = &c->size[j];
+		char bytes[24];
+
+		if (s->difference.outcome != STATS_UNDECIDED &&
+		    s->difference.outcome != STATS_TOO_FEW_RUNS)
+			continue;
+		units_format_size(s->msg_size, bytes, sizeof(bytes));
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", undecided++ ? ", " : "undecided at ", bytes);
+		if (!s->runs_to_decide)
+			unknown = true;
+		else if (s->runs_to_decide > most)
+			most = s->runs_to_decide;
+	}
+	if (!undecided)
+		return;
+	if (whole)
+		list[0] = '\0';
+	else
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 ": ");
+	if (c->fewest_runs < 2 || (unknown && !most))
+		snprintf(out, size, "; %stry --repeat 3", list);
+	else if (most == SIZE_MAX)
+		snprintf(out, size,
+			 "; %sa difference this close to %.0f%% would take "
+			 "more than %d runs a point to decide",
+			 list, STATS_MIN_EFFECT * 100, ANALYSIS_RUNS_HINT_MAX);
+	else if (most > c->fewest_runs)
+		snprintf(out, size,
+			 "; %sabout %zu runs a point would decide it "
+			 "(--repeat %zu)",
+			 list, most, most);
+	else
+		snprintf(out, size, "; %slonger runs or more repeats", list);
+}
+
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 			     size_t size)
 {
-	char head[64], tail[96], list[160], other[160], bytes[24];
-	char strategy[96], versus[96];
+	char head[64], tail[600], list[160], other[160], bytes[24];
+	char strategy[96], versus[96], proof[480], hint[320];
 	size_t len;
 
 	/* A strategy against itself: the receive side tells them apart. */
@@ -499,32 +650,48 @@ void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 		 c->mode == RUN_RR ? "rr (p50)" : run_mode_name(c->mode),
 		 c->threads, c->threads == 1 ? "" : "s",
 		 !c->rx_pair && c->rx == RX_ZEROCOPY ? ", rx zerocopy" : "");
-	snprintf(tail, sizeof(tail), "(%zu runs, %zu intervals)", c->runs,
-		 c->intervals);
+	evidence(c, proof, sizeof(proof));
+	snprintf(tail, sizeof(tail), "(%s; %zu runs, %zu intervals)", proof,
+		 c->runs, c->intervals);
+	decide_hint(c, c->verdict == VERDICT_UNDECIDED, hint, sizeof(hint));
 	switch (c->verdict) {
 	case VERDICT_FROM:
 		units_format_size(c->msg_size, bytes, sizeof(bytes));
 		if (c->size_count == 1)
-			snprintf(out, size, "%s %s beats %s at %s %s", head,
-				 strategy, versus, bytes, tail);
+			snprintf(out, size, "%s %s beats %s at %s %s%s", head,
+				 strategy, versus, bytes, tail, hint);
 		else if (c->msg_size == c->size[0].msg_size)
-			snprintf(out, size, "%s %s beats %s at every size %s",
-				 head, strategy, versus, tail);
+			snprintf(out, size, "%s %s beats %s at every size %s%s",
+				 head, strategy, versus, tail, hint);
 		else
-			snprintf(out, size, "%s %s beats %s from %s %s", head,
-				 strategy, versus, bytes, tail);
+			snprintf(out, size, "%s %s beats %s from %s %s%s", head,
+				 strategy, versus, bytes, tail, hint);
 		break;
 	case VERDICT_NEVER:
 		sizes_with(c, STATS_BEHIND, list, sizeof(list));
-		snprintf(out, size, "%s %s never beats %s: behind at %s %s",
-			 head, strategy, versus, list, tail);
+		sizes_with(c, STATS_EQUAL, other, sizeof(other));
+		if (other[0])
+			snprintf(out, size,
+				 "%s %s never beats %s: behind at %s, within "
+				 "%.0f%% at %s %s",
+				 head, strategy, versus, list,
+				 STATS_MIN_EFFECT * 100, other, tail);
+		else
+			snprintf(out, size,
+				 "%s %s never beats %s: behind at %s %s", head,
+				 strategy, versus, list, tail);
+		break;
+	case VERDICT_BEHIND:
+		sizes_with(c, STATS_BEHIND, list, sizeof(list));
+		snprintf(out, size, "%s %s behind %s at %s %s%s", head,
+			 strategy, versus, list, tail, hint);
 		break;
 	case VERDICT_MIXED:
 		sizes_with(c, STATS_AHEAD, list, sizeof(list));
 		sizes_with(c, STATS_BEHIND, other, sizeof(other));
-		snprintf(out, size, "%s %s ahead of %s at %s%s%s %s", head,
+		snprintf(out, size, "%s %s ahead of %s at %s%s%s %s%s", head,
 			 strategy, versus, list, other[0] ? "; behind at " : "",
-			 other, tail);
+			 other, tail, hint);
 		break;
 	case VERDICT_TIE:
 		snprintf(out, size,
@@ -542,11 +709,9 @@ void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 				 c->fewest_runs == 1 ? "" : "s");
 		snprintf(out, size,
 			 "%s %s vs %s: not distinguishable here: %s per "
-			 "point, spread %.0f%%; try %s",
+			 "point, spread %.0f%%%s %s",
 			 head, strategy, versus, list,
-			 isfinite(c->spread) ? c->spread * 100 : 0,
-			 c->fewest_runs < 3 ? "--repeat 3"
-					    : "longer runs or more repeats");
+			 isfinite(c->spread) ? c->spread * 100 : 0, hint, tail);
 		break;
 	}
 	len = strlen(out);

@@ -496,13 +496,13 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 			 when, (unsigned long long)t->zc_sends,
 			 e->live.running ? " yet" : "");
 	} else if (c->strategy->zerocopy) {
+		char share[32];
+
+		sampler_zc_copied(t, share, sizeof(share));
 		snprintf(text, sizeof(text),
-			 "Zero-copy %s: the kernel copied %.0f%% (%llu of "
-			 "%llu completions)",
-			 when,
-			 100.0 * (double)t->zc_copied /
-				 (double)t->zc_completions,
-			 (unsigned long long)t->zc_copied,
+			 "Zero-copy %s: the kernel copied %s (%llu of %llu "
+			 "completions flagged)",
+			 when, share, (unsigned long long)t->zc_copied,
 			 (unsigned long long)t->zc_completions);
 	} else {
 		units_format_bytes(t->bytes_sent, moved, sizeof(moved));

@@ -596,15 +596,17 @@ static bool compare_share(const struct run_result *r, int share, char *out,
 			  size_t size)
 {
 	const struct run_totals *t = &r->totals;
-	uint64_t part = share ? t->rx_mapped : t->zc_copied;
-	uint64_t whole = share ? t->rx_mapped + t->rx_copied
-			       : t->zc_completions;
+	uint64_t whole = t->rx_mapped + t->rx_copied;
+	char text[32];
 
+	if (!share)
+		return sampler_zc_copied(t, out ? out : text,
+					 out ? size : sizeof(text));
 	if (!whole)
 		return false;
 	if (out)
 		snprintf(out, size, "%.0f%%",
-			 100.0 * (double)part / (double)whole);
+			 100.0 * (double)t->rx_mapped / (double)whole);
 	return true;
 }
 
@@ -755,6 +757,29 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 			     "%s", line);
 	}
 	l.fixed = l.count;
+	/*
+	 * Before the rows they explain: why some have no ratio, and the
+	 * figures none of these runs has, grouped by why.
+	 */
+	if (mixed)
+		ui_lines_wrap(&l, ROLE_INACTIVE, r->w - 4, 2,
+			      "No ratio between a stream and an rr run: they "
+			      "measure different things.");
+	for (size_t m = 0; m < ui->metric_count; m++) {
+		struct ui_column c = {.metric = ui->metric[m]};
+		bool any = false;
+		double v;
+
+		for (size_t i = 0; i < n; i++)
+			any |= column_value(&results[pick[i]], &c, &v);
+		if (!any)
+			compare_unknown(&unknown, &results[pick[0]],
+					&ui->metric[m]);
+	}
+	for (size_t i = 0; i < unknown.count; i++) {
+		compare_unknown_text(&unknown, i, line, sizeof(line));
+		ui_lines_wrap(&l, ROLE_INACTIVE, r->w - 4, 2, line);
+	}
 	/* The throughput, then the round trip's rows when an rr run is here. */
 	for (size_t row = 0; row < ui->metric_count + latency_count; row++) {
 		size_t m = row == 0		  ? 0
@@ -777,18 +802,15 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 			ui_metric_name(&ui->metric[m], name, sizeof(name));
 		}
 		base_known = column_value(&results[pick[0]], &c, &base);
-		/* A figure none of these runs has: said once, below. */
+		/* A figure none of these runs has: said once, above. */
 		if (!is_latency) {
 			bool any = false;
 			double v;
 
 			for (size_t i = 0; i < n; i++)
 				any |= column_value(&results[pick[i]], &c, &v);
-			if (!any) {
-				compare_unknown(&unknown, &results[pick[0]],
-						&ui->metric[m]);
+			if (!any)
 				continue;
-			}
 		}
 		len = (size_t)snprintf(line, sizeof(line), "%-*.*s", label,
 				       label - 1, name);
@@ -831,14 +853,6 @@ void ui_draw_compare(struct ui *ui, const struct explorer *e,
 		}
 		ui_lines_add(&l, ROLE_TEXT, 0, "%s", line);
 	}
-	for (size_t i = 0; i < unknown.count; i++) {
-		compare_unknown_text(&unknown, i, line, sizeof(line));
-		ui_lines_wrap(&l, ROLE_INACTIVE, r->w - 4, 2, line);
-	}
-	if (mixed)
-		ui_lines_wrap(&l, ROLE_INACTIVE, r->w - 4, 2,
-			      "No ratio between a stream and an rr run: they "
-			      "measure different things.");
 	ui->pane_rows = r->h > 2 + (int)l.fixed ? (size_t)(r->h - 2) - l.fixed
 						: 1;
 	ui_lines_draw(ui, &l, r, &ui->view_scroll[VIEW_COMPARE]);
@@ -853,15 +867,23 @@ void ui_draw_analysis(struct ui *ui, const struct explorer *e,
 	struct ui_lines l = {0};
 	int width = r->w - 4;
 	char line[600];
+	size_t len;
 
 	ui_box(ui, r, ROLE_BOX_HISTORY,
 	       r->w >= 64 ? "Analysis: 95% confidence of a 5% difference"
 			  : "Analysis (95% confidence of 5%)");
-	snprintf(line, sizeof(line),
-		 "%zu run%s analysed, stream and rr apart; %zu short (under "
-		 "%g s) left out.",
-		 a->runs, a->runs == 1 ? "" : "s", a->short_runs,
-		 (double)s->options.min_measured_ms / 1000);
+	len = (size_t)snprintf(line, sizeof(line),
+			       "%zu run%s analysed, stream and rr apart; %zu "
+			       "short (measured under %g s or over fewer than "
+			       "%d intervals) left out",
+			       a->runs, a->runs == 1 ? "" : "s", a->short_runs,
+			       (double)s->options.min_measured_ms / 1000,
+			       ANALYSIS_MIN_INTERVALS);
+	if (a->stopped_runs)
+		snprintf(line + len, sizeof(line) - len,
+			 ", and %zu a stop ended (--keep-stopped keeps them)",
+			 a->stopped_runs);
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), ".");
 	ui_lines_wrap(&l, ROLE_INACTIVE, width, 2, line);
 	if (!a->crossover_count)
 		ui_lines_wrap(&l, ROLE_INACTIVE, width, 2,
@@ -959,19 +981,25 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 	struct strategy_step path[STRATEGY_STEPS_MAX];
 	struct ui_lines l = {0}, move = {0};
 	int steps = explain_path(&e->config, path), copies = 0;
+	unsigned int fields = e->config.settings.fields
+				      ? e->config.settings.fields
+				      : MESSAGE_FIELDS_DEFAULT;
 	char title[96], text[512];
 	struct rect r = overlay_rect(ui, 112, 40);
 	int width = r.w - 4;
 
 	for (int i = 0; i < steps; i++) {
 		const struct strategy_step *s = &path[i];
+		char said[256];
 
-		ui_lines_wrap(&l, ROLE_SELECTED, width, 2, s->stage);
+		strategy_step_text(s->stage, fields, said, sizeof(said));
+		ui_lines_wrap(&l, ROLE_SELECTED, width, 2, said);
 		if (!s->move)
 			break;
 		copies += s->copies;
+		strategy_step_text(s->move, fields, said, sizeof(said));
 		snprintf(text, sizeof(text), "%s%s",
-			 s->copies ? "COPY  " : "no copy  ", s->move);
+			 s->copies ? "COPY  " : "no copy  ", said);
 		/* The connector runs down every line of the move. */
 		ui_lines_wrap(&move, ROLE_TEXT, width - 4, 2, text);
 		for (size_t k = 0; k < move.count; k++)
@@ -986,16 +1014,15 @@ void ui_draw_explain(struct ui *ui, const struct explorer *e)
 	}
 	if (ops->zerocopy && e->live.running) {
 		const struct run_totals *t = &e->live.totals;
+		char share[32] = "0%";
 
+		sampler_zc_copied(t, share, sizeof(share));
 		snprintf(text, sizeof(text),
 			 "Live: %llu sends pinned, %llu completed; the kernel "
-			 "copied %llu (%.0f%%) at delivery",
+			 "copied %s at delivery (%llu completions flagged)",
 			 (unsigned long long)t->zc_sends,
-			 (unsigned long long)t->zc_completions,
-			 (unsigned long long)t->zc_copied,
-			 t->zc_completions ? 100.0 * (double)t->zc_copied /
-						     (double)t->zc_completions
-					   : 0.0);
+			 (unsigned long long)t->zc_completions, share,
+			 (unsigned long long)t->zc_copied);
 		ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 2, text);
 	}
 	if (e->config.settings.rx == RX_ZEROCOPY &&

@@ -1,6 +1,6 @@
 /*
- * one-copy: the user-space serialization is gone.  sendmsg() gathers the eight
- * fields through an iovec and recvmsg() scatters straight into them, so the
+ * one-copy: the user-space serialization is gone.  sendmsg() gathers the
+ * message's fields (--fields, eight by default) through an iovec and recvmsg() scatters straight into them, so the
  * only copies left are the kernel's own.  The path itself lives in scatter.c,
  * which zero-copy's receiver shares.
  */
@@ -9,8 +9,7 @@
 
 const struct strategy_ops strategy_one_copy = {
 	.name = "one-copy",
-	.summary =
-		"sendmsg() and recvmsg() with an 8-entry iovec over the fields",
+	.summary = "sendmsg() and recvmsg() with an iovec entry per field",
 	.tx_open = scatter_open,
 	.tx_slot = scatter_tx_slot,
 	.tx_send = scatter_tx_send,
@@ -21,14 +20,18 @@ const struct strategy_ops strategy_one_copy = {
 	.path =
 		{
 			{"sender: 8 message fields on the heap",
-			 "sendmsg(8-entry iovec): the kernel gathers them into "
+			 "sendmsg({fields}-entry iovec): the kernel gathers "
+			 "them "
+			 "into "
 			 "socket buffers",
 			 true},
 			{"kernel: the sender's TCP socket buffer (skbs)",
 			 "veth pair: the skb moves to the other namespace",
 			 false},
 			{"kernel: the receiver's TCP queue",
-			 "recvmsg(8-entry iovec): the kernel scatters into the "
+			 "recvmsg({fields}-entry iovec): the kernel scatters "
+			 "into "
+			 "the "
 			 "fields",
 			 true},
 			{"receiver: 8 message fields on the heap", NULL, false},

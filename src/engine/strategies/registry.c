@@ -33,6 +33,18 @@ const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,
 	return s->rx == RX_ZEROCOPY ? &strategy_rx_zerocopy : ops;
 }
 
+void strategy_step_text(const char *text, unsigned int fields, char *out,
+			size_t size)
+{
+	const char *at = strstr(text, "{fields}");
+
+	if (!at)
+		snprintf(out, size, "%s", text);
+	else
+		snprintf(out, size, "%.*s%u%s", (int)(at - text), text, fields,
+			 at + strlen("{fields}"));
+}
+
 size_t strategy_count(void)
 {
 	return sizeof(strategies) / sizeof(strategies[0]);

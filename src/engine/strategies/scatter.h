@@ -1,5 +1,5 @@
 /*
- * Scatter-gather I/O over the eight fields of a message: whole-message send
+ * Scatter-gather I/O over the fields of a message: whole-message send
  * and receive loops that resume after partial transfers, and the one-copy
  * path built on them (sendmsg from and recvmsg into the fields), whose
  * receive side zero-copy shares.

@@ -1,5 +1,5 @@
 /*
- * two-copy: the baseline.  The sender serializes all eight fields into one
+ * two-copy: the baseline.  The sender serializes all the fields into one
  * contiguous buffer for every message (the user-space copy) and send()s it;
  * the receiver recv()s into one buffer and copies the fields back out.  Both
  * copies happen per message, inside the measured loop.

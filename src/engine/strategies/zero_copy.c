@@ -321,7 +321,9 @@ const struct strategy_ops strategy_zero_copy = {
 			 "pages at delivery (SO_EE_CODE_ZEROCOPY_COPIED)",
 			 true},
 			{"kernel: the receiver's TCP queue",
-			 "recvmsg(8-entry iovec): the kernel scatters into the "
+			 "recvmsg({fields}-entry iovec): the kernel scatters "
+			 "into "
+			 "the "
 			 "fields",
 			 true},
 			{"receiver: 8 message fields on the heap", NULL, false},
