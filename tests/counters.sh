@@ -13,8 +13,8 @@ out="$tmp/c.json"
 	>/dev/null 2>&1
 ok $? "a counted -t 2 run exits 0"
 for side in sender receiver; do
-	jq_true "$out" ".runs[0].$side.counters | keys | length == 7"
-	ok $? "$side: all 7 default events reported"
+	jq_true "$out" ".runs[0].$side.counters | keys | length == 8"
+	ok $? "$side: all 8 default events reported"
 	jq_true "$out" ".runs[0].$side.counters[\"context-switches\"] | .status == \"ok\" and .value > 0"
 	ok $? "$side: context-switches ok, $(jq ".runs[0].$side.counters[\"context-switches\"].value" "$out") > 0"
 	jq_true "$out" ".runs[0].$side.counters[\"task-clock\"].value > 0 and .runs[0].$side.derived.cpu_pct > 0"

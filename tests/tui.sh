@@ -158,7 +158,7 @@ done
 rx=()
 "$NIO_TOP" --check | grep -Eq '^zc-receive +yes' && rx=(--rx zerocopy)
 start "${utf8[@]}" -- -s zero-copy "${rx[@]}"
-wait_screen 'Zero-copy so far: the kernel copied [0-9]+% \([0-9]+ of [0-9]+ completions\)' 30
+wait_screen 'Zero-copy so far: the kernel copied [0-9.]+(-[0-9]+)?% \([0-9]+ of [0-9]+ completions flagged\)' 30
 ok $? "zero-copy shows the kernel's copied share"
 if [ ${#rx[@]} = 2 ]; then
 	wait_screen 'Receive so far: [0-9]+% of the bytes read in mapped' 10

@@ -238,11 +238,17 @@ enum run_mode ui_chart_mode(const struct ui *ui, const struct explorer *e)
  */
 static enum rx_mode chart_rx(const struct analysis *a, enum run_mode mode)
 {
-	for (size_t i = 0; i < a->point_count; i++)
-		if (a->points[i].runs && a->points[i].mode == mode &&
-		    a->points[i].rx == RX_COPY)
+	bool zerocopy = false;
+
+	for (size_t i = 0; i < a->point_count; i++) {
+		if (!a->points[i].runs || a->points[i].mode != mode)
+			continue;
+		if (a->points[i].rx == RX_COPY)
 			return RX_COPY;
-	return RX_ZEROCOPY;
+		zerocopy = true;
+	}
+	/* With no runs at all, the chart is the copying receivers'. */
+	return zerocopy ? RX_ZEROCOPY : RX_COPY;
 }
 
 /* Whether a point is the chart's: of its mode and its receive side. */
