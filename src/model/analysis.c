@@ -232,9 +232,9 @@ static size_t runs_to_decide(const struct stats_point *a,
 		return 0;
 	per_run = a->variance * (double)a->runs + b->variance * (double)b->runs;
 	gap = fabs(distance - margin);
+	/* The degrees of freedom of one point alone: the safe side. */
 	for (size_t k = 2; k <= ANALYSIS_RUNS_HINT_MAX; k++)
-		if (stats_t95(2.0 * (double)k - 2) * sqrt(per_run / (double)k) <
-		    gap)
+		if (stats_t95((double)k - 1) * sqrt(per_run / (double)k) < gap)
 			return k;
 	return SIZE_MAX;
 }
@@ -583,61 +583,71 @@ static void evidence(const struct analysis_crossover *c, char *out, size_t size)
 }
 
 /*
- * What would decide the undecided sizes: "; undecided at 64K: about 8
- * runs a point would decide it (--repeat 8)"; whole: every size is
- * undecided, so the sizes go unnamed.  Nothing when every size is decided.
+ * What would decide one undecided size, in words: "about 9 runs a point";
+ * runs: what its points hold now.
+ */
+static void decide_size(const struct analysis_size *s, size_t runs, char *out,
+			size_t size)
+{
+	if (s->difference.outcome == STATS_TOO_FEW_RUNS || !s->runs_to_decide)
+		snprintf(out, size, "try --repeat 3");
+	else if (s->runs_to_decide <= runs)
+		snprintf(out, size, "more repeats, or longer runs");
+	else if (s->runs_to_decide == SIZE_MAX)
+		snprintf(out, size,
+			 "more than %d runs a point, its ratio being so near "
+			 "the %.0f%% edge",
+			 ANALYSIS_RUNS_HINT_MAX, STATS_MIN_EFFECT * 100);
+	else
+		snprintf(out, size,
+			 "about %zu runs a point would decide it (--repeat %zu)",
+			 s->runs_to_decide, s->runs_to_decide);
+}
+
+/*
+ * What would decide the undecided sizes, size by size: "; undecided at
+ * 16K: about 9 runs a point would decide it (--repeat 9); at 64K: try
+ * --repeat 3"; whole: the verdict is that nothing is decided, so the
+ * sizes are named only when there are several.  Nothing when every size is
+ * decided.
  */
 static void decide_hint(const struct analysis_crossover *c, bool whole,
 			char *out, size_t size)
 {
-	size_t most = 0, undecided = 0;
-	bool unknown = false;
-	char list[200] = "";
+	size_t len = 0, undecided = 0;
 
 	out[0] = '\0';
-	for (size_t j = 0; j < c->size_count; j++) {
+	for (size_t j = 0; j < c->size_count; j++)
+		undecided += c->size[j].difference.outcome == STATS_UNDECIDED ||
+			     c->size[j].difference.outcome ==
+				     STATS_TOO_FEW_RUNS;
+	for (size_t j = 0, k = 0; j < c->size_count && len < size; j++) {
 		const struct analysis_size *s = &c->size[j];
-		char bytes[24];
+		char bytes[24], what[160];
 
 		if (s->difference.outcome != STATS_UNDECIDED &&
 		    s->difference.outcome != STATS_TOO_FEW_RUNS)
 			continue;
 		units_format_size(s->msg_size, bytes, sizeof(bytes));
-		snprintf(list + strlen(list), sizeof(list) - strlen(list),
-			 "%s%s", undecided++ ? ", " : "undecided at ", bytes);
-		if (!s->runs_to_decide)
-			unknown = true;
-		else if (s->runs_to_decide > most)
-			most = s->runs_to_decide;
+		decide_size(s, c->fewest_runs, what, sizeof(what));
+		if (whole && undecided == 1)
+			len += (size_t)snprintf(out + len, size - len, "; %s",
+						what);
+		else
+			len += (size_t)snprintf(out + len, size - len,
+						"; %sat %s: %s",
+						!whole && !k ? "undecided "
+							     : "",
+						bytes, what);
+		k++;
 	}
-	if (!undecided)
-		return;
-	if (whole)
-		list[0] = '\0';
-	else
-		snprintf(list + strlen(list), sizeof(list) - strlen(list),
-			 ": ");
-	if (c->fewest_runs < 2 || (unknown && !most))
-		snprintf(out, size, "; %stry --repeat 3", list);
-	else if (most == SIZE_MAX)
-		snprintf(out, size,
-			 "; %sa difference this close to %.0f%% would take "
-			 "more than %d runs a point to decide",
-			 list, STATS_MIN_EFFECT * 100, ANALYSIS_RUNS_HINT_MAX);
-	else if (most > c->fewest_runs)
-		snprintf(out, size,
-			 "; %sabout %zu runs a point would decide it "
-			 "(--repeat %zu)",
-			 list, most, most);
-	else
-		snprintf(out, size, "; %slonger runs or more repeats", list);
 }
 
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 			     size_t size)
 {
 	char head[64], tail[600], list[160], other[160], bytes[24];
-	char strategy[96], versus[96], proof[480], hint[320];
+	char strategy[96], versus[96], proof[480], hint[600];
 	size_t len;
 
 	/* A strategy against itself: the receive side tells them apart. */
