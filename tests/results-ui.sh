@@ -78,8 +78,8 @@ ok $? "m: the round trip against flows, for the size measured"
 T send-keys -t ui ']'
 screen | grep -q 'Mode .* stream ' && screen | grep -q 'loaded export, 6 runs'
 ok $? "the chart's keys leave the controls and start nothing"
-# Compare: the selected run (6, rr) and the latest ones, stream among them.
-T send-keys -t ui 3
+# Compare: the selected run (6, rr) and a stream run (4), both marked.
+T send-keys -t ui 2 c k k c 3
 wait_screen 'No ratio between a stream and an rr run' 20
 ok $? "compare of rr and stream runs says it gives no ratio between them"
 # Without a PMU (as on most VMs) the L1d counter is n/a: compare says why.

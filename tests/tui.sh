@@ -228,8 +228,10 @@ ok $? "the header says the run is rr"
 # Presets: S saves the controls to the user's folder; p lists the presets,
 # the saved one too, and Enter loads one.
 T send-keys -t ui S
-wait_screen 'saved the controls as preset saved-[0-9-]+ \(p lists it' 20
-saved=$(ls "$tmp"/config.*/nio-top/presets/saved-*.json 2>/dev/null | head -1)
+wait_screen 'Save the controls as preset: saved-one-copy-4K-x1-rr_' 20
+T send-keys -t ui Enter
+wait_screen 'saved the controls as preset saved-one-copy-4K-x1-rr \(p lists it' 20
+saved=$(ls "$tmp"/config.*/nio-top/presets/saved-one-copy-4K-x1-rr.json 2>/dev/null | head -1)
 [ -n "$saved" ] && jq_true "$saved" '.format == "nio-top-preset" and .mode == "rr" and .strategies == ["one-copy"] and .msg_sizes == [4096]' &&
 	"$NIO_TOP" -p "$saved" --list-strategies >/dev/null 2>&1
 ok $? "S writes a preset of the controls that -p loads"

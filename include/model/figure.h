@@ -145,6 +145,44 @@ void figure_runs_of(const struct analysis *a, const struct run_result *results,
 void figure_runs_text(const struct figure_runs *r, bool brief, char *out,
 		      size_t size);
 
+/* One point of a plot: its x (a size or flows) and each quantity there. */
+struct figure_plot_point {
+	double x;
+	struct figure_stat value[FIGURE_QUANTITIES_MAX]; /* runs 0: none */
+	const struct analysis_point *point;
+};
+
+/* A strategy's points, with one receive side, in x order. */
+struct figure_plot_series {
+	const struct strategy_ops *strategy;
+	enum rx_mode rx;
+	struct figure_plot_point point[ANALYSIS_SIZES_MAX];
+	size_t count;
+};
+
+#define FIGURE_SERIES_MAX (2 * STRATEGIES_MAX)
+
+/*
+ * What a chart or a figure's panel draws, ready to be mapped to cells or
+ * pixels: a series per strategy and receive side that has a value, in
+ * registry order, their x range (log 2) and y range (the smallest positive
+ * value, for a log axis, and the largest, range bars included), the largest
+ * median, and what the runs behind them were (a footer's words).
+ */
+struct figure_plot {
+	struct figure_plot_series series[FIGURE_SERIES_MAX];
+	size_t series_count;
+	double x_lo, x_hi;
+	double y_min, y_max;
+	double median_max;
+	struct figure_runs runs;
+};
+
+/* The plot of quantity_count quantities over the points of scope. */
+void figure_plot(const struct analysis *a, const struct run_result *results,
+		 const struct figure_quantity *quantity, size_t quantity_count,
+		 const struct figure_scope *scope, struct figure_plot *out);
+
 /* "p99.9" */
 const char *figure_percentile_name(enum figure_percentile p);
 

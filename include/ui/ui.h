@@ -21,7 +21,7 @@ enum ui_command_kind {
 	UI_DURATION_TOGGLE,
 	UI_SWEEP,
 	UI_EXPORT,
-	UI_SAVE_PRESET,
+	UI_SAVE_PRESET, /* text: the name */
 	UI_LOAD_PRESET, /* arg: the index in the explorer's presets */
 	UI_QUIT,
 };
@@ -30,6 +30,7 @@ struct ui_command {
 	enum ui_command_kind kind;
 	enum explorer_control control;
 	int arg;
+	char text[64]; /* UI_SAVE_PRESET: the preset's name */
 };
 
 #define UI_COMMANDS_MAX 32

@@ -133,6 +133,12 @@ static void explore_export(struct explore *x)
 {
 	char path[4096];
 
+	/* A long export takes a moment: the screen says so meanwhile. */
+	explorer_say(&x->explorer, "writing %zu run%s...",
+		     x->session->result_count,
+		     x->session->result_count == 1 ? "" : "s");
+	ui_draw(x->ui, &x->explorer);
+
 	if (x->session->options.output)
 		explore_write(x, x->session->options.output);
 	else
@@ -140,14 +146,13 @@ static void explore_export(struct explore *x)
 }
 
 /*
- * S: the controls as a preset in the user's presets folder, where the
- * preset list finds it next time; the current folder with --no-config or
- * where there is no home.
+ * S: the controls as preset name (name.json, or name-2.json if that is
+ * taken) in the user's presets folder, where the preset list finds it next
+ * time; the current folder with --no-config or where there is no home.
  */
-static void explore_save_preset(struct explore *x)
+static void explore_save_preset(struct explore *x, const char *name)
 {
 	char dir[4096] = ".", path[4200], *cause = NULL;
-	bool moved;
 	int r;
 
 	if (!x->session->options.no_config &&
@@ -160,7 +165,9 @@ static void explore_save_preset(struct explore *x)
 		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 			snprintf(dir, sizeof(dir), ".");
 	}
-	r = new_file(dir, "saved", path, sizeof(path), &moved, &cause);
+	if (outfile_dir_shared(dir) == 1 && data_dir(dir, sizeof(dir)) < 0)
+		snprintf(dir, sizeof(dir), ".");
+	r = outfile_create_new(dir, name, "json", path, sizeof(path), &cause);
 	if (r < 0) {
 		explorer_say(&x->explorer, "save: %s",
 			     cause ? cause : strerror(-r));
@@ -195,7 +202,7 @@ static void explore_command(struct explore *x, const struct ui_command *cmd)
 		explore_export(x);
 		break;
 	case UI_SAVE_PRESET:
-		explore_save_preset(x);
+		explore_save_preset(x, cmd->text);
 		break;
 	case UI_LOAD_PRESET:
 		explorer_load_preset(e, (size_t)cmd->arg);

@@ -599,9 +599,10 @@ static void decide_size(const struct analysis_size *s, size_t runs, char *out,
 			 "the %.0f%% edge",
 			 ANALYSIS_RUNS_HINT_MAX, STATS_MIN_EFFECT * 100);
 	else
-		snprintf(out, size,
-			 "about %zu runs a point would decide it (--repeat %zu)",
-			 s->runs_to_decide, s->runs_to_decide);
+		snprintf(
+			out, size,
+			"about %zu runs a point would decide it (--repeat %zu)",
+			s->runs_to_decide, s->runs_to_decide);
 }
 
 /*
@@ -634,11 +635,9 @@ static void decide_hint(const struct analysis_crossover *c, bool whole,
 			len += (size_t)snprintf(out + len, size - len, "; %s",
 						what);
 		else
-			len += (size_t)snprintf(out + len, size - len,
-						"; %sat %s: %s",
-						!whole && !k ? "undecided "
-							     : "",
-						bytes, what);
+			len += (size_t)snprintf(
+				out + len, size - len, "; %sat %s: %s",
+				!whole && !k ? "undecided " : "", bytes, what);
 		k++;
 	}
 }

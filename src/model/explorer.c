@@ -513,9 +513,6 @@ int explorer_save_preset(struct explorer *e, const char *path)
 	o.mode_count = 1;
 	o.repeat = 1;
 	o.run = e->config.settings;
-	/* A continuous run is saved as the default timed one. */
-	if (!o.run.duration_ms)
-		o.run.duration_ms = 5000;
 	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	snprintf(name, sizeof(name), "%.*s",
 		 (int)(strlen(base) > 5 ? strlen(base) - 5 : strlen(base)),
@@ -523,11 +520,18 @@ int explorer_save_preset(struct explorer *e, const char *path)
 	snprintf(o.preset_name, sizeof(o.preset_name), "%s", name);
 	units_format_size(e->config.msg_size, size, sizeof(size));
 	snprintf(o.preset_description, sizeof(o.preset_description),
-		 "Saved from the explorer: %s, %s, %u thread%s, %s.",
+		 "Saved from the explorer: %s, %s, %u thread%s, %s, %s.",
 		 e->config.strategy->name, size, e->config.threads,
 		 e->config.threads == 1 ? "" : "s",
-		 run_mode_name(e->config.mode));
+		 run_mode_name(e->config.mode),
+		 o.run.duration_ms ? "timed" : "continuous in the explorer");
 	preset = options_to_preset(&o);
+	/*
+	 * A continuous run has no duration of its own: without the key the
+	 * explorer runs until a control changes (--batch: its default).
+	 */
+	if (preset && !o.run.duration_ms)
+		cJSON_DeleteItemFromObjectCaseSensitive(preset, "duration_s");
 	text = preset ? cJSON_Print(preset) : NULL;
 	cJSON_Delete(preset);
 	if (!text) {

@@ -359,3 +359,92 @@ void figure_runs_text(const struct figure_runs *r, bool brief, char *out,
 			 per, fields, r->fields_max == 1 ? "" : "s", counted,
 			 pinned, left);
 }
+
+/* The series of a strategy and receive side, made if it is new; or NULL. */
+static struct figure_plot_series *plot_series(struct figure_plot *out,
+					      const struct analysis_point *p)
+{
+	for (size_t i = 0; i < out->series_count; i++)
+		if (out->series[i].strategy == p->strategy &&
+		    out->series[i].rx == p->rx)
+			return &out->series[i];
+	if (out->series_count == FIGURE_SERIES_MAX)
+		return NULL;
+	out->series[out->series_count] = (struct figure_plot_series){
+		.strategy = p->strategy, .rx = p->rx};
+	return &out->series[out->series_count++];
+}
+
+/* Adds point p at x to its series, in x order; false if it has no value. */
+static bool plot_point(struct figure_plot *out, const struct analysis *a,
+		       const struct run_result *results,
+		       const struct figure_quantity *quantity,
+		       size_t quantity_count, const struct analysis_point *p,
+		       double x)
+{
+	struct figure_plot_point pt = {.x = x, .point = p};
+	struct figure_plot_series *s;
+	bool any = false;
+	size_t at;
+
+	for (size_t q = 0; q < quantity_count; q++)
+		any |= figure_point_value(&quantity[q], a, results, p,
+					  &pt.value[q]);
+	if (!any || !(s = plot_series(out, p)) ||
+	    s->count == ANALYSIS_SIZES_MAX)
+		return false;
+	for (at = s->count; at > 0 && s->point[at - 1].x > x; at--)
+		s->point[at] = s->point[at - 1];
+	s->point[at] = pt;
+	s->count++;
+	for (size_t q = 0; q < quantity_count; q++) {
+		const struct figure_stat *v = &pt.value[q];
+
+		if (!v->runs)
+			continue;
+		out->y_max = fmax(out->y_max, v->max);
+		if (v->min > 0)
+			out->y_min = fmin(out->y_min, v->min);
+		out->median_max = fmax(out->median_max, v->median);
+	}
+	return true;
+}
+
+/* Series in registry order, a strategy's copy receive first. */
+static int cmp_series(const void *a, const void *b)
+{
+	const struct figure_plot_series *x = a, *y = b;
+	size_t i = 0, j = 0;
+
+	while (strategy_at(i) && strategy_at(i) != x->strategy)
+		i++;
+	while (strategy_at(j) && strategy_at(j) != y->strategy)
+		j++;
+	if (i != j)
+		return i < j ? -1 : 1;
+	return (int)x->rx - (int)y->rx;
+}
+
+void figure_plot(const struct analysis *a, const struct run_result *results,
+		 const struct figure_quantity *quantity, size_t quantity_count,
+		 const struct figure_scope *scope, struct figure_plot *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->x_lo = out->y_min = INFINITY;
+	out->x_hi = -INFINITY;
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+		double x = scope->axis == FIGURE_BY_SIZE ? (double)p->msg_size
+							 : p->threads;
+
+		if (!p->runs || !figure_in_scope(scope, p) ||
+		    !plot_point(out, a, results, quantity, quantity_count, p,
+				x))
+			continue;
+		out->x_lo = fmin(out->x_lo, log2(x));
+		out->x_hi = fmax(out->x_hi, log2(x));
+	}
+	qsort(out->series, out->series_count, sizeof(out->series[0]),
+	      cmp_series);
+	figure_runs_of(a, results, scope, &out->runs);
+}

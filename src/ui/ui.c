@@ -1,7 +1,7 @@
 /*
  * The UI's life: the terminal taken over and given back, suspended and
- * resumed, the theme, and what is remembered between starts.  Keys are
- * keys.c's.
+ * resumed, the views' states made and freed, and what is remembered
+ * between starts.  Drawing is frame.c's, keys are input.c's.
  *
  * The terminal is restored on every way out: ui_close() on ordinary exits
  * (signals arrive in the main loop as events), and for a crash signal a
@@ -18,9 +18,16 @@
 #include <term.h>
 #include <unistd.h>
 
-#include "analysis.h"
 #include "cause.h"
-#include "ui_private.h"
+#include "frame.h"
+#include "freeze.h"
+#include "input.h"
+#include "keymap.h"
+#include "measures.h"
+#include "series.h"
+#include "skin.h"
+#include "table.h"
+#include "views.h"
 
 /* What a crash handler needs, set before curses takes over. */
 static struct termios crash_termios;
@@ -79,25 +86,38 @@ static int terminal_usable(char **cause)
 	return 0;
 }
 
-static int ui_set_theme(struct ui *ui, const char *name, char **cause)
+/* The views' own states; false when one could not be made. */
+static bool views_open(struct ui *ui)
 {
-	struct theme theme;
-	int r;
-
-	if (!ui->theme_dir) {
-		if (strcmp(name, "default") != 0)
-			return cause_set(cause, -ENOENT,
-					 "theme '%s': no themes folder found "
-					 "(set NIO_TOP_THEMES)",
-					 name);
-		theme_default(&ui->theme);
-		return 0;
+	ui->views = ui_views;
+	ui->view_count = ui_view_count;
+	ui->overlay = SIZE_MAX;
+	for (size_t i = 0; i < ui_view_count; i++) {
+		if (!ui_views[i]->open)
+			continue;
+		ui->state[i] = ui_views[i]->open(ui);
+		if (!ui->state[i])
+			return false;
 	}
-	r = theme_load(ui->theme_dir, name, &theme, cause);
-	if (r < 0)
-		return r;
-	ui->theme = theme;
-	return 0;
+	return true;
+}
+
+static void views_close(struct ui *ui)
+{
+	for (size_t i = 0; i < ui->view_count; i++)
+		if (ui_views[i]->close)
+			ui_views[i]->close(ui->state[i]);
+}
+
+static void ui_free(struct ui *ui)
+{
+	views_close(ui);
+	for (size_t i = 0; i < ui->theme_count; i++)
+		free(ui->theme_names[i]);
+	free(ui->theme_names);
+	free(ui->runs.marked);
+	ui_freeze_free(ui);
+	free(ui);
 }
 
 int ui_open(struct ui **out, const char *theme, char **cause)
@@ -123,13 +143,11 @@ int ui_open(struct ui **out, const char *theme, char **cause)
 		goto err;
 	ui->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	ui_metrics_init(ui);
-	ui_charts_init(ui);
-	snprintf(ui->sort, sizeof(ui->sort), "#");
-	/* Beside the delivered throughput: what it cost the sender. */
-	for (size_t i = 0; i < ui->metric_count; i++)
-		if (ui->metric[i].metric == (size_t)metric_find("cpu_pct") &&
-		    ui->metric[i].side == SIDE_SENDER)
-			ui->graph_metric = i;
+	snprintf(ui->runs.sort, sizeof(ui->runs.sort), "#");
+	if (!views_open(ui)) {
+		r = -ENOMEM;
+		goto err;
+	}
 
 	if (tcgetattr(STDIN_FILENO, &ui->saved) == 0) {
 		crash_termios = ui->saved;
@@ -173,10 +191,7 @@ int ui_open(struct ui **out, const char *theme, char **cause)
 	return 0;
 
 err:
-	for (size_t i = 0; i < ui->theme_count; i++)
-		free(ui->theme_names[i]);
-	free(ui->theme_names);
-	free(ui);
+	ui_free(ui);
 	return r;
 }
 
@@ -192,15 +207,7 @@ void ui_close(struct ui *ui)
 	crash_stdin_flags = -1;
 	crash_handlers(false);
 	crash_termios_saved = false;
-	for (size_t i = 0; i < ui->theme_count; i++)
-		free(ui->theme_names[i]);
-	free(ui->theme_names);
-	free(ui->marked);
-	if (ui->frozen) {
-		free(ui->frozen_history);
-		analysis_fini(&ui->frozen_analysis);
-	}
-	free(ui);
+	ui_free(ui);
 }
 
 size_t ui_chart_colours(const struct ui *ui, const char *name,
@@ -219,10 +226,10 @@ size_t ui_chart_colours(const struct ui *ui, const char *name,
 			return 0;
 		theme_default(&theme);
 	}
-	for (size_t i = 0; i < UI_CHART_SERIES && n < most; i++)
-		if (theme_role_rgb(&theme, ui_chart_roles[i], rgb[n]))
+	for (size_t i = 0; i < UI_SERIES && n < most; i++)
+		if (theme_role_rgb(&theme, ui_series_roles[i], rgb[n]))
 			n++;
-	return n == UI_CHART_SERIES || n == most ? n : 0;
+	return n == UI_SERIES || n == most ? n : 0;
 }
 
 int ui_input_fd(const struct ui *ui)
@@ -268,44 +275,78 @@ void ui_resume(struct ui *ui)
 void ui_remember(const struct ui *ui, struct prefs *p)
 {
 	snprintf(p->theme, sizeof(p->theme), "%s", ui->theme.name);
-	snprintf(p->sort, sizeof(p->sort), "%s", ui->sort);
-	p->sort_descending = ui->descending;
+	snprintf(p->sort, sizeof(p->sort), "%s", ui->runs.sort);
+	p->sort_descending = ui->runs.descending;
 }
 
 void ui_recall(struct ui *ui, const struct prefs *p)
 {
-	struct ui_column col[UI_COLUMNS_MAX];
-	size_t n = ui_runs_columns(col);
-	bool known = strcmp(p->sort, "run") == 0 ||
-		     strcmp(p->sort, "secs") == 0;
-
-	for (size_t c = 0; c < n; c++)
-		known |= strcmp(col[c].key, p->sort) == 0;
-	if (!known)
-		return;
-	snprintf(ui->sort, sizeof(ui->sort), "%s", p->sort);
-	ui->descending = p->sort_descending;
+	ui_runs_sort_by(ui, p->sort, p->sort_descending);
 }
 
-void ui_next_theme(struct ui *ui)
+size_t ui_read(struct ui *ui, const struct explorer *e,
+	       struct ui_command cmd[UI_COMMANDS_MAX])
 {
-	size_t next = 0;
-	char *cause = NULL;
+	struct ui_commands out = {.count = 0};
+	int ch;
 
-	if (!ui->theme_count) {
-		snprintf(ui->note, sizeof(ui->note),
-			 "no themes folder: only the built-in colours");
-		return;
+	while ((ch = getch()) != ERR) {
+		/* resizeterm() queued it: the size is already known. */
+		if (ch == KEY_RESIZE)
+			getmaxyx(stdscr, ui->rows, ui->cols);
+		else if (ch == KEY_MOUSE)
+			ui_mouse(ui, e, &out);
+		else
+			ui_key(ui, e, ch, &out);
 	}
-	for (size_t i = 0; i < ui->theme_count; i++)
-		if (strcmp(ui->theme_names[i], ui->theme.name) == 0)
-			next = (i + 1) % ui->theme_count;
-	if (ui_set_theme(ui, ui->theme_names[next], &cause) < 0) {
-		snprintf(ui->note, sizeof(ui->note), "%s",
-			 cause ? cause : "cannot load the theme");
-		free(cause);
-		return;
+	memcpy(cmd, out.cmd, out.count * sizeof(*cmd));
+	return out.count;
+}
+
+void ui_draw(struct ui *ui, const struct explorer *e)
+{
+	/* A loaded export runs nothing: it opens on its runs. */
+	if (!ui->drawn && e->viewing)
+		ui->view = ui_view_find("runs");
+	ui->drawn = true;
+	ui_frame_draw(ui, e);
+	refresh();
+}
+
+/* A key list of nio-top(1): ".It Ic F5 , Ic w", then what it does. */
+static void man_item(FILE *out, const char *keys, const char *where,
+		     const char *help)
+{
+	char copy[96], *k, *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", keys);
+	fprintf(out, ".It");
+	for (k = strtok_r(copy, " ", &save); k; k = strtok_r(NULL, " ", &save))
+		fprintf(out, "%s Ic %s%s", k == copy ? "" : " ,",
+			strchr("?-+<>/[]", k[0]) && !k[1] ? "\\&" : "", k);
+	fprintf(out, "\n%s%s\n", where, help);
+}
+
+void ui_man_keys(FILE *out)
+{
+	char where[64];
+
+	for (size_t i = 0; i < ui_key_count; i++) {
+		char keys[64];
+
+		if (!ui_keys[i].help)
+			continue;
+		ui_action_keys(i, keys, sizeof(keys));
+		man_item(out, keys, "", ui_keys[i].help);
 	}
-	theme_apply(&ui->theme);
-	snprintf(ui->note, sizeof(ui->note), "theme: %s", ui->theme.name);
+	for (size_t k = 0; k < ui_runs_key_count; k++)
+		man_item(out, ui_runs_keys[k].keys,
+			 "runs table: ", ui_runs_keys[k].help);
+	for (size_t i = 0; i < ui_view_count; i++)
+		for (size_t k = 0; k < ui_view_key_count(ui_views[i]); k++) {
+			snprintf(where, sizeof(where),
+				 "%s: ", ui_views[i]->name);
+			man_item(out, ui_views[i]->keys[k].keys, where,
+				 ui_views[i]->keys[k].help);
+		}
 }

@@ -1,0 +1,65 @@
+/* The figures a screen shows. */
+#include <stdio.h>
+
+#include "measures.h"
+
+static const char *const side_names[SIDE_COUNT] = {"sender", "receiver"};
+
+void ui_metrics_init(struct ui *ui)
+{
+	ui->metric_count = 0;
+	for (size_t i = 0; i < metric_count; i++) {
+		if (!(metrics[i].show & METRIC_GAUGE))
+			continue;
+		/* Delivery happens at the receiver; the rest on both sides. */
+		if (!metrics[i].delivered)
+			ui->metric[ui->metric_count++] = (struct ui_metric){
+				i, SIDE_SENDER};
+		ui->metric[ui->metric_count++] = (struct ui_metric){
+			i, SIDE_RECEIVER};
+	}
+}
+
+void ui_metric_name(const struct ui_metric *m, char *out, size_t size)
+{
+	const struct metric *g = &metrics[m->metric];
+
+	snprintf(out, size, "%s%s%s (%s)", g->label, *g->unit ? " " : "",
+		 g->unit, side_names[m->side]);
+}
+
+void ui_result_label(const struct run_result *r, char *out, size_t size)
+{
+	char bytes[24];
+
+	ui_format_size(r->config.msg_size, bytes, sizeof(bytes));
+	/* The mode has a column of its own; a zero-copy receive does not. */
+	snprintf(out, size, "%s %s x%u%s", r->config.strategy->name, bytes,
+		 r->config.threads,
+		 r->config.settings.rx == RX_ZEROCOPY ? " rx-zc" : "");
+}
+
+void ui_result_cell(const struct run_result *r, const struct ui_metric *m,
+		    char *out, size_t size)
+{
+	double v;
+
+	if (run_result_metric(r, m->side == SIDE_SENDER, m->metric, &v))
+		ui_format_value(v, out, size);
+	else
+		snprintf(out, size, "n/a");
+}
+
+bool ui_metric_known(const struct explorer *e, const struct ui_metric *m)
+{
+	const struct session *s = e->session;
+	double v;
+
+	if (e->live.running && e->live.gauge[m->side][m->metric].known)
+		return true;
+	for (size_t k = 0; k < s->result_count; k++)
+		if (run_result_metric(&s->results[k], m->side == SIDE_SENDER,
+				      m->metric, &v))
+			return true;
+	return false;
+}

@@ -1,0 +1,26 @@
+/*
+ * The figures a screen shows, by the metric table: the gauges' metrics on
+ * each side (delivery only at the receiver), their names, and a finished
+ * run's figure and label as a table cell says them.
+ */
+#ifndef NIO_TOP_UI_MEASURES_H
+#define NIO_TOP_UI_MEASURES_H
+
+#include "state.h"
+
+/* Fills ui->metric[] from the metric table's gauge rows. */
+void ui_metrics_init(struct ui *ui);
+/* "Throughput Gbit/s (receiver)" */
+void ui_metric_name(const struct ui_metric *m, char *out, size_t size);
+/* A result's figure as a table cell: "12.3", or "n/a". */
+void ui_result_cell(const struct run_result *r, const struct ui_metric *m,
+		    char *out, size_t size);
+/* "one-copy 16 KiB x1" (and " rx-zc" with the zero-copy receive) */
+void ui_result_label(const struct run_result *r, char *out, size_t size);
+/*
+ * Whether any of the session's runs, or the run going on, has a value of
+ * metric m: a figure n/a everywhere (no PMU) is skipped when stepping.
+ */
+bool ui_metric_known(const struct explorer *e, const struct ui_metric *m);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * The help: every key, from the tables that drive them -- the keys every
+ * view shares, the runs table's, then each view's own -- so that it cannot
+ * drift from what the keys do.  It scrolls; q quits, Esc and any other key
+ * close it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "keymap.h"
+#include "table.h"
+#include "view.h"
+
+struct help {
+	size_t scroll, page;
+};
+
+static void *help_open(struct ui *ui)
+{
+	(void)ui;
+	return calloc(1, sizeof(struct help));
+}
+
+static void help_close(void *state)
+{
+	free(state);
+}
+
+#define KEYS_W 15
+
+static void help_key_line(struct ui_lines *l, int width, const char *keys,
+			  const char *help)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "%-*s  %s", KEYS_W, keys, help);
+	ui_lines_wrap(l, ROLE_TEXT, width, KEYS_W + 2, text);
+	/* The keys stand out from what they do. */
+	ui_lines_mark(l, l->count - 1, ROLE_HIGHLIGHT, KEYS_W);
+}
+
+static void help_heading(struct ui_lines *l, const char *text)
+{
+	ui_lines_add(l, ROLE_TEXT, 0, "%s", "");
+	ui_lines_add(l, ROLE_TITLE, 0, "%s", text);
+}
+
+/* Each view's own keys, under its name and the key that shows it. */
+static void help_views(const struct ui *ui, int width, struct ui_lines *l)
+{
+	char heading[96];
+
+	help_heading(l, "The runs table's keys (where it shows: 2, and 1 "
+			"below the graphs):");
+	for (size_t k = 0; k < ui_runs_key_count; k++)
+		help_key_line(l, width, ui_runs_keys[k].keys,
+			      ui_runs_keys[k].help);
+	for (size_t i = 0; i < ui->view_count; i++) {
+		const struct ui_view *v = ui->views[i];
+		size_t n = ui_view_key_count(v);
+
+		if (!n)
+			continue;
+		if (v->shortcut)
+			snprintf(heading, sizeof(heading),
+				 "In %s (%c):", v->name, v->shortcut);
+		else
+			snprintf(heading, sizeof(heading),
+				 "Over the %s:", v->name);
+		help_heading(l, heading);
+		for (size_t k = 0; k < n; k++)
+			help_key_line(l, width, v->keys[k].keys,
+				      v->keys[k].help);
+	}
+}
+
+static void help_draw(struct ui *ui, void *state, const struct explorer *e,
+		      const struct rect *body)
+{
+	struct help *h = state;
+	struct rect r = {body->y, 2, body->h, ui->cols - 4};
+	struct ui_lines l = {0};
+	int width;
+
+	(void)e;
+	if (r.w > 100) {
+		r.w = 100;
+		r.x = (ui->cols - r.w) / 2;
+	}
+	width = r.w - 4;
+	ui_lines_add(&l, ROLE_TITLE, 0, "%s", "Everywhere:");
+	for (size_t i = 0; i < ui_key_count; i++) {
+		char keys[64];
+
+		if (!ui_keys[i].help)
+			continue;
+		ui_action_keys(i, keys, sizeof(keys));
+		help_key_line(&l, width, keys, ui_keys[i].help);
+	}
+	help_views(ui, width, &l);
+	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
+	ui_lines_wrap(&l, ROLE_INACTIVE, width, 0,
+		      "The mouse: a click on the left or right end of a "
+		      "control steps it, on a strategy picks it, on a run "
+		      "selects it; the wheel steps the focused control, or "
+		      "scrolls what it is over.");
+	ui_lines_wrap(&l, ROLE_INACTIVE, width, 0,
+		      "q or F10 quits from anywhere; the bottom bar names "
+		      "the function keys and the view's own. A key goes to "
+		      "what is on screen first: the controls change only "
+		      "where they show.");
+	ui_clear(&r);
+	ui_box(ui->utf8, &r, ROLE_TITLE,
+	       "Keys (Up/Down/PgUp/PgDn/Home/End scroll, Esc closes)");
+	h->page = ui_lines_draw(ui->utf8, &l, &r, &h->scroll);
+	ui_lines_free(&l);
+}
+
+/* Over the help, keys scroll, q quits, and the rest close it. */
+static bool help_key(struct ui *ui, void *state, const struct explorer *e,
+		     int key, struct ui_commands *out)
+{
+	struct help *h = state;
+
+	(void)e;
+	(void)out;
+	if (ui_scroll_key(key, &h->scroll, h->page))
+		return true;
+	if (key == 'q' || key == KEY_F(10))
+		return false;
+	ui->overlay = SIZE_MAX;
+	return true;
+}
+
+const struct ui_view ui_over_help = {
+	.name = "help",
+	.overlay = true,
+	.open = help_open,
+	.close = help_close,
+	.draw = help_draw,
+	.key = help_key,
+};

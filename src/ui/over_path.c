@@ -1,0 +1,200 @@
+/*
+ * The data path (x): the strategy's stages from the sender's fields to the
+ * receiver's, every move that copies the payload marked, with --rx
+ * zerocopy's receive side where it is chosen, and what the run going on
+ * shows of it live.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+
+/*
+ * The path a run of config takes: the sender's, and with --rx zerocopy that
+ * receive side's from the receiver's TCP queue on (the sender's stage is
+ * kept: it says whose pages are queued), as it fares with these pages.
+ */
+static int explain_path(const struct run_config *config,
+			struct strategy_step path[STRATEGY_STEPS_MAX])
+{
+	const struct strategy_ops *ops = config->strategy;
+	const struct strategy_ops *rx = strategy_receiver(ops,
+							  &config->settings);
+	const struct strategy_step *rx_path = strategy_rx_path(ops);
+	const char *queue = rx_path[0].stage;
+	int n = 0;
+
+	while (n < STRATEGY_STEPS_MAX && ops->path[n].stage) {
+		path[n] = ops->path[n];
+		n++;
+	}
+	for (int i = 0; rx != ops && i < n; i++) {
+		if (strncmp(path[i].stage, queue, strlen(queue)) != 0)
+			continue;
+		path[i].move = rx_path[0].move;
+		path[i].copies = rx_path[0].copies;
+		n = i + 1;
+		for (int j = 1; n < STRATEGY_STEPS_MAX && rx_path[j].stage; j++)
+			path[n++] = rx_path[j];
+		break;
+	}
+	return n;
+}
+
+/* The stages and moves, each move marked COPY or not, its connector drawn. */
+static int path_lines(const struct ui *ui, const struct explorer *e, int width,
+		      struct ui_lines *l)
+{
+	struct strategy_step path[STRATEGY_STEPS_MAX];
+	int steps = explain_path(&e->config, path), copies = 0;
+	unsigned int fields = e->config.settings.fields
+				      ? e->config.settings.fields
+				      : MESSAGE_FIELDS_DEFAULT;
+	struct ui_lines move = {0};
+	char text[512], said[256];
+
+	for (int i = 0; i < steps; i++) {
+		const struct strategy_step *s = &path[i];
+
+		strategy_step_text(s->stage, fields, said, sizeof(said));
+		ui_lines_wrap(l, ROLE_SELECTED, width, 2, said);
+		if (!s->move)
+			break;
+		copies += s->copies;
+		strategy_step_text(s->move, fields, said, sizeof(said));
+		snprintf(text, sizeof(text), "%s%s",
+			 s->copies ? "COPY  " : "no copy  ", said);
+		/* The connector runs down every line of the move. */
+		ui_lines_wrap(&move, ROLE_TEXT, width - 4, 2, text);
+		for (size_t k = 0; k < move.count; k++)
+			ui_lines_add(l,
+				     s->copies ? ROLE_SENDER_HIGH
+					       : ROLE_RECEIVER_HIGH,
+				     2, "%s %*s%s", ui->utf8 ? "\u2502" : "|",
+				     move.line[k].indent, "",
+				     move.line[k].text);
+		ui_lines_free(&move);
+		ui_lines_add(l, ROLE_TEXT, 2, "%s", ui->utf8 ? "\u25bc" : "v");
+	}
+	return copies;
+}
+
+/* What the run going on shows of the path: copied, mapped, and why. */
+static void path_live(const struct explorer *e, int width, struct ui_lines *l)
+{
+	const struct strategy_ops *ops = e->config.strategy;
+	const struct run_totals *t = &e->live.totals;
+	char text[512], share[320] = "0%";
+
+	if (ops->zerocopy && e->live.running) {
+		sampler_zc_copied(t, share, sizeof(share));
+		snprintf(text, sizeof(text),
+			 "Live: %llu sends pinned, %llu completed; the kernel "
+			 "copied %s at delivery (%llu completions flagged)",
+			 (unsigned long long)t->zc_sends,
+			 (unsigned long long)t->zc_completions, share,
+			 (unsigned long long)t->zc_copied);
+		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
+	}
+	if (e->config.settings.rx == RX_ZEROCOPY &&
+	    strategy_rx_unmapped_why(ops)) {
+		snprintf(text, sizeof(text),
+			 "Why none is mapped: TCP_ZEROCOPY_RECEIVE maps only "
+			 "whole pages that are the kernel's own alone (over "
+			 "veth, those it copied at delivery, as for a "
+			 "zero-copy sender), and %s.",
+			 strategy_rx_unmapped_why(ops));
+		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
+	}
+	if (e->live.running && e->running.settings.rx == RX_ZEROCOPY &&
+	    t->rx_mapped + t->rx_copied) {
+		strategy_rx_share(e->running.strategy, t->rx_mapped,
+				  t->rx_copied, false, share, sizeof(share));
+		snprintf(text, sizeof(text),
+			 "Live, --rx zerocopy (TCP_ZEROCOPY_RECEIVE): %s",
+			 share);
+		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
+	}
+}
+
+struct path_view {
+	size_t scroll, page;
+};
+
+static void *path_open(struct ui *ui)
+{
+	(void)ui;
+	return calloc(1, sizeof(struct path_view));
+}
+
+static void path_close(void *state)
+{
+	free(state);
+}
+
+/*
+ * The strategy's data path, top to bottom: each stage, then each move and
+ * whether it copies the payload, wrapped to the width there is.
+ */
+static void path_draw(struct ui *ui, void *state, const struct explorer *e,
+		      const struct rect *body)
+{
+	struct path_view *p = state;
+	struct rect r = ui_centred(ui->rows, ui->cols, 112, 40);
+	struct ui_lines l = {0};
+	int width, copies;
+	char title[96], text[512];
+
+	if (r.y + r.h > body->y + body->h)
+		r.h = body->y + body->h - r.y;
+	width = r.w - 4;
+	copies = path_lines(ui, e, width, &l);
+	path_live(e, width, &l);
+	snprintf(text, sizeof(text),
+		 "%d cop%s of the payload per message on the whole path, the "
+		 "kernel's and the receiver's included.  A strategy's name "
+		 "counts something else: the sender's copies, up to the "
+		 "socket (two-copy: the program's own serialization and the "
+		 "kernel's copy into the socket; one-copy: the kernel's copy "
+		 "only; zero-copy: none, where the kernel can avoid it).",
+		 copies, copies == 1 ? "y" : "ies");
+	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
+	ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 0, text);
+	ui_clear(&r);
+	snprintf(title, sizeof(title), "Data path of %s%s (x or Esc closes)",
+		 e->config.strategy->name,
+		 e->config.settings.rx == RX_ZEROCOPY ? ", rx zerocopy" : "");
+	ui_box(ui->utf8, &r, ROLE_TITLE, title);
+	p->page = ui_lines_draw(ui->utf8, &l, &r, &p->scroll);
+	ui_lines_free(&l);
+}
+
+/* It scrolls; x closes it as it opened it (Esc closes any overlay). */
+static bool path_key(struct ui *ui, void *state, const struct explorer *e,
+		     int key, struct ui_commands *out)
+{
+	struct path_view *p = state;
+
+	(void)e;
+	(void)out;
+	if (key == 'x') {
+		ui->overlay = SIZE_MAX;
+		return true;
+	}
+	return ui_scroll_key(key, &p->scroll, p->page);
+}
+
+const struct ui_view ui_over_path = {
+	.name = "data path",
+	.overlay = true,
+	.keys =
+		{
+			{"Up Down PgUp PgDn Home End", "scroll the data path"},
+			{"x Esc", "close it"},
+		},
+	.open = path_open,
+	.close = path_close,
+	.draw = path_draw,
+	.key = path_key,
+};

@@ -1,0 +1,682 @@
+/*
+ * The panel: the header, the controls, the gauges and the key bar.  The
+ * gauges of metrics that are n/a on both sides for one reason share a line
+ * that says so once, as whole as the room allows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keymap.h"
+#include "measures.h"
+#include "panel.h"
+#include "table.h"
+#include "units.h"
+
+static const char *const control_names[CONTROL_COUNT] = {
+	[CONTROL_STRATEGY] = "Strategy", [CONTROL_SIZE] = "Size",
+	[CONTROL_THREADS] = "Threads",	 [CONTROL_MODE] = "Mode",
+	[CONTROL_DURATION] = "Duration",
+};
+
+static void control_value(const struct explorer *e, enum explorer_control c,
+			  char *out, size_t size)
+{
+	switch (c) {
+	case CONTROL_STRATEGY:
+		snprintf(out, size, "%s", e->config.strategy->name);
+		break;
+	case CONTROL_SIZE:
+		ui_format_size(e->config.msg_size, out, size);
+		break;
+	case CONTROL_THREADS:
+		snprintf(out, size, "%u", e->config.threads);
+		break;
+	case CONTROL_MODE:
+		snprintf(out, size, "%s", run_mode_name(e->config.mode));
+		break;
+	case CONTROL_DURATION:
+		ui_format_duration(e->config.settings.duration_ms, out, size);
+		break;
+	case CONTROL_COUNT:
+		out[0] = '\0';
+		break;
+	}
+}
+
+void ui_draw_controls(struct ui *ui, const struct explorer *e,
+		      const struct rect *r, bool compact)
+{
+	int y = r->y + 1;
+	int inner = r->w - 2;
+
+	ui->controls = *r;
+	ui->strategy_row = -1;
+	ui_box(ui->utf8, r, ROLE_BOX_CONTROLS, "Controls");
+	for (int c = 0; c < CONTROL_COUNT; c++) {
+		bool focused = ui->focus == (enum explorer_control)c;
+		enum theme_role role = focused ? ROLE_SELECTED : ROLE_TEXT;
+		char value[48], line[96];
+
+		control_value(e, (enum explorer_control)c, value,
+			      sizeof(value));
+		snprintf(line, sizeof(line), " %-9s%s %-14s %s",
+			 control_names[c], ui->utf8 ? "\u25c0" : "<", value,
+			 ui->utf8 ? "\u25b6" : ">");
+		ui->control_row[c] = y;
+		attrset(theme_attr(role));
+		mvhline(y, r->x + 1, ' ', inner);
+		ui_text(y, r->x + 1, inner, role, "%s", line);
+		y++;
+		if (c != CONTROL_STRATEGY || compact)
+			continue;
+		ui->strategy_row = y;
+		for (size_t i = 0; i < strategy_count(); i++, y++) {
+			const struct strategy_ops *ops = strategy_at(i);
+			bool current = ops == e->config.strategy;
+
+			if (!e->strategy_available[i])
+				ui_text(y, r->x + 3, inner - 2, ROLE_INACTIVE,
+					"  %-9s n/a: %s", ops->name,
+					e->strategy_why[i]);
+			else
+				ui_text(y, r->x + 3, inner - 2,
+					current ? ROLE_HIGHLIGHT : ROLE_TEXT,
+					"%s %s",
+					current ? (ui->utf8 ? "\u25cf" : "*")
+						: " ",
+					ops->name);
+		}
+	}
+}
+
+int ui_controls_rows(bool compact)
+{
+	return CONTROL_COUNT + 2 + (compact ? 0 : (int)strategy_count());
+}
+
+/* A bar of frac (0 .. 1) over width cells, coloured by its level. */
+static void draw_bar(const struct ui *ui, int y, int x, int width, double frac,
+		     enum theme_role low)
+{
+	static const char *const part[] = {"",	     "\u258f", "\u258e",
+					   "\u258d", "\u258c", "\u258b",
+					   "\u258a", "\u2589"};
+	int eighths, full;
+	enum theme_role role = frac > 0.66   ? low + 2
+			       : frac > 0.33 ? low + 1
+					     : low;
+
+	if (width <= 0)
+		return;
+	if (!(frac >= 0))
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	eighths = (int)lround(frac * width * 8);
+	full = eighths / 8;
+	attrset(theme_attr(ROLE_METER_BG));
+	for (int i = 0; i < width; i++)
+		mvaddstr(y, x + i, ui->utf8 ? "\u2500" : "-");
+	attrset(theme_attr(role));
+	for (int i = 0; i < full; i++)
+		mvaddstr(y, x + i, ui->utf8 ? "\u2588" : "#");
+	if (full < width && eighths % 8 && ui->utf8)
+		mvaddstr(y, x + full, part[eighths % 8]);
+	attrset(theme_attr(ROLE_TEXT));
+}
+
+/* The bar's full scale: fixed, or the largest value of the last minute. */
+static double gauge_scale(const struct explorer *e, size_t g)
+{
+	const struct explorer_point *p;
+	double max = metrics[g].full_scale;
+
+	if (metrics[g].per_flow)
+		return max * e->running.threads;
+	if (max > 0)
+		return max;
+	for (size_t age = 0; (p = explorer_history_at(e, age)); age++)
+		for (int s = 0; s < SIDE_COUNT; s++)
+			if (p->value[s][g] > max)
+				max = p->value[s][g];
+	return max;
+}
+
+static void draw_gauge(const struct ui *ui, const struct explorer *e, size_t g,
+		       enum gauge_side side, int y, int x, int width)
+{
+	const struct gauge_reading *reading = &e->live.gauge[side][g];
+	enum theme_role low = side == SIDE_SENDER ? ROLE_SENDER_LOW
+						  : ROLE_RECEIVER_LOW;
+	char value[32], why[sizeof(reading->why)];
+	int bar = width - 15;
+
+	if (!e->live.running || !e->live.ready) {
+		ui_text(y, x, width, ROLE_INACTIVE, "-");
+		return;
+	}
+	if (!reading->known) {
+		ui_short_reason(reading->why, why, sizeof(why));
+		ui_text(y, x, width, ROLE_INACTIVE, "n/a: %s",
+			(int)strlen(reading->why) + 5 <= width ? reading->why
+							       : why);
+		return;
+	}
+	ui_format_value(reading->value, value, sizeof(value));
+	/* Narrow: the figure alone. */
+	if (bar < 4) {
+		int w = width - 7;
+
+		ui_text(y, x, width, ROLE_TEXT, "%*s %s", w > 1 ? w : 1, value,
+			metrics[g].unit);
+		return;
+	}
+	draw_bar(ui, y, x, bar, reading->value / gauge_scale(e, g), low);
+	ui_text(y, x + bar + 1, 14, ROLE_TEXT, "%7s %-6s", value,
+		metrics[g].unit);
+}
+
+/*
+ * One line of the gauges: a metric, or several in a row that say n/a for
+ * the same reason on both sides (said once: "L1d misses, IPC: n/a on both
+ * sides", the reason wrapped below it where it does not fit beside).
+ */
+struct gauge_line {
+	size_t metric;	     /* the first */
+	size_t count;	     /* metrics on the line */
+	bool shared_why;     /* n/a on both sides, for one reason */
+	char text[160];	     /* shared_why: the metrics' labels */
+	struct ui_lines why; /* shared_why: the reason, as drawn */
+};
+
+static bool same_na(const struct explorer *e, size_t g, const char *why)
+{
+	const struct gauge_reading *tx = &e->live.gauge[SIDE_SENDER][g];
+	const struct gauge_reading *rx = &e->live.gauge[SIDE_RECEIVER][g];
+
+	return e->live.running && e->live.ready && !tx->known && !rx->known &&
+	       strcmp(tx->why, rx->why) == 0 && (!why || !strcmp(tx->why, why));
+}
+
+/* How much of an n/a reason the gauges give, as room allows. */
+enum gauge_why {
+	WHY_WHOLE,    /* wrapped, whole */
+	WHY_SHORT,    /* wrapped, without its details */
+	WHY_ONE_LINE, /* one line, cut with an ellipsis */
+};
+
+/*
+ * The gauges' lines for a box width cells wide, their reasons as told.
+ * Returns how many; gauge_lines_free() after.
+ */
+static size_t gauge_lines(const struct explorer *e, int width,
+			  enum gauge_why told, struct gauge_line *line)
+{
+	size_t n = 0;
+
+	for (size_t g = 0; g < metric_count; g++) {
+		const char *why = e->live.gauge[SIDE_SENDER][g].why;
+		struct gauge_line *l = n ? &line[n - 1] : NULL;
+
+		if (!(metrics[g].show & METRIC_GAUGE))
+			continue;
+		if (l && l->shared_why && same_na(e, g, why) &&
+		    !strcmp(e->live.gauge[SIDE_SENDER][l->metric].why, why)) {
+			l->count++;
+			snprintf(l->text + strlen(l->text),
+				 sizeof(l->text) - strlen(l->text), ", %s",
+				 metrics[g].label);
+			continue;
+		}
+		line[n] = (struct gauge_line){
+			g, 1, same_na(e, g, NULL), "", {0}};
+		snprintf(line[n].text, sizeof(line[n].text), "%s",
+			 metrics[g].label);
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *why =
+			e->live.gauge[SIDE_SENDER][line[i].metric].why;
+		char text[512], reason[256];
+
+		if (!line[i].shared_why)
+			continue;
+		if (told == WHY_WHOLE)
+			snprintf(reason, sizeof(reason), "%s", why);
+		else
+			ui_short_reason(why, reason, sizeof(reason));
+		snprintf(text, sizeof(text), "%s: n/a on both sides: %s",
+			 line[i].text, reason);
+		if (told == WHY_ONE_LINE)
+			ui_lines_add(&line[i].why, ROLE_INACTIVE, 0, "%s",
+				     text);
+		else
+			ui_lines_wrap(&line[i].why, ROLE_INACTIVE, width, 2,
+				      text);
+	}
+	return n;
+}
+
+static void gauge_lines_free(struct gauge_line *line, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ui_lines_free(&line[i].why);
+}
+
+/*
+ * The lines below the gauges, wrapped to width, for the run going on or
+ * else the last one finished: in rr its round trips; for zero-copy what the
+ * kernel copied anyway, else what moved; with --rx zerocopy what was mapped.
+ * These are the run's totals, not the gauges' window, and say so.
+ */
+static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
+		       struct ui_lines *foot)
+{
+	/* A percentile's name and its value are never split by a wrap. */
+	const char *nb = ui->utf8 ? "\u00a0" : "=";
+	const struct session *s = e->session;
+	const struct run_config *c = &e->running;
+	const struct run_totals *t = &e->live.totals;
+	const struct latency_summary *l = &e->live.latency;
+	char text[256], moved[32], delivered[32], when[32] = "so far";
+
+	if (!e->live.running && !s->result_count)
+		return;
+	if (!e->live.running) {
+		const struct run_result *last =
+			&s->results[s->result_count - 1];
+
+		c = &last->config;
+		t = &last->totals;
+		l = &last->latency;
+		snprintf(when, sizeof(when), "in run %zu", s->result_count);
+	}
+	if (c->mode == RUN_RR && !l->count)
+		snprintf(text, sizeof(text), "Round trips %s: %s", when,
+			 !e->live.running ? "none measured"
+			 : e->live.warmup ? "warming up"
+					  : "none measured yet");
+	else if (c->mode == RUN_RR)
+		snprintf(text, sizeof(text),
+			 "Round trip %s, us: p50%s%.1f  p90%s%.1f  "
+			 "p99%s%.1f  p99.9%s%.1f  max%s%.1f  (%llu round "
+			 "trips)",
+			 when, nb, l->p50_us, nb, l->p90_us, nb, l->p99_us, nb,
+			 l->p99_9_us, nb, l->max_us,
+			 (unsigned long long)l->count);
+	if (c->mode == RUN_RR)
+		ui_lines_wrap(foot, l->count ? ROLE_HIGHLIGHT : ROLE_MISC,
+			      width, 2, text);
+	if (c->strategy->zerocopy && !t->zc_completions) {
+		snprintf(text, sizeof(text),
+			 "Zero-copy %s: %llu sends pinned, none completed%s",
+			 when, (unsigned long long)t->zc_sends,
+			 e->live.running ? " yet" : "");
+	} else if (c->strategy->zerocopy) {
+		char share[32];
+
+		sampler_zc_copied(t, share, sizeof(share));
+		snprintf(text, sizeof(text),
+			 "Zero-copy %s: the kernel copied %s (%llu of %llu "
+			 "completions flagged)",
+			 when, share, (unsigned long long)t->zc_copied,
+			 (unsigned long long)t->zc_completions);
+	} else {
+		units_format_bytes(t->bytes_sent, moved, sizeof(moved));
+		units_format_bytes(t->bytes_received, delivered,
+				   sizeof(delivered));
+		snprintf(text, sizeof(text),
+			 "Moved %s: %s sent, %s delivered%s", when, moved,
+			 delivered,
+			 c->settings.verify ? (t->corrupt ? ", CORRUPT messages"
+							  : ", 0 corrupt")
+					    : "");
+	}
+	ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
+	if (c->settings.rx == RX_ZEROCOPY && t->rx_mapped + t->rx_copied) {
+		const char *why = strategy_rx_unmapped_why(c->strategy);
+		char share[128];
+
+		strategy_rx_share(c->strategy, t->rx_mapped, t->rx_copied,
+				  false, share, sizeof(share));
+		snprintf(text, sizeof(text), "Receive %s: %s%s%s", when, share,
+			 why ? ": " : "", why ? why : "");
+		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
+	}
+}
+
+/* The rows n gauge lines take. */
+static int gauge_lines_rows(const struct gauge_line *line, size_t n)
+{
+	int rows = 0;
+
+	for (size_t i = 0; i < n; i++)
+		rows += line[i].shared_why ? (int)line[i].why.count : 1;
+	return rows;
+}
+
+/* Rows of the gauges box: its frame, the sides, the lines, the foot. */
+static int gauges_rows(const struct gauge_line *line, size_t n,
+		       const struct ui_lines *foot)
+{
+	return 2 + 1 + (int)(foot->count ? foot->count : 1) +
+	       gauge_lines_rows(line, n);
+}
+
+/* The gauges as laid out: their lines, and the foot below them. */
+struct ui_gauges {
+	struct gauge_line line[METRICS_MAX];
+	size_t lines;
+	struct ui_lines foot;
+};
+
+/* The gauges' lines that fit in at most max rows: whole reasons if they can. */
+struct ui_gauges *ui_gauges_layout(const struct ui *ui,
+				   const struct explorer *e, int width, int max,
+				   int *rows)
+{
+	struct ui_gauges *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	g->lines = gauge_lines(e, width, WHY_WHOLE, g->line);
+	gauge_foot(ui, e, width, &g->foot);
+	*rows = gauges_rows(g->line, g->lines, &g->foot);
+	for (int told = WHY_SHORT; *rows > max && told <= WHY_ONE_LINE;
+	     told++) {
+		gauge_lines_free(g->line, g->lines);
+		g->lines = gauge_lines(e, width, (enum gauge_why)told, g->line);
+		*rows = gauges_rows(g->line, g->lines, &g->foot);
+	}
+	return g;
+}
+
+void ui_gauges_free(struct ui_gauges *g)
+{
+	if (!g)
+		return;
+	gauge_lines_free(g->line, g->lines);
+	ui_lines_free(&g->foot);
+	free(g);
+}
+
+/* "Sender", or over two hosts which host's: "Receiver (agent 10.0.0.2:5310)". */
+static void side_title(const struct explorer *e, enum gauge_side side,
+		       char *out, size_t size)
+{
+	const struct session *s = e->session;
+	const char *name = side == SIDE_SENDER ? "Sender" : "Receiver";
+	bool here = (side == SIDE_SENDER) == !s->options.reverse;
+
+	if (!s->has_agent)
+		snprintf(out, size, "%s", name);
+	else if (here)
+		snprintf(out, size, "%s (here)", name);
+	else
+		snprintf(out, size, "%s (agent %s)", name, s->agent.address);
+}
+
+void ui_draw_gauges(struct ui *ui, const struct explorer *e,
+		    const struct rect *r, struct ui_gauges *g)
+{
+	const struct gauge_line *line = g->line;
+	const struct ui_lines *foot = &g->foot;
+	size_t lines = g->lines;
+	int label = 14;
+	int column = (r->w - 2 - label - 1) / 2;
+	int y = r->y + 1;
+	int x0 = r->x + 1 + label;
+	int last = r->y + r->h - 1 - (int)foot->count;
+	char title[128];
+
+	snprintf(title, sizeof(title), "Gauges, over the last %.1f s",
+		 (double)e->window_ms / 1000);
+	ui_box(ui->utf8, r, ROLE_BOX_GAUGES, title);
+	side_title(e, SIDE_SENDER, title, sizeof(title));
+	ui_text(y, x0, column, ROLE_SENDER_HIGH, "%s", title);
+	side_title(e, SIDE_RECEIVER, title, sizeof(title));
+	ui_text(y, x0 + column + 1, column, ROLE_RECEIVER_HIGH, "%s", title);
+	y++;
+	for (size_t i = 0; i < lines && y < last; i++) {
+		size_t m = line[i].metric;
+		int room = last - y;
+		int need = line[i].shared_why ? (int)line[i].why.count : 1;
+
+		/* What does not fit is counted on a row kept for it, not cut. */
+		if (gauge_lines_rows(line + i, lines - i) > room &&
+		    need > room - 1) {
+			ui_text(y, r->x + 2, r->w - 4, ROLE_INACTIVE,
+				"%zu more gauge%s a taller terminal", lines - i,
+				lines - i == 1 ? " needs" : "s need");
+			break;
+		}
+
+		if (line[i].shared_why) {
+			for (size_t k = 0; k < line[i].why.count && y < last;
+			     k++, y++)
+				ui_text(y,
+					r->x + 2 + line[i].why.line[k].indent,
+					r->w - 4 - line[i].why.line[k].indent,
+					ROLE_INACTIVE, "%s",
+					line[i].why.line[k].text);
+			continue;
+		}
+		ui_text(y, r->x + 2, label - 1, ROLE_GRAPH_TEXT, "%s",
+			metrics[m].label);
+		draw_gauge(ui, e, m, SIDE_SENDER, y, x0, column - 1);
+		draw_gauge(ui, e, m, SIDE_RECEIVER, y, x0 + column + 1,
+			   column - 1);
+		y++;
+	}
+	/* The foot, at the bottom whatever is above it. */
+	y = r->y + r->h - 1 - (int)foot->count;
+	for (size_t k = 0; k < foot->count; k++, y++)
+		if (y > r->y)
+			ui_text(y, r->x + 2 + foot->line[k].indent,
+				r->w - 4 - foot->line[k].indent,
+				foot->line[k].role, "%s", foot->line[k].text);
+}
+
+/* Where the flows run: "veth nio0 -> nio1", "remote: agent ...". */
+static void header_where(const struct ui *ui, const struct explorer *e,
+			 char *out, size_t size)
+{
+	const struct session *s = e->session;
+	enum topo_kind kind = s->topo.options.kind;
+
+	if (e->viewing)
+		snprintf(out, size, "no network built");
+	else if (kind == TOPO_CURRENT)
+		snprintf(out, size, "current namespace, loopback");
+	else if (s->has_agent)
+		snprintf(out, size, "remote: agent %s", s->agent.address);
+	else if (kind == TOPO_REMOTE)
+		snprintf(out, size, "remote");
+	else
+		snprintf(out, size, "%s %s", topo_kind_name(kind),
+			 kind != TOPO_VETH ? "lo"
+			 : ui->utf8	   ? "nio0 \u2192 nio1"
+					   : "nio0 -> nio1");
+}
+
+/* What runs: "run 3: one-copy 64 KiB x1, 2.1 s", "idle". */
+static void header_state(const struct explorer *e, char *out, size_t size)
+{
+	const struct run_config *c = &e->running;
+	char bytes[24];
+
+	ui_format_size(c->msg_size, bytes, sizeof(bytes));
+	if (e->viewing)
+		snprintf(out, size, "loaded export, %zu runs",
+			 e->session->result_count);
+	else if (e->state == EXPLORER_RUNNING && e->live.starting)
+		snprintf(out, size, "run %u: %s %s x%u%s, getting ready",
+			 e->run_number, c->strategy->name, bytes, c->threads,
+			 c->mode == RUN_RR ? " rr" : "");
+	else if (e->state == EXPLORER_RUNNING)
+		snprintf(out, size, "run %u: %s %s x%u%s, %.1f s%s",
+			 e->run_number, c->strategy->name, bytes, c->threads,
+			 c->mode == RUN_RR ? " rr" : "", e->live.elapsed_s,
+			 e->live.warmup ? " warming up" : "");
+	else if (e->state == EXPLORER_STOPPING)
+		snprintf(out, size, "run %u: stopping", e->run_number);
+	else
+		snprintf(out, size, "idle");
+}
+
+/* What is worth knowing beside it: pinning, frozen, new runs, a sweep. */
+static void header_flags(const struct ui *ui, const struct explorer *e,
+			 char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (e->state != EXPLORER_IDLE && e->running.settings.pin.count) {
+		char cpus[64];
+
+		units_format_cpus(&e->running.settings.pin, cpus, sizeof(cpus));
+		len += (size_t)snprintf(out + len, size - len, "  pin %s",
+					cpus);
+	}
+	if (e->state != EXPLORER_IDLE && e->running.settings.rx == RX_ZEROCOPY)
+		len += (size_t)snprintf(out + len, size - len, "  rx-zc");
+	if (ui->frozen && len < size)
+		len += (size_t)snprintf(out + len, size - len, "  FROZEN (Z)");
+	if (ui->runs.new_runs && len < size)
+		len += (size_t)snprintf(out + len, size - len,
+					"  %zu new run%s", ui->runs.new_runs,
+					ui->runs.new_runs == 1 ? "" : "s");
+	if (explorer_sweeping(e) && len < size) {
+		size_t done, total;
+		double left_s;
+
+		explorer_sweep_progress(e, &done, &total, &left_s);
+		/* The run in progress, as the status line counts it. */
+		if (e->state != EXPLORER_IDLE && done < total)
+			done++;
+		len += (size_t)snprintf(out + len, size - len,
+					"  sweep %zu/%zu", done, total);
+		if (!isnan(left_s) && len < size)
+			snprintf(out + len, size - len, ", %d:%02d left",
+				 (int)ceil(left_s) / 60,
+				 (int)ceil(left_s) % 60);
+	}
+}
+
+/* The header's parts, most needed first: what runs, then where. */
+void ui_draw_header(const struct ui *ui, const struct explorer *e)
+{
+	char where[96], state[160], flags[200], line[512];
+	/* A teaching run that breaks the buffer rule says so first. */
+	const char *unsafe = e->state != EXPLORER_IDLE &&
+					     e->running.settings.unsafe_reuse
+				     ? "UNSAFE REUSE  "
+				     : "";
+
+	attrset(theme_attr(ROLE_SELECTED));
+	mvhline(0, 0, ' ', ui->cols);
+	header_where(ui, e, where, sizeof(where));
+	header_state(e, state, sizeof(state));
+	header_flags(ui, e, flags, sizeof(flags));
+	/* What is left out first when the line is too long: where, the name. */
+	snprintf(line, sizeof(line), " %snio-top %s  %s  %s%s", unsafe,
+		 NIO_TOP_VERSION, where, state, flags);
+	if (ui_width(line) > ui->cols)
+		snprintf(line, sizeof(line), " %snio-top  %s%s", unsafe, state,
+			 flags);
+	if (ui_width(line) > ui->cols)
+		snprintf(line, sizeof(line), " %s%s%s", unsafe, state, flags);
+	ui_text(0, 0, ui->cols, ROLE_SELECTED, "%s", line);
+}
+
+void ui_draw_too_small(const struct ui *ui)
+{
+	attrset(theme_attr(ROLE_TEXT));
+	erase();
+	ui_text(ui->rows / 2 - 1, 1, ui->cols - 2, ROLE_HIGHLIGHT,
+		"Terminal too small");
+	ui_text(ui->rows / 2, 1, ui->cols - 2, ROLE_TEXT, "%dx%d, need %dx%d",
+		ui->cols, ui->rows, UI_MIN_COLS, UI_MIN_ROWS);
+	ui_text(ui->rows / 2 + 1, 1, ui->cols - 2, ROLE_INACTIVE, "q quits");
+}
+
+/* A function key in the bar: its label, its word, how much it is needed. */
+struct bar_item {
+	const char *label;
+	const char *word;
+	int rank; /* 1: always; a narrow bar drops the highest first */
+};
+
+/* The table's function keys, while it is on screen. */
+static const struct bar_item table_bar[] = {
+	{"F4", "Filter", 7},
+	{"F6", "Sort", 6},
+	{"F9", "Mark", 5},
+};
+
+/* The bar's function keys in their order, F1 first: how many. */
+static size_t bar_items(bool table, struct bar_item *item, size_t most)
+{
+	size_t n = 0;
+
+	for (int f = 1; f <= 10; f++) {
+		char label[8];
+
+		snprintf(label, sizeof(label), "F%d", f);
+		for (size_t i = 0; i < ui_key_count && n < most; i++)
+			if (ui_keys[i].bar &&
+			    strcmp(ui_keys[i].label, label) == 0)
+				item[n++] = (struct bar_item){
+					ui_keys[i].label, ui_keys[i].bar,
+					ui_keys[i].bar_rank};
+		for (size_t i = 0; table && i < 3 && n < most; i++)
+			if (strcmp(table_bar[i].label, label) == 0)
+				item[n++] = table_bar[i];
+	}
+	return n;
+}
+
+void ui_draw_keybar(const struct ui *ui, const struct ui_view *view, bool table)
+{
+	struct bar_item item[16];
+	size_t n = bar_items(table, item, 16);
+	char tail[96];
+	int y = ui->rows - 1, x = 0, width;
+
+	snprintf(tail, sizeof(tail), "%s%sv view  x path",
+		 view && view->bar ? view->bar : "",
+		 view && view->bar ? "  " : "");
+	/* Narrow: the least needed function keys go first. */
+	for (;;) {
+		size_t worst = 0;
+
+		width = ui_width(tail) + 1;
+		for (size_t i = 0; i < n; i++) {
+			width += (int)strlen(item[i].label) + 6;
+			if (item[i].rank > item[worst].rank)
+				worst = i;
+		}
+		if (width <= ui->cols || !n || item[worst].rank <= 1)
+			break;
+		memmove(&item[worst], &item[worst + 1],
+			(n - worst - 1) * sizeof(*item));
+		n--;
+	}
+	attrset(theme_attr(ROLE_TEXT));
+	mvhline(y, 0, ' ', ui->cols);
+	for (size_t i = 0; i < n && x < ui->cols; i++) {
+		const char *word = item[i].word;
+
+		if (strcmp(item[i].label, "F8") == 0 && ui->frozen)
+			word = "Thaw";
+		ui_text(y, x, 3, ROLE_TEXT, "%s", item[i].label);
+		x += (int)strlen(item[i].label);
+		ui_text(y, x, ui->cols - x, ROLE_SELECTED, "%-*s",
+			ui->cols - x < 6 ? ui->cols - x : 6, word);
+		x += 6;
+	}
+	if (x + 1 < ui->cols)
+		ui_text(y, x + 1, ui->cols - x - 1, ROLE_INACTIVE, "%s", tail);
+}

@@ -1,0 +1,666 @@
+/*
+ * The runs table.  Sorting compares through file-scope pointers set for one
+ * qsort() (qsort has no argument for them); the UI has one thread.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "freeze.h"
+#include "measures.h"
+#include "status.h"
+#include "table.h"
+
+const struct ui_keyhelp ui_runs_keys[] = {
+	{"k Up", "previous run (Up in the runs view)"},
+	{"j Down", "next run (Down in the runs view)"},
+	{"PgUp PgDn", "a page of runs up or down"},
+	{"Home End", "the first run; the newest, which new runs then follow"},
+	{"F9 c", "mark the selected run to compare (3)"},
+	{"F6 > <", "sort the runs by the next or previous column"},
+	{"I", "invert the sort order"},
+	{"F4 /",
+	 "show only the runs whose name or mode holds a text (\"zero-copy\", "
+	 "\"64 KiB\", \"rr\"); Esc clears it"},
+};
+
+const size_t ui_runs_key_count = sizeof(ui_runs_keys) / sizeof(ui_runs_keys[0]);
+
+size_t ui_runs_columns(struct ui_column *col)
+{
+	size_t n = 0;
+
+	for (size_t m = 0; m < metric_count && n + 2 <= UI_COLUMNS_MAX; m++) {
+		if (!(metrics[m].show & METRIC_TABLE))
+			continue;
+		for (int s = 0; s < SIDE_COUNT; s++) {
+			/* Delivery happens at the receiver: one column. */
+			if (metrics[m].delivered && s == SIDE_SENDER)
+				continue;
+			col[n] = (struct ui_column){
+				.metric = {m, (enum gauge_side)s},
+				.is_metric = true,
+			};
+			if (metrics[m].delivered)
+				snprintf(col[n].key, sizeof(col[n].key), "%s",
+					 metrics[m].key);
+			else
+				snprintf(col[n].key, sizeof(col[n].key),
+					 "%s_%s", s ? "rx" : "tx",
+					 metrics[m].key);
+			snprintf(col[n].head, sizeof(col[n].head),
+				 metrics[m].delivered ? "%s" : "%s %s",
+				 metrics[m].abbrev, s ? "rx" : "tx");
+			n++;
+		}
+		/* rr runs' own figures, next to the throughput. */
+		if (n == 1) {
+			static const enum figure_percentile p[] = {
+				PERCENTILE_P50, PERCENTILE_P99};
+
+			for (size_t i = 0; i < 2; i++) {
+				col[n] = (struct ui_column){.latency = true,
+							    .percentile = p[i]};
+				snprintf(col[n].key, sizeof(col[n].key), "%s",
+					 figure_percentile_name(p[i]));
+				snprintf(col[n].head, sizeof(col[n].head),
+					 "%s us", figure_percentile_name(p[i]));
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+bool ui_column_value(const struct run_result *r, const struct ui_column *c,
+		     double *v)
+{
+	struct figure_quantity q = {.source = FIGURE_LATENCY,
+				    .percentile = c->percentile};
+
+	if (c->latency)
+		return figure_run_value(&q, r, v);
+	return run_result_metric(r, c->metric.side == SIDE_SENDER,
+				 c->metric.metric, v);
+}
+
+void ui_column_cell(const struct run_result *r, const struct ui_column *c,
+		    char *out, size_t size)
+{
+	double v;
+
+	if (c->latency && !ui_column_value(r, c, &v))
+		snprintf(out, size, "-");
+	else if (c->latency)
+		ui_format_value(v, out, size);
+	else
+		ui_result_cell(r, &c->metric, out, size);
+}
+
+bool ui_runs_rr(const struct explorer *e)
+{
+	for (size_t k = 0; k < e->session->result_count; k++)
+		if (e->session->results[k].config.mode == RUN_RR)
+			return true;
+	return false;
+}
+
+/*
+ * Whether the table sorts on column c by key: the round trip's columns only
+ * once an rr run is in it (until then they are not shown, and the table
+ * goes by run number).
+ */
+static bool sort_on(const struct explorer *e, const struct ui_column *c,
+		    const char *key)
+{
+	return strcmp(c->key, key) == 0 && (!c->latency || ui_runs_rr(e));
+}
+
+/* Sorting: the order's run list, and the column it sorts on (found once). */
+static const struct ui *sort_ui;
+static const struct explorer *sort_explorer;
+static struct ui_column sort_column;
+static bool sort_by_column;
+
+static double sort_value(size_t k)
+{
+	const struct run_result *r = &sort_explorer->session->results[k];
+	double v;
+
+	if (strcmp(sort_ui->runs.sort, "secs") == 0)
+		return r->measured_s;
+	if (sort_by_column)
+		return ui_column_value(r, &sort_column, &v) ? v : -INFINITY;
+	return (double)k; /* "#" */
+}
+
+/* -1, 0 or 1 as x is below, at or above y. */
+static int cmp_size(size_t x, size_t y)
+{
+	return (x > y) - (x < y);
+}
+
+/* By name: strategy, then size and flows as numbers, then receive side. */
+static int cmp_names(size_t x, size_t y)
+{
+	const struct run_config *cx =
+		&sort_explorer->session->results[x].config;
+	const struct run_config *cy =
+		&sort_explorer->session->results[y].config;
+	int order = strcmp(cx->strategy->name, cy->strategy->name);
+
+	if (!order)
+		order = cmp_size(cx->msg_size, cy->msg_size);
+	if (!order)
+		order = cmp_size(cx->threads, cy->threads);
+	if (!order)
+		order = (int)cx->settings.rx - (int)cy->settings.rx;
+	return order;
+}
+
+static int cmp_runs(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int order = 0;
+
+	if (strcmp(sort_ui->runs.sort, "run") == 0) {
+		order = cmp_names(x, y);
+	} else {
+		double vx = sort_value(x), vy = sort_value(y);
+
+		order = vx < vy ? -1 : vx > vy;
+	}
+	if (!order)
+		order = x < y ? -1 : x > y;
+	return sort_ui->runs.descending ? -order : order;
+}
+
+/* A run's label with its mode, as the filter matches it. */
+static void filter_label(const struct run_result *r, char *out, size_t size)
+{
+	char label[96];
+
+	ui_result_label(r, label, sizeof(label));
+	snprintf(out, size, "%s %s", label, run_mode_name(r->config.mode));
+}
+
+size_t ui_runs_order(const struct ui *ui, const struct explorer *e,
+		     size_t *order)
+{
+	struct ui_column col[UI_COLUMNS_MAX];
+	size_t runs = e->session->result_count, n = 0;
+	size_t columns = ui_runs_columns(col);
+
+	for (size_t k = 0; k < runs; k++) {
+		char label[128];
+
+		filter_label(&e->session->results[k], label, sizeof(label));
+		if (!ui->runs.filter[0] || strcasestr(label, ui->runs.filter))
+			order[n++] = k;
+	}
+	sort_ui = ui;
+	sort_explorer = e;
+	sort_by_column = false;
+	for (size_t c = 0; c < columns && !sort_by_column; c++)
+		if (sort_on(e, &col[c], ui->runs.sort)) {
+			sort_column = col[c];
+			sort_by_column = true;
+		}
+	qsort(order, n, sizeof(*order), cmp_runs);
+	return n;
+}
+
+void ui_sort_name(const struct ui *ui, const struct explorer *e, char *out,
+		  size_t size)
+{
+	struct ui_column col[UI_COLUMNS_MAX];
+	size_t n = ui_runs_columns(col);
+	const char *sort = ui->runs.sort;
+	const char *name = strcmp(sort, "run") == 0    ? "name"
+			   : strcmp(sort, "secs") == 0 ? "seconds"
+						       : "run number";
+
+	for (size_t c = 0; c < n; c++)
+		if (sort_on(e, &col[c], sort))
+			name = col[c].head;
+	snprintf(out, size, "%s", name);
+}
+
+const char *ui_sort_direction(const struct ui *ui, const char *name)
+{
+	bool down = ui->runs.descending;
+
+	if (strcmp(name, "name") == 0)
+		return down ? "Z to A" : "A to Z";
+	if (strcmp(name, "run number") == 0)
+		return down ? "newest first" : "oldest first";
+	return down ? "largest first" : "smallest first";
+}
+
+void ui_runs_sort_by(struct ui *ui, const char *key, bool descending)
+{
+	struct ui_column col[UI_COLUMNS_MAX];
+	size_t n = ui_runs_columns(col);
+	bool known = strcmp(key, "run") == 0 || strcmp(key, "secs") == 0;
+
+	for (size_t c = 0; c < n; c++)
+		known |= strcmp(col[c].key, key) == 0;
+	if (!known)
+		return;
+	snprintf(ui->runs.sort, sizeof(ui->runs.sort), "%s", key);
+	ui->runs.descending = descending;
+}
+
+/* The sort: the columns in order, "#" first. */
+static void sort_step(struct ui *ui, const struct explorer *e, int delta)
+{
+	struct ui_column col[UI_COLUMNS_MAX];
+	size_t n = ui_runs_columns(col), at = 0, count = 3;
+	const char *key[UI_COLUMNS_MAX + 3] = {"#", "run", "secs"};
+	bool rr = ui_runs_rr(e);
+	char name[32];
+
+	/* The round trip's columns only while the table shows them. */
+	for (size_t c = 0; c < n; c++)
+		if (rr || !col[c].latency)
+			key[count++] = col[c].key;
+	for (size_t c = 0; c < count; c++)
+		if (strcmp(key[c], ui->runs.sort) == 0)
+			at = c;
+	at = (at + (delta < 0 ? count - 1 : 1)) % count;
+	snprintf(ui->runs.sort, sizeof(ui->runs.sort), "%s", key[at]);
+	/* Figures read best largest first; names and numbers in order. */
+	ui->runs.descending = at >= 2;
+	ui_sort_name(ui, e, name, sizeof(name));
+	ui_note(ui, "runs sorted by %s, %s (I inverts)", name,
+		ui_sort_direction(ui, name));
+}
+
+bool ui_runs_marked(const struct ui *ui, size_t k)
+{
+	return k < ui->runs.marked_capacity && ui->runs.marked[k];
+}
+
+static void mark(struct ui *ui, const struct explorer *e)
+{
+	struct ui_runs *t = &ui->runs;
+	size_t n = e->session->result_count;
+	bool any = false;
+
+	if (!n) {
+		ui_note(ui, "no finished runs to compare yet");
+		return;
+	}
+	if (t->marked_capacity < n) {
+		bool *grown = realloc(t->marked, n * 2 * sizeof(*grown));
+
+		if (!grown)
+			return;
+		memset(grown + t->marked_capacity, 0,
+		       (n * 2 - t->marked_capacity) * sizeof(*grown));
+		t->marked = grown;
+		t->marked_capacity = n * 2;
+	}
+	if (t->cursor >= n)
+		t->cursor = n - 1;
+	t->marked[t->cursor] = !t->marked[t->cursor];
+	for (size_t k = 0; k < n; k++)
+		any |= t->marked[k];
+	ui_note(ui, "run %zu %s; 3 compares %s", t->cursor + 1,
+		t->marked[t->cursor] ? "marked" : "unmarked",
+		any ? "the marked runs"
+		    : "the selected run and the one before");
+}
+
+void ui_runs_track(struct ui *ui, const struct explorer *e)
+{
+	struct ui_runs *t = &ui->runs;
+	size_t runs = e->session->result_count;
+
+	if (runs > t->seen) {
+		bool follow = !ui->frozen &&
+			      (!t->seen || t->cursor + 1 >= t->seen);
+
+		if (follow)
+			t->cursor = runs - 1;
+		else
+			t->new_runs += runs - t->seen;
+	}
+	t->seen = runs;
+	if (runs && t->cursor + 1 == runs && !ui->frozen)
+		t->new_runs = 0;
+}
+
+/* The row index in order[0 .. n) to go to from at by delta rows. */
+static size_t move_to(const size_t *order, size_t n, size_t at, long delta)
+{
+	size_t newest = 0;
+
+	if (delta >= (long)(SIZE_MAX / 4)) {
+		/* End: the newest run shown, wherever the sort puts it. */
+		for (size_t i = 1; i < n; i++)
+			if (order[i] > order[newest])
+				newest = i;
+		return newest;
+	}
+	if (delta <= -(long)(SIZE_MAX / 4))
+		return 0; /* Home: the first row, selected or not before */
+	if (at == n)
+		return delta < 0 ? n - 1 : 0;
+	if (delta < 0)
+		return (size_t)-delta > at ? 0 : at - (size_t)-delta;
+	return (size_t)delta >= n - at ? n - 1 : at + (size_t)delta;
+}
+
+void ui_runs_move(struct ui *ui, const struct explorer *live, long delta)
+{
+	const struct explorer *e = ui_shown(ui, live);
+	size_t runs = e->session->result_count, n, at = 0;
+	size_t *order = calloc(runs + 1, sizeof(*order));
+
+	if (!order)
+		return;
+	n = ui_runs_order(ui, e, order);
+	if (n) {
+		while (at < n && order[at] != ui->runs.cursor)
+			at++;
+		ui->runs.cursor = order[move_to(order, n, at, delta)];
+		if (ui->runs.cursor + 1 == live->session->result_count)
+			ui->runs.new_runs = 0;
+	}
+	free(order);
+}
+
+size_t ui_runs_at_row(const struct ui *ui, const struct explorer *e, int y)
+{
+	const struct rect *at = &ui->runs.at;
+	size_t runs = e->session->result_count, row, n, k = SIZE_MAX;
+	size_t *order;
+
+	if (!at->h || y < at->y + 2 || y >= at->y + at->h - 1)
+		return SIZE_MAX;
+	order = calloc(runs + 1, sizeof(*order));
+	if (!order)
+		return SIZE_MAX;
+	n = ui_runs_order(ui, e, order);
+	row = ui->runs.first + (size_t)(y - at->y - 2);
+	if (row < n)
+		k = order[row];
+	free(order);
+	return k;
+}
+
+bool ui_runs_is_key(int key)
+{
+	static const int keys[] = {'k',	     'j',     KEY_PPAGE, KEY_NPAGE,
+				   KEY_HOME, KEY_END, KEY_F(9),	 'c',
+				   KEY_F(6), '>',     '<',	 'I',
+				   KEY_F(4), '/'};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		if (keys[i] == key)
+			return true;
+	return false;
+}
+
+bool ui_runs_key(struct ui *ui, const struct explorer *e, int key, bool arrows)
+{
+	long page = ui->runs.page ? (long)ui->runs.page : 1;
+
+	switch (key) {
+	case KEY_UP:
+	case KEY_DOWN:
+		if (!arrows)
+			return false;
+		ui_runs_move(ui, e, key == KEY_UP ? -1 : 1);
+		return true;
+	case 'k':
+	case 'j':
+		ui_runs_move(ui, e, key == 'k' ? -1 : 1);
+		return true;
+	case KEY_PPAGE:
+	case KEY_NPAGE:
+		ui_runs_move(ui, e, key == KEY_PPAGE ? -page : page);
+		return true;
+	case KEY_HOME:
+	case KEY_END:
+		ui_runs_move(ui, e,
+			     key == KEY_HOME ? -(long)(SIZE_MAX / 4)
+					     : (long)(SIZE_MAX / 4));
+		return true;
+	case KEY_F(9):
+	case 'c':
+		mark(ui, ui_shown(ui, e));
+		return true;
+	case KEY_F(6):
+	case '>':
+	case '<':
+		sort_step(ui, e, key == '<' ? -1 : 1);
+		return true;
+	case 'I':
+		ui->runs.descending = !ui->runs.descending;
+		ui_note(ui, "runs sorted %s",
+			ui->runs.descending ? "largest first"
+					    : "smallest first");
+		return true;
+	case KEY_F(4):
+	case '/':
+		ui->prompt = PROMPT_FILTER;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Why run k is left out of the analysis and the chart, as its row says it:
+ * "stopped" (a stop ended its window), "short", or "".
+ */
+static const char *run_mark(const struct explorer *e, size_t k)
+{
+	const struct analysis_run *facts;
+
+	if (k >= e->session->run_fact_count)
+		return "";
+	facts = &e->session->run_facts[k];
+	return facts->stopped ? "stopped" : facts->short_run ? "short" : "";
+}
+
+/* A failed run's note leads with the cause: "Connection reset by peer". */
+static const char *result_note(const struct run_result *res)
+{
+	const char *cause;
+
+	if (!res->error)
+		return "";
+	cause = strrchr(res->error, ':');
+	return cause && cause[1] == ' ' ? cause + 2 : res->error;
+}
+
+/*
+ * The figure columns that fit in width cells after the run's own, in the
+ * table's order (the round trip's only when an rr run is there); the sorted
+ * one is always among them.  Returns how many.
+ */
+static size_t runs_fit(const struct ui *ui, const struct ui_column *col,
+		       size_t columns, bool rr, int width, size_t *shown)
+{
+	size_t fit = width > 0 ? (size_t)width / 10 : 0, n = 0, c;
+
+	for (c = 0; c < columns && n < fit; c++)
+		if (rr || !col[c].latency)
+			shown[n++] = c;
+	for (; c < columns && n; c++)
+		if (strcmp(col[c].key, ui->runs.sort) == 0)
+			shown[n - 1] = c;
+	return n;
+}
+
+/* How many of the columns the table can show at all. */
+static size_t runs_columns_shown(const struct ui_column *col, size_t columns,
+				 bool rr)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < columns; c++)
+		n += rr || !col[c].latency;
+	return n;
+}
+
+#define RUNS_LABEL     20
+#define RUNS_LABEL_MAX 30
+/* "*", the number, the run, its mode, its seconds (and maybe a mark) */
+#define RUNS_OWN(label) (1 + 4 + 1 + (label) + 8 + 7)
+
+/* What a draw of the table lays out: columns, widths and order. */
+struct table_layout {
+	struct ui_column col[UI_COLUMNS_MAX];
+	size_t show[UI_COLUMNS_MAX];
+	size_t columns, shown;
+	bool rr;
+	int label_w, mark_w, width;
+};
+
+static void table_layout(const struct ui *ui, const struct explorer *e,
+			 int width, struct table_layout *t)
+{
+	t->columns = ui_runs_columns(t->col);
+	t->rr = ui_runs_rr(e);
+	t->label_w = RUNS_LABEL;
+	t->mark_w = 0;
+	t->width = width;
+	for (size_t k = 0; k < e->session->result_count; k++) {
+		char label[96];
+		int len, w = (int)strlen(run_mark(e, k));
+
+		ui_result_label(&e->session->results[k], label, sizeof(label));
+		len = (int)strlen(label);
+		if (len > t->label_w)
+			t->label_w = len < RUNS_LABEL_MAX ? len
+							  : RUNS_LABEL_MAX;
+		if (w && w + 1 > t->mark_w)
+			t->mark_w = w + 1;
+	}
+	t->shown = runs_fit(ui, t->col, t->columns, t->rr,
+			    width - RUNS_OWN(t->label_w) - t->mark_w, t->show);
+}
+
+/* The box and its title: the filter, the sort, and what does not fit. */
+static void table_box(struct ui *ui, const struct explorer *e,
+		      const struct rect *r, const struct table_layout *t)
+{
+	char title[200], sort[32];
+	size_t n = (size_t)snprintf(title, sizeof(title), "Runs");
+
+	ui_sort_name(ui, e, sort, sizeof(sort));
+	if (ui->runs.filter[0])
+		n += (size_t)snprintf(title + n, sizeof(title) - n,
+				      " matching '%s'", ui->runs.filter);
+	n += (size_t)snprintf(title + n, sizeof(title) - n, ", by %s, %s", sort,
+			      ui_sort_direction(ui, sort));
+	if (t->shown < runs_columns_shown(t->col, t->columns, t->rr))
+		snprintf(title + n, sizeof(title) - n,
+			 "; %zu of %zu figures (view 3 has all)", t->shown,
+			 runs_columns_shown(t->col, t->columns, t->rr));
+	ui_box(ui->utf8, r, ROLE_BOX_HISTORY, title);
+}
+
+static void table_head(const struct rect *r, const struct table_layout *t)
+{
+	char line[512];
+	size_t n = (size_t)snprintf(line, sizeof(line),
+				    "  %3s %-*s  %-6s %6s%*s", "#", t->label_w,
+				    "run", "mode", "secs", t->mark_w, "");
+
+	for (size_t c = 0; c < t->shown && n < sizeof(line); c++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
+				      t->col[t->show[c]].head);
+	ui_text(r->y + 1, r->x + 2, t->width, ROLE_GRAPH_TEXT, "%s", line);
+}
+
+static void table_row(const struct ui *ui, const struct explorer *e, size_t k,
+		      int y, const struct rect *r, const struct table_layout *t)
+{
+	const struct run_result *res = &e->session->results[k];
+	/* Left out of the analysis and the chart: dimmed. */
+	const char *mark = res->error ? "" : run_mark(e, k);
+	char label[64], cell[16], line[512];
+	size_t n;
+
+	ui_result_label(res, label, sizeof(label));
+	n = (size_t)snprintf(
+		line, sizeof(line), "%s %3zu %-*.*s  %-6s %6.2f%*s",
+		ui_runs_marked(ui, k) ? "*" : " ", k + 1, t->label_w,
+		t->label_w, label, run_mode_name(res->config.mode),
+		res->measured_s, t->mark_w, mark);
+	/* A failed run says why where its figures would be. */
+	if (res->error)
+		snprintf(line + n, sizeof(line) - n, "  failed: %s",
+			 result_note(res));
+	for (size_t c = 0; c < t->shown && !res->error && n < sizeof(line);
+	     c++) {
+		ui_column_cell(res, &t->col[t->show[c]], cell, sizeof(cell));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s", cell);
+	}
+	ui_text(y, r->x + 2, t->width,
+		k == ui->runs.cursor ? ROLE_SELECTED
+		: *mark		     ? ROLE_INACTIVE
+				     : ROLE_TEXT,
+		"%s", line);
+}
+
+/* The first row shown: the selected run in sight, no blank page end. */
+static size_t table_first(struct ui *ui, const size_t *order, size_t count,
+			  int rows)
+{
+	size_t row = 0, first = ui->runs.first;
+
+	while (row < count && order[row] != ui->runs.cursor)
+		row++;
+	if (row == count)
+		row = count ? count - 1 : 0;
+	if (row < first)
+		first = row;
+	if (rows > 0 && row >= first + (size_t)rows)
+		first = row - (size_t)rows + 1;
+	if (rows > 0 && first + (size_t)rows > count)
+		first = count > (size_t)rows ? count - (size_t)rows : 0;
+	return first;
+}
+
+void ui_runs_draw(struct ui *ui, const struct explorer *e, const struct rect *r)
+{
+	size_t runs = e->session->result_count, count, first;
+	size_t *order = calloc(runs + 1, sizeof(*order));
+	int rows = r->h - 3;
+	struct table_layout t;
+
+	ui->runs.at = *r;
+	table_layout(ui, e, r->w - 4, &t);
+	table_box(ui, e, r, &t);
+	if (!order)
+		return;
+	table_head(r, &t);
+	count = ui_runs_order(ui, e, order);
+	ui->runs.page = rows > 1 ? (size_t)rows - 1 : 1;
+	first = ui->runs.first = table_first(ui, order, count, rows);
+	for (int i = 0; i < rows && first + (size_t)i < count; i++)
+		table_row(ui, e, order[first + (size_t)i], r->y + 2 + i, r, &t);
+	if (!runs)
+		ui_say(r, 2, ROLE_INACTIVE,
+		       "No finished runs yet: change a control, or let a "
+		       "timed run end, and it lands here.");
+	else if (!count)
+		ui_say(r, 2, ROLE_INACTIVE,
+		       "No run matches '%s' (/ changes the filter, Esc "
+		       "clears it).",
+		       ui->runs.filter);
+	if (rows > 0 && count > (size_t)rows)
+		ui_text(r->y + r->h - 1, r->x + r->w - 22, 20, ROLE_TITLE,
+			" %zu-%zu of %zu ", first + 1,
+			first + (size_t)rows < count ? first + (size_t)rows
+						     : count,
+			count);
+	free(order);
+}

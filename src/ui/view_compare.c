@@ -1,0 +1,538 @@
+/*
+ * The compare view: runs side by side, a column each, every figure of the
+ * metric table a row, each value with its ratio to the first run's where
+ * they share a mode.  It compares the marked runs, as many as fit, and Left
+ * and Right bring the others in; with none marked, the selected run and the
+ * one before it of its mode.  The runs' names stay while the figures
+ * scroll.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "freeze.h"
+#include "measures.h"
+#include "status.h"
+#include "table.h"
+#include "view.h"
+
+/* The figures' names, and a run's column at the least and with a ratio. */
+#define COMPARE_LABEL  30
+#define COMPARE_NARROW 13
+#define COMPARE_RATIO  17
+#define COMPARE_MAX    8
+
+struct compare {
+	size_t scroll, page;
+	size_t first;	/* the first marked run shown */
+	uint64_t shown; /* which runs were shown: a new set scrolls home */
+};
+
+/* The runs compared, and how they were chosen. */
+struct compare_set {
+	size_t pick[COMPARE_MAX];
+	size_t n;
+	size_t marked; /* marked runs in all; 0: the selected one and its peer */
+	size_t first;  /* of the marked, the first shown */
+	int column;    /* cells a run's column takes */
+	bool ratio;    /* the columns have room for ratios */
+	bool rr, mixed, same;
+};
+
+static void *compare_open(struct ui *ui)
+{
+	(void)ui;
+	return calloc(1, sizeof(struct compare));
+}
+
+static void compare_close(void *state)
+{
+	free(state);
+}
+
+/* The run before k of its mode that finished cleanly, or SIZE_MAX. */
+static size_t peer_before(const struct explorer *e, size_t k)
+{
+	const struct run_result *r = e->session->results;
+
+	for (size_t i = k; i-- > 0;)
+		if (r[i].config.mode == r[k].config.mode && !r[i].error)
+			return i;
+	return SIZE_MAX;
+}
+
+/* The marked runs from the first shown, as many as fit in width. */
+static void pick_marked(const struct ui *ui, struct compare *c,
+			const struct explorer *e, int width,
+			struct compare_set *set)
+{
+	size_t runs = e->session->result_count;
+	size_t fit = width > 0 ? (size_t)width / COMPARE_RATIO : 1;
+
+	/* Ratios where two runs fit with them; more runs, narrow, where not. */
+	if (fit < 2)
+		fit = width > 0 ? (size_t)width / COMPARE_NARROW : 1;
+	if (fit > COMPARE_MAX)
+		fit = COMPARE_MAX;
+	if (fit < 1)
+		fit = 1;
+	if (c->first + fit > set->marked)
+		c->first = set->marked > fit ? set->marked - fit : 0;
+	set->first = c->first;
+	for (size_t k = 0, seen = 0; k < runs && set->n < fit; k++)
+		if (ui_runs_marked(ui, k) && seen++ >= c->first)
+			set->pick[set->n++] = k;
+}
+
+static void compare_pick(const struct ui *ui, struct compare *c,
+			 const struct explorer *e, int width,
+			 struct compare_set *set)
+{
+	size_t runs = e->session->result_count, peer;
+
+	*set = (struct compare_set){0};
+	for (size_t k = 0; k < runs; k++)
+		set->marked += ui_runs_marked(ui, k);
+	if (set->marked >= 2) {
+		pick_marked(ui, c, e, width, set);
+		return;
+	}
+	/* The one marked, or the selected run, and the one before it. */
+	for (size_t k = 0; k < runs && !set->n; k++)
+		if (ui_runs_marked(ui, k))
+			set->pick[set->n++] = k;
+	if (!set->n && runs)
+		set->pick[set->n++] = ui->runs.cursor < runs ? ui->runs.cursor
+							     : runs - 1;
+	peer = set->n ? peer_before(e, set->pick[0]) : SIZE_MAX;
+	if (peer != SIZE_MAX)
+		set->pick[set->n++] = peer;
+}
+
+/* The columns' width, whether there is room for ratios, and the modes. */
+static void compare_layout(const struct explorer *e, int room,
+			   struct compare_set *set)
+{
+	const struct run_result *results = e->session->results;
+
+	set->column = set->n ? room / (int)set->n : room;
+	if (set->column > 22)
+		set->column = 22;
+	/* A ratio needs room: "12.3k x1.23". */
+	set->ratio = set->n > 1 && set->column >= COMPARE_RATIO;
+	for (size_t i = 0; i < set->n; i++) {
+		enum run_mode mode = results[set->pick[i]].config.mode;
+
+		set->rr |= mode == RUN_RR;
+		set->mixed |= set->ratio &&
+			      mode != results[set->pick[0]].config.mode;
+		set->same |= i && mode == results[set->pick[0]].config.mode;
+	}
+}
+
+/*
+ * "Compare: ratios to run 7 (c marks runs)", or which of the marked runs
+ * show and how to reach the others, or which run the selected one is
+ * compared with when none is marked.
+ */
+static void compare_title(const struct compare_set *set, char *out, size_t size)
+{
+	size_t len = (size_t)snprintf(out, size, "Compare:");
+
+	if (set->marked > set->n)
+		len += (size_t)snprintf(out + len, size - len,
+					" %zu-%zu of %zu marked (Left/Right),",
+					set->first + 1, set->first + set->n,
+					set->marked);
+	if (!set->ratio || !set->same)
+		snprintf(out + len, size - len, " %s",
+			 set->ratio ? "no ratios across modes"
+				    : "a wider terminal shows ratios");
+	else if (set->marked > set->n)
+		snprintf(out + len, size - len, " ratios to run %zu",
+			 set->pick[0] + 1);
+	else if (set->marked >= 2)
+		snprintf(out + len, size - len,
+			 " ratios to run %zu (c marks runs)", set->pick[0] + 1);
+	else
+		snprintf(out + len, size - len,
+			 " ratios to run %zu, with run %zu before it (c marks "
+			 "others)",
+			 set->pick[0] + 1, set->pick[1] + 1);
+}
+
+/*
+ * A compare cell, column wide: the value, and with ratio its ratio to base
+ * (the first run's) in the last 7 characters.
+ */
+static void compare_cell(const struct run_result *r, const struct ui_column *c,
+			 bool ratio, bool base_known, double base, int column,
+			 char *out, size_t size)
+{
+	char value[16], suffix[16] = "";
+	double v;
+
+	ui_column_cell(r, c, value, sizeof(value));
+	if (ratio && base_known && base > 0 && isfinite(base) &&
+	    ui_column_value(r, c, &v))
+		/* Two decimals, one from x10 on: "x0.64", "x1.10", "x12.3". */
+		snprintf(suffix, sizeof(suffix), " x%-5.*f",
+			 v / base < 9.995 ? 2 : 1, v / base);
+	else if (ratio)
+		snprintf(suffix, sizeof(suffix), "%7s", "");
+	snprintf(out, size, "%*s%s", column - (ratio ? 7 : 0), value, suffix);
+}
+
+/*
+ * A run's share as a cell, "37%": of its zero-copy completions the kernel
+ * copied (share 0), or of its received bytes read in mapped pages (1).
+ * False if the run has none.
+ */
+static bool compare_share(const struct run_result *r, int share, char *out,
+			  size_t size)
+{
+	const struct run_totals *t = &r->totals;
+	uint64_t whole = t->rx_mapped + t->rx_copied;
+	char text[32];
+
+	if (!share)
+		return sampler_zc_copied(t, out ? out : text,
+					 out ? size : sizeof(text));
+	if (!whole)
+		return false;
+	if (out)
+		snprintf(out, size, "%.0f%%",
+			 100.0 * (double)t->rx_mapped / (double)whole);
+	return true;
+}
+
+/*
+ * The figures none of the compared runs has, grouped by why not: each
+ * metric once, with the sides it is missing on.
+ */
+struct compare_group {
+	const char *why;
+	unsigned int sides[METRICS_MAX]; /* a bit per gauge_side */
+};
+
+struct compare_unknown {
+	struct compare_group group[8];
+	size_t count;
+};
+
+static void compare_unknown(struct compare_unknown *u,
+			    const struct run_result *r,
+			    const struct ui_metric *m)
+{
+	const char *why = run_result_metric_why(r, m->side == SIDE_SENDER,
+						m->metric);
+	size_t i;
+
+	for (i = 0; i < u->count && strcmp(u->group[i].why, why); i++)
+		;
+	if (i == sizeof(u->group) / sizeof(*u->group))
+		return;
+	if (i == u->count)
+		u->group[u->count++] = (struct compare_group){.why = why};
+	u->group[i].sides[m->metric] |= 1u << m->side;
+}
+
+/* "L1d misses, IPC tx: n/a in these runs: why" */
+static void compare_unknown_text(const struct compare_unknown *u, size_t i,
+				 char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t g = 0; g < metric_count && len < size; g++) {
+		unsigned int sides = u->group[i].sides[g];
+
+		if (!sides)
+			continue;
+		len += (size_t)snprintf(out + len, size - len, "%s%s%s",
+					len ? ", " : "", metrics[g].label,
+					sides == 1u << SIDE_SENDER     ? " tx"
+					: sides == 1u << SIDE_RECEIVER ? " rx"
+								       : "");
+	}
+	if (len < size)
+		snprintf(out + len, size - len, ": n/a in these runs: %s",
+			 u->group[i].why);
+}
+
+/* The runs' names, sizes and modes: the lines that stay as rows scroll. */
+static void compare_head(const struct explorer *e,
+			 const struct compare_set *set, struct ui_lines *l)
+{
+	int pad = set->ratio ? 7 : 0;
+	char line[512];
+
+	for (int head = 0; head < 3; head++) {
+		size_t len = (size_t)snprintf(line, sizeof(line), "%-*s",
+					      COMPARE_LABEL, "");
+
+		for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
+			const struct run_result *res =
+				&e->session->results[set->pick[i]];
+			char size[24], cell[48];
+
+			ui_format_size(res->config.msg_size, size,
+				       sizeof(size));
+			if (head == 0)
+				snprintf(cell, sizeof(cell), "%s #%zu",
+					 res->config.strategy->name,
+					 set->pick[i] + 1);
+			else if (head == 1)
+				snprintf(cell, sizeof(cell), "%s x%u", size,
+					 res->config.threads);
+			else
+				snprintf(cell, sizeof(cell), "%s%s",
+					 run_mode_name(res->config.mode),
+					 res->config.settings.rx == RX_ZEROCOPY
+						 ? " rx-zc"
+						 : "");
+			/* Over the value, left of the ratio. */
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%*.*s%*s", set->column - pad,
+						set->column - pad - 1, cell,
+						pad, "");
+		}
+		ui_lines_add(l, head == 2 ? ROLE_INACTIVE : ROLE_HIGHLIGHT, 0,
+			     "%s", line);
+	}
+	l->fixed = l->count;
+}
+
+/* Whether any compared run has a value of column c. */
+static bool any_value(const struct explorer *e, const struct compare_set *set,
+		      const struct ui_column *c)
+{
+	double v;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (ui_column_value(&e->session->results[set->pick[i]], c, &v))
+			return true;
+	return false;
+}
+
+/*
+ * Before the rows they explain: why some have no ratio, and the figures
+ * none of these runs has, grouped by why.
+ */
+static void compare_notes(const struct ui *ui, const struct explorer *e,
+			  const struct compare_set *set, int width,
+			  struct ui_lines *l)
+{
+	struct compare_unknown unknown = {0};
+	char line[512];
+
+	if (set->mixed)
+		ui_lines_wrap(l, ROLE_INACTIVE, width, 2,
+			      "No ratio between a stream and an rr run: they "
+			      "measure different things.");
+	for (size_t m = 0; m < ui->metric_count; m++) {
+		struct ui_column c = {.metric = ui->metric[m]};
+
+		if (!any_value(e, set, &c))
+			compare_unknown(&unknown,
+					&e->session->results[set->pick[0]],
+					&ui->metric[m]);
+	}
+	for (size_t i = 0; i < unknown.count; i++) {
+		compare_unknown_text(&unknown, i, line, sizeof(line));
+		ui_lines_wrap(l, ROLE_INACTIVE, width, 2, line);
+	}
+}
+
+/* One figure's row: its name, then each run's value and ratio. */
+static void compare_row(const struct explorer *e, const struct compare_set *set,
+			const struct ui_column *c, const char *name,
+			struct ui_lines *l)
+{
+	const struct run_result *results = e->session->results;
+	char line[512];
+	double base;
+	bool base_known = ui_column_value(&results[set->pick[0]], c, &base);
+	size_t len = (size_t)snprintf(line, sizeof(line), "%-*.*s",
+				      COMPARE_LABEL, COMPARE_LABEL - 1, name);
+
+	for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
+		const struct run_result *r = &results[set->pick[i]];
+		char cell[48];
+
+		/* Stream and rr runs measure different things. */
+		compare_cell(r, c, set->ratio,
+			     i > 0 && base_known &&
+				     r->config.mode ==
+					     results[set->pick[0]].config.mode,
+			     base, set->column, cell, sizeof(cell));
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s",
+					cell);
+	}
+	ui_lines_add(l, ROLE_TEXT, 0, "%s", line);
+}
+
+/* The throughput, the round trip's rows when an rr run is here, the rest. */
+static void compare_rows(const struct ui *ui, const struct explorer *e,
+			 const struct compare_set *set, struct ui_lines *l)
+{
+	static const enum figure_percentile latency[] = {
+		PERCENTILE_P50, PERCENTILE_P90, PERCENTILE_P99,
+		PERCENTILE_P99_9, PERCENTILE_MAX};
+	size_t percentiles = set->rr ? sizeof(latency) / sizeof(*latency) : 0;
+	char name[64];
+
+	for (size_t row = 0; row < ui->metric_count + percentiles; row++) {
+		size_t m = row == 0		? 0
+			   : row <= percentiles ? SIZE_MAX
+						: row - percentiles;
+		struct ui_column c = {.latency = m == SIZE_MAX};
+
+		if (c.latency) {
+			c.percentile = latency[row - 1];
+			snprintf(name, sizeof(name), "Round trip %s us",
+				 figure_percentile_name(c.percentile));
+		} else {
+			c.metric = ui->metric[m];
+			ui_metric_name(&ui->metric[m], name, sizeof(name));
+			/* A figure none of these runs has: said above. */
+			if (!any_value(e, set, &c))
+				continue;
+		}
+		compare_row(e, set, &c, name, l);
+	}
+}
+
+/* Shares the gauges' foot gives live: what the kernel did. */
+static void compare_shares(const struct explorer *e,
+			   const struct compare_set *set, struct ui_lines *l)
+{
+	const struct run_result *results = e->session->results;
+	int pad = set->ratio ? 7 : 0;
+	char line[512];
+
+	for (int share = 0; share < 2; share++) {
+		bool any = false;
+		size_t len;
+
+		for (size_t i = 0; i < set->n; i++)
+			any |= compare_share(&results[set->pick[i]], share,
+					     NULL, 0);
+		if (!any)
+			continue;
+		len = (size_t)snprintf(line, sizeof(line), "%-*.*s",
+				       COMPARE_LABEL, COMPARE_LABEL - 1,
+				       share ? "Rx bytes read mapped"
+					     : "Zero-copy sends copied");
+		for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
+			char cell[24];
+
+			if (!compare_share(&results[set->pick[i]], share, cell,
+					   sizeof(cell)))
+				snprintf(cell, sizeof(cell), "-");
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%*s%*s", set->column - pad,
+						cell, pad, "");
+		}
+		ui_lines_add(l, ROLE_TEXT, 0, "%s", line);
+	}
+}
+
+/* With nothing to compare: what to do to have something. */
+static void compare_empty(const struct ui *ui, const struct explorer *e,
+			  const struct compare_set *set, const struct rect *r)
+{
+	const struct run_result *only;
+
+	ui_box(ui->utf8, r, ROLE_BOX_GRAPH, "Compare (c marks runs)");
+	if (!set->n) {
+		ui_say(r, 2, ROLE_INACTIVE, "No finished runs to compare yet.");
+		return;
+	}
+	only = &e->session->results[set->pick[0]];
+	ui_say(r, 2, ROLE_INACTIVE,
+	       "Run %zu is the only %s run so far: mark the runs to compare "
+	       "with c in the runs table (2), or let more runs finish.",
+	       set->pick[0] + 1, run_mode_name(only->config.mode));
+}
+
+static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
+			 const struct rect *r)
+{
+	struct compare *c = state;
+	struct compare_set set;
+	struct ui_lines l = {0};
+	uint64_t shown;
+	char title[200];
+
+	compare_pick(ui, c, e, r->w - 4 - COMPARE_LABEL, &set);
+	if (set.n < 2) {
+		compare_empty(ui, e, &set, r);
+		return;
+	}
+	compare_layout(e, r->w - 4 - COMPARE_LABEL, &set);
+	/* Other runs: their figures from the top, not the old scroll. */
+	shown = set.n;
+	for (size_t i = 0; i < set.n; i++)
+		shown = shown * 1000003u + set.pick[i] + 1;
+	if (shown != c->shown) {
+		c->shown = shown;
+		c->scroll = 0;
+	}
+	compare_title(&set, title, sizeof(title));
+	ui_box(ui->utf8, r, ROLE_BOX_GRAPH, title);
+	compare_head(e, &set, &l);
+	compare_notes(ui, e, &set, r->w - 4, &l);
+	compare_rows(ui, e, &set, &l);
+	compare_shares(e, &set, &l);
+	/* Where the rows scroll, the corner over the names says how. */
+	if (r->h - 2 - (int)l.fixed < (int)(l.count - l.fixed))
+		memcpy(l.line[2].text, "(Up/Down scroll)", 16);
+	c->page = ui_lines_draw(ui->utf8, &l, r, &c->scroll);
+	ui_lines_free(&l);
+}
+
+static bool compare_key(struct ui *ui, void *state, const struct explorer *e,
+			int key, struct ui_commands *out)
+{
+	struct compare *c = state;
+
+	(void)out;
+	if (key == KEY_LEFT || key == KEY_RIGHT) {
+		struct compare_set set;
+
+		compare_pick(ui, c, ui_shown(ui, e),
+			     ui->cols - 4 - COMPARE_LABEL, &set);
+		if (set.marked <= set.n) {
+			ui_note(ui, "%s",
+				set.marked >= 2 ? "every marked run is shown"
+						: "mark runs with c in the "
+						  "runs table (2) to compare "
+						  "more of them");
+			return true;
+		}
+		if (key == KEY_LEFT && c->first)
+			c->first--;
+		else if (key == KEY_RIGHT && c->first + set.n < set.marked)
+			c->first++;
+		return true;
+	}
+	return ui_scroll_key(key, &c->scroll, c->page);
+}
+
+const struct ui_view ui_view_compare = {
+	.name = "compare",
+	.shortcut = '3',
+	.bar = "Left Right runs",
+	.keys =
+		{
+			{"Left Right",
+			 "the marked runs before and after those shown"},
+			{"Up Down PgUp PgDn Home End", "scroll the figures"},
+		},
+	.open = compare_open,
+	.close = compare_close,
+	.draw = compare_draw,
+	.key = compare_key,
+};
