@@ -96,6 +96,8 @@ static void graph_title(const struct explorer *e,
 		snprintf(value, sizeof(value), "%s, top %s", now, top);
 	} else if (known) {
 		snprintf(value, sizeof(value), "%s", now);
+	} else if (newest && form == GRAPH_TITLE_NOW) {
+		snprintf(value, sizeof(value), "n/a (the gauges say why)");
 	} else if (newest) {
 		char why[sizeof(e->live.gauge[0][0].why)];
 

@@ -204,12 +204,54 @@ static bool same_na(const struct explorer *e, size_t g, const char *why)
 enum gauge_why {
 	WHY_WHOLE,    /* wrapped, whole */
 	WHY_SHORT,    /* wrapped, without its details */
-	WHY_ONE_LINE, /* one line, cut with an ellipsis */
+	WHY_FIX,      /* wrapped, what to do about it only */
+	WHY_ONE_LINE, /* that, on one line cut with an ellipsis */
 };
 
 /*
  * The gauges' lines for a box width cells wide, their reasons as told.
  * Returns how many; gauge_lines_free() after.
+ */
+/* The line already giving why's reason, or NULL. */
+static struct gauge_line *line_of_reason(const struct explorer *e,
+					 struct gauge_line *line, size_t n,
+					 const char *why)
+{
+	for (size_t i = 0; i < n; i++)
+		if (line[i].shared_why &&
+		    !strcmp(e->live.gauge[SIDE_SENDER][line[i].metric].why,
+			    why))
+			return &line[i];
+	return NULL;
+}
+
+/*
+ * The reason of a shared line, as told: whole, without its details, or
+ * only its fix -- the last clause, which is where a reason says what to do
+ * ("run as root, or sysctl kernel.perf_event_paranoid=1").
+ */
+static void told_reason(const char *why, enum gauge_why told, char *out,
+			size_t size)
+{
+	char brief[256];
+	const char *fix;
+
+	if (told == WHY_WHOLE) {
+		snprintf(out, size, "%s", why);
+		return;
+	}
+	ui_short_reason(why, brief, sizeof(brief));
+	fix = strrchr(brief, ':');
+	if (told >= WHY_FIX && fix && fix[1] == ' ')
+		snprintf(out, size, "%s", fix + 2);
+	else
+		snprintf(out, size, "%s", brief);
+}
+
+/*
+ * The gauges' lines for a box width cells wide, their reasons as told: the
+ * metrics n/a on both sides for one reason share one line, wherever they
+ * stand in the table.  Returns how many; gauge_lines_free() after.
  */
 static size_t gauge_lines(const struct explorer *e, int width,
 			  enum gauge_why told, struct gauge_line *line)
@@ -218,12 +260,13 @@ static size_t gauge_lines(const struct explorer *e, int width,
 
 	for (size_t g = 0; g < metric_count; g++) {
 		const char *why = e->live.gauge[SIDE_SENDER][g].why;
-		struct gauge_line *l = n ? &line[n - 1] : NULL;
+		struct gauge_line *l;
 
 		if (!(metrics[g].show & METRIC_GAUGE))
 			continue;
-		if (l && l->shared_why && same_na(e, g, why) &&
-		    !strcmp(e->live.gauge[SIDE_SENDER][l->metric].why, why)) {
+		l = same_na(e, g, NULL) ? line_of_reason(e, line, n, why)
+					: NULL;
+		if (l) {
 			l->count++;
 			snprintf(l->text + strlen(l->text),
 				 sizeof(l->text) - strlen(l->text), ", %s",
@@ -237,18 +280,14 @@ static size_t gauge_lines(const struct explorer *e, int width,
 		n++;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *why =
-			e->live.gauge[SIDE_SENDER][line[i].metric].why;
 		char text[512], reason[256];
 
 		if (!line[i].shared_why)
 			continue;
-		if (told == WHY_WHOLE)
-			snprintf(reason, sizeof(reason), "%s", why);
-		else
-			ui_short_reason(why, reason, sizeof(reason));
-		snprintf(text, sizeof(text), "%s: n/a on both sides: %s",
-			 line[i].text, reason);
+		told_reason(e->live.gauge[SIDE_SENDER][line[i].metric].why,
+			    told, reason, sizeof(reason));
+		snprintf(text, sizeof(text), "%s: n/a%s: %s", line[i].text,
+			 told >= WHY_FIX ? "" : " on both sides", reason);
 		if (told == WHY_ONE_LINE)
 			ui_lines_add(&line[i].why, ROLE_INACTIVE, 0, "%s",
 				     text);
