@@ -394,8 +394,9 @@ struct svg {
 /* One panel: its place, the x values it holds and its y scale. */
 struct panel {
 	double x, y, w, h;
-	size_t fixed;	  /* the flows (by size) or the size (by flows) */
-	double lo, hi;	  /* the x axis, log 2 */
+	size_t fixed; /* the flows (by size) or the size (by flows) */
+	struct figure_plot *plot; /* what it draws, from the model */
+	double lo, hi;		  /* the x axis, log 2 */
 	double top, step; /* the y axis: 0 .. top, or bottom .. top (log) */
 	double bottom;	  /* log y: its lowest tick */
 	bool log_y;
@@ -454,40 +455,24 @@ static double nice_bound(double v, bool up)
 }
 
 /* Whether point a belongs to the figure's panel p, and its x value. */
-static bool in_panel(const struct svg *g, const struct panel *p,
-		     const struct analysis_point *a, double *x)
+/* The panel's plot: every series of the figure's mode at its value. */
+static void panel_plot(const struct svg *g, struct panel *p)
 {
-	if (!a->runs || a->mode != g->f->mode)
-		return false;
-	if (g->f->axis == FIGURE_BY_SIZE) {
-		*x = (double)a->msg_size;
-		return a->threads == p->fixed;
-	}
-	*x = a->threads;
-	return a->msg_size == p->fixed;
+	const struct figure_scope scope = {.mode = g->f->mode,
+					   .axis = g->f->axis,
+					   .fixed = p->fixed,
+					   .rx_any = true};
+
+	figure_plot(&g->s->analysis, g->s->results, g->f->quantity,
+		    g->f->quantity_count, &scope, p->plot);
 }
 
 /* The x range and the y scale of a panel, from what it will draw. */
 static void panel_scale(const struct svg *g, struct panel *p)
 {
-	const struct analysis *a = &g->s->analysis;
-	double lo = INFINITY, hi = -INFINITY, max = 0, min = INFINITY, x;
-	struct figure_stat stat;
+	double lo = p->plot->x_lo, hi = p->plot->x_hi;
+	double max = p->plot->y_max, min = p->plot->y_min;
 
-	for (size_t i = 0; i < a->point_count; i++) {
-		if (!in_panel(g, p, &a->points[i], &x))
-			continue;
-		lo = fmin(lo, log2(x));
-		hi = fmax(hi, log2(x));
-		for (size_t q = 0; q < g->f->quantity_count; q++)
-			if (figure_point_value(&g->f->quantity[q], a,
-					       g->s->results, &a->points[i],
-					       &stat)) {
-				max = fmax(max, stat.max);
-				if (stat.min > 0)
-					min = fmin(min, stat.min);
-			}
-	}
 	/* Half a step of room at each end; one value sits in the middle. */
 	p->lo = lo - (hi > lo ? 0.5 : 1);
 	p->hi = hi + (hi > lo ? 0.5 : 1);
@@ -658,89 +643,83 @@ static void panel_axes(const struct svg *g, const struct panel *p)
 }
 
 /* One strategy's line for quantity q, and its points' bars. */
-static void panel_series(const struct svg *g, const struct panel *p,
-			 size_t series, size_t q)
+/* A series' polyline through its medians. */
+static void series_line(const struct svg *g, const struct panel *p,
+			const struct figure_plot_series *s, size_t q,
+			const char *colour, const char *dash, double dodge)
 {
-	const struct analysis *a = &g->s->analysis;
-	const struct figure_quantity *quantity = &g->f->quantity[q];
-	const char *colour = series_colour(g, series);
-	double dodge = g->f->whisker ? ((double)series -
-					(double)(g->series_count - 1) / 2) *
-					       7
-				     : 0;
-	double last = 0;
 	struct text *t = g->t;
-	const char *dash = figure_two_lines(g->f) ? (q ? dashes[1] : dashes[0])
-						  : dashes[series % 5];
-	bool any = false;
 
 	put(t,
 	    "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s%s%s "
 	    "points=\"",
 	    colour, *dash ? " stroke-dasharray=\"" : "", dash,
 	    *dash ? "\"" : "");
-	/* The points in x order: the smallest x above the last. */
-	for (;;) {
-		const struct analysis_point *next = NULL;
-		double x, best = INFINITY;
-		struct figure_stat stat;
-
-		for (size_t i = 0; i < a->point_count; i++)
-			if (a->points[i].strategy == g->series[series] &&
-			    in_panel(g, p, &a->points[i], &x) && x > last &&
-			    x < best) {
-				best = x;
-				next = &a->points[i];
-			}
-		if (!next)
-			break;
-		last = best;
-		if (!figure_point_value(quantity, a, g->s->results, next,
-					&stat))
-			continue;
-		put(t, "%.1f,%.1f ", px(p, best) + dodge, py(p, stat.median));
-		any = true;
-	}
+	for (size_t k = 0; k < s->count; k++)
+		if (s->point[k].value[q].runs)
+			put(t, "%.1f,%.1f ", px(p, s->point[k].x) + dodge,
+			    py(p, s->point[k].value[q].median));
 	put(t, "\"/>\n");
-	if (!any)
-		return;
-	for (size_t i = 0; i < a->point_count; i++) {
-		const struct analysis_point *pt = &a->points[i];
-		struct figure_stat stat, p99;
-		double x, cx;
-		char size[24];
+}
 
-		if (pt->strategy != g->series[series] ||
-		    !in_panel(g, p, pt, &x) ||
-		    !figure_point_value(quantity, a, g->s->results, pt, &stat))
-			continue;
-		cx = px(p, x) + dodge;
-		/* The runs' range: an error bar with caps. */
-		if (stat.runs > 1 && stat.max > stat.min)
-			put(t,
-			    "<path "
-			    "d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh6M%.1f,%.1fh6\" "
-			    "stroke=\"%s\" stroke-width=\"1.2\"/>\n",
-			    cx, py(p, stat.min), py(p, stat.max), cx - 3,
-			    py(p, stat.min), cx - 3, py(p, stat.max), colour);
-		/* The latency figure: p50's whisker up to p99. */
-		if (g->f->whisker && q == 0 &&
-		    figure_point_value(&g->f->quantity[1], a, g->s->results, pt,
-				       &p99))
-			put(t,
-			    "<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh8\" "
-			    "stroke=\"%s\" stroke-width=\"0.9\"/>\n",
-			    cx, py(p, stat.median), py(p, p99.median), cx - 4,
-			    py(p, p99.median), colour);
-		units_format_size(pt->msg_size, size, sizeof(size));
+/* A point's marker, with its runs' range and (latency) its whisker. */
+static void series_point(const struct svg *g, const struct panel *p,
+			 const struct figure_plot_point *pt, size_t series,
+			 size_t q, const char *colour, double dodge)
+{
+	const struct figure_stat *stat = &pt->value[q];
+	const struct analysis_point *a = pt->point;
+	double cx = px(p, pt->x) + dodge;
+	struct text *t = g->t;
+	char size[24];
+
+	/* The runs' range: an error bar with caps. */
+	if (stat->runs > 1 && stat->max > stat->min)
 		put(t,
-		    "<g><title>%s %s x%u %s: %.4g (median of %zu run%s, "
-		    "%.4g .. %.4g)</title>",
-		    pt->strategy->name, size, pt->threads, quantity->label,
-		    stat.median, stat.runs, stat.runs == 1 ? "" : "s", stat.min,
-		    stat.max);
-		put_marker(t, series, cx, py(p, stat.median), colour, q > 0);
-		put(t, "</g>\n");
+		    "<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh6M%.1f,%.1fh6\" "
+		    "stroke=\"%s\" stroke-width=\"1.2\"/>\n",
+		    cx, py(p, stat->min), py(p, stat->max), cx - 3,
+		    py(p, stat->min), cx - 3, py(p, stat->max), colour);
+	/* The latency figure: p50's whisker up to p99. */
+	if (g->f->whisker && q == 0 && pt->value[1].runs)
+		put(t,
+		    "<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh8\" stroke=\"%s\" "
+		    "stroke-width=\"0.9\"/>\n",
+		    cx, py(p, stat->median), py(p, pt->value[1].median), cx - 4,
+		    py(p, pt->value[1].median), colour);
+	units_format_size(a->msg_size, size, sizeof(size));
+	put(t,
+	    "<g><title>%s %s x%u %s: %.4g (median of %zu run%s, %.4g .. "
+	    "%.4g)</title>",
+	    a->strategy->name, size, a->threads, g->f->quantity[q].label,
+	    stat->median, stat->runs, stat->runs == 1 ? "" : "s", stat->min,
+	    stat->max);
+	put_marker(t, series, cx, py(p, stat->median), colour, q > 0);
+	put(t, "</g>\n");
+}
+
+/* Series k of the legend in the panel: each of its plot's series. */
+static void panel_series(const struct svg *g, const struct panel *p,
+			 size_t series, size_t q)
+{
+	const char *colour = series_colour(g, series);
+	double dodge = g->f->whisker ? ((double)series -
+					(double)(g->series_count - 1) / 2) *
+					       7
+				     : 0;
+	const char *dash = figure_two_lines(g->f) ? (q ? dashes[1] : dashes[0])
+						  : dashes[series % 5];
+
+	for (size_t i = 0; i < p->plot->series_count; i++) {
+		const struct figure_plot_series *s = &p->plot->series[i];
+
+		if (s->strategy != g->series[series])
+			continue;
+		series_line(g, p, s, q, colour, dash, dodge);
+		for (size_t k = 0; k < s->count; k++)
+			if (s->point[k].value[q].runs)
+				series_point(g, p, &s->point[k], series, q,
+					     colour, dodge);
 	}
 }
 
@@ -861,64 +840,52 @@ static void figure_series(struct svg *g)
 	}
 }
 
-/* One figure at y; returns its height. */
-static double svg_figure(struct svg *g, size_t number, double y)
+/*
+ * Why a figure has nothing to draw (NULL: it has), and the reason's
+ * details in reason: no runs of its mode, all of them left out, or
+ * counters that did not count.
+ */
+static const char *figure_why(const struct svg *g, size_t panels, char *line,
+			      size_t size, char *reason, size_t reason_size)
 {
 	const struct session *s = g->s;
-	size_t fixed[ANALYSIS_SIZES_MAX];
-	size_t panels, columns, rows;
-	double panel_w, height;
-	const char *why = NULL;
-	char reason[256] = "", line[160];
 	struct figure_runs drawn;
 
-	/* No cycles where no PMU counted them: the CPU time it took. */
-	if (g->f->fallback && !figure_has_data(g->f, &s->analysis, s->results))
-		g->f = g->f->fallback;
-	figure_series(g);
-	panels = figure_panel_values(&g->s->analysis, g->f->axis, g->f->mode,
-				     false, fixed, ANALYSIS_SIZES_MAX);
 	figure_runs_of(&s->analysis, s->results,
 		       &(struct figure_scope){.mode = g->f->mode,
 					      .axis = g->f->axis,
 					      .rx_any = true},
 		       &drawn);
 	if (!panels && drawn.left_out) {
-		snprintf(line, sizeof(line),
+		snprintf(line, size,
 			 "every %s run was left out (%zu short, or ended by a "
 			 "stop): --min-measured 0 and --keep-stopped keep "
 			 "them",
 			 run_mode_name(g->f->mode), drawn.left_out);
-		why = line;
-	} else if (!panels) {
-		why = g->f->mode == RUN_RR
-			      ? "no rr runs: --mode stream,rr measures the "
-				"round trip too"
-			      : "no stream runs to draw";
-	} else if (g->f->needs_pmu &&
-		   !figure_has_data(g->f, &s->analysis, s->results)) {
-		if (!s->options.counters_enabled) {
-			snprintf(line, sizeof(line),
-				 "not measured: counters were off");
-		} else if (!s->host.pmu.available) {
-			snprintf(line, sizeof(line),
-				 "no hardware PMU on %s: not measured",
-				 s->host.hostname[0] ? s->host.hostname
-						     : "this host");
-			snprintf(reason, sizeof(reason), "%s",
-				 s->host.pmu.reason);
-		} else {
-			snprintf(line, sizeof(line),
-				 "not measured: the cache events did not "
-				 "count");
-		}
-		why = line;
+		return line;
 	}
-	columns = why || panels == 1 ? 1 : 2;
-	rows = why ? 1 : (panels + columns - 1) / columns;
-	panel_w = (SVG_WIDTH - 2 * SVG_MARGIN -
-		   (double)(columns - 1) * PANEL_GAP) /
-		  (double)columns;
+	if (!panels)
+		return g->f->mode == RUN_RR ? "no rr runs: --mode stream,rr "
+					      "measures the round trip too"
+					    : "no stream runs to draw";
+	if (!g->f->needs_pmu || figure_has_data(g->f, &s->analysis, s->results))
+		return NULL;
+	if (!s->options.counters_enabled) {
+		snprintf(line, size, "not measured: counters were off");
+	} else if (!s->host.pmu.available) {
+		snprintf(line, size, "no hardware PMU on %s: not measured",
+			 s->host.hostname[0] ? s->host.hostname : "this host");
+		snprintf(reason, reason_size, "%s", s->host.pmu.reason);
+	} else {
+		snprintf(line, size,
+			 "not measured: the cache events did not count");
+	}
+	return line;
+}
+
+/* The figure's title and how to read it. */
+static void figure_head(const struct svg *g, size_t number, double y)
+{
 	put(g->t,
 	    "<g id=\"figure-%s\">\n<text x=\"%d\" y=\"%.0f\" font-size=\"18\" "
 	    "font-weight=\"bold\">Figure %zu. ",
@@ -933,6 +900,57 @@ static double svg_figure(struct svg *g, size_t number, double y)
 					 : "a panel per message size");
 	put_escaped(g->t, g->f->note);
 	put(g->t, "</text>\n");
+}
+
+/* Panel i of a figure: its frame, then the note or the plot. */
+static void svg_panel(const struct svg *g, struct panel *p, size_t i,
+		      const char *why, const char *reason)
+{
+	/* Its bounds, for whoever checks the drawing (tests do). */
+	put(g->t,
+	    "<rect class=\"panel\" id=\"%s-panel-%zu\" x=\"%.0f\" y=\"%.0f\" "
+	    "width=\"%.0f\" height=\"%.0f\" fill=\"none\"/>\n",
+	    g->f->key, i + 1, p->x, p->y, p->w, p->h);
+	if (why) {
+		panel_note(g, p, why, reason);
+		return;
+	}
+	panel_plot(g, p);
+	panel_scale(g, p);
+	panel_axes(g, p);
+	for (size_t k = 0; k < g->series_count; k++)
+		for (size_t q = 0; q < g->f->quantity_count; q++)
+			if (!g->f->whisker || q == 0)
+				panel_series(g, p, k, q);
+}
+
+/* One figure at y; returns its height. */
+static double svg_figure(struct svg *g, size_t number, double y)
+{
+	const struct session *s = g->s;
+	size_t fixed[ANALYSIS_SIZES_MAX], panels, columns, rows;
+	struct figure_plot *plot = malloc(sizeof(*plot));
+	char reason[256] = "", line[160];
+	double panel_w, height;
+	const char *why;
+
+	/* No cycles where no PMU counted them: the CPU time it took. */
+	if (g->f->fallback && !figure_has_data(g->f, &s->analysis, s->results))
+		g->f = g->f->fallback;
+	figure_series(g);
+	panels = figure_panel_values(&g->s->analysis, g->f->axis, g->f->mode,
+				     false, fixed, ANALYSIS_SIZES_MAX);
+	why = figure_why(g, panels, line, sizeof(line), reason, sizeof(reason));
+	if (!plot) {
+		g->t->failed = true;
+		why = "out of memory";
+	}
+	columns = why || panels == 1 ? 1 : 2;
+	rows = why ? 1 : (panels + columns - 1) / columns;
+	panel_w = (SVG_WIDTH - 2 * SVG_MARGIN -
+		   (double)(columns - 1) * PANEL_GAP) /
+		  (double)columns;
+	figure_head(g, number, y);
 	if (!why)
 		figure_legend(g, y + 72);
 	for (size_t i = 0; i < (why ? 1 : panels); i++) {
@@ -943,25 +961,12 @@ static double svg_figure(struct svg *g, size_t number, double y)
 			.w = panel_w,
 			.h = PANEL_H - 10,
 			.fixed = why ? 0 : fixed[i],
+			.plot = plot,
 		};
 
-		/* Its bounds, for whoever checks the drawing (tests do). */
-		put(g->t,
-		    "<rect class=\"panel\" id=\"%s-panel-%zu\" x=\"%.0f\" "
-		    "y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
-		    "fill=\"none\"/>\n",
-		    g->f->key, i + 1, p.x, p.y, p.w, p.h);
-		if (why) {
-			panel_note(g, &p, why, reason);
-			continue;
-		}
-		panel_scale(g, &p);
-		panel_axes(g, &p);
-		for (size_t k = 0; k < g->series_count; k++)
-			for (size_t q = 0; q < g->f->quantity_count; q++)
-				if (!g->f->whisker || q == 0)
-					panel_series(g, &p, k, q);
+		svg_panel(g, &p, i, why, reason);
 	}
+	free(plot);
 	height = FIGURE_HEAD + (double)rows * PANEL_H;
 	figure_footer(g, y + height + 14);
 	put(g->t, "</g>\n");

@@ -605,40 +605,54 @@ static void decide_size(const struct analysis_size *s, size_t runs, char *out,
 			s->runs_to_decide, s->runs_to_decide);
 }
 
+/* Whether size j of c is undecided. */
+static bool undecided(const struct analysis_crossover *c, size_t j)
+{
+	return c->size[j].difference.outcome == STATS_UNDECIDED ||
+	       c->size[j].difference.outcome == STATS_TOO_FEW_RUNS;
+}
+
 /*
- * What would decide the undecided sizes, size by size: "; undecided at
- * 16K: about 9 runs a point would decide it (--repeat 9); at 64K: try
- * --repeat 3"; whole: the verdict is that nothing is decided, so the
- * sizes are named only when there are several.  Nothing when every size is
- * decided.
+ * What would decide the undecided sizes: "; undecided at 16K: about 9 runs
+ * a point would decide it (--repeat 9)", once where every such size needs
+ * the same, else size by size ("; undecided at 16K: ...; at 64K: ...");
+ * whole: the verdict is that nothing is decided, so no "undecided at".
+ * Nothing when every size is decided.
  */
 static void decide_hint(const struct analysis_crossover *c, bool whole,
 			char *out, size_t size)
 {
-	size_t len = 0, undecided = 0;
+	char first[160] = "", what[160], sizes[200] = "", bytes[24];
+	size_t len = 0, count = 0;
+	bool alike = true;
 
 	out[0] = '\0';
-	for (size_t j = 0; j < c->size_count; j++)
-		undecided += c->size[j].difference.outcome == STATS_UNDECIDED ||
-			     c->size[j].difference.outcome ==
-				     STATS_TOO_FEW_RUNS;
-	for (size_t j = 0, k = 0; j < c->size_count && len < size; j++) {
-		const struct analysis_size *s = &c->size[j];
-		char bytes[24], what[160];
-
-		if (s->difference.outcome != STATS_UNDECIDED &&
-		    s->difference.outcome != STATS_TOO_FEW_RUNS)
+	for (size_t j = 0; j < c->size_count; j++) {
+		if (!undecided(c, j))
 			continue;
-		units_format_size(s->msg_size, bytes, sizeof(bytes));
-		decide_size(s, c->fewest_runs, what, sizeof(what));
-		if (whole && undecided == 1)
-			len += (size_t)snprintf(out + len, size - len, "; %s",
-						what);
-		else
-			len += (size_t)snprintf(
-				out + len, size - len, "; %sat %s: %s",
-				!whole && !k ? "undecided " : "", bytes, what);
-		k++;
+		decide_size(&c->size[j], c->fewest_runs, what, sizeof(what));
+		units_format_size(c->size[j].msg_size, bytes, sizeof(bytes));
+		snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes),
+			 "%s%s", count ? ", " : "", bytes);
+		alike &= !count || strcmp(first, what) == 0;
+		if (!count++)
+			snprintf(first, sizeof(first), "%s", what);
+	}
+	if (!count)
+		return;
+	if (alike) {
+		snprintf(out, size, "; %s%s%s%s", whole ? "" : "undecided at ",
+			 whole ? "" : sizes, whole ? "" : ": ", first);
+		return;
+	}
+	for (size_t j = 0, k = 0; j < c->size_count && len < size; j++) {
+		if (!undecided(c, j))
+			continue;
+		decide_size(&c->size[j], c->fewest_runs, what, sizeof(what));
+		units_format_size(c->size[j].msg_size, bytes, sizeof(bytes));
+		len += (size_t)snprintf(out + len, size - len, "; %sat %s: %s",
+					!whole && !k++ ? "undecided " : "",
+					bytes, what);
 	}
 }
 
