@@ -1,0 +1,66 @@
+#!/bin/bash
+# Keys belong to the view on screen (tmux, 80x24): in compare Right brings
+# the next marked run in, and in compare, the chart, the runs and the
+# analysis, where the views cover the controls, Left and Right move no
+# control and start no run; compare with nothing marked names the runs it
+# pairs; two strategies at one value on the chart are both drawn; a loaded
+# export opens on its runs.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd tmux jq
+
+. "$(dirname "$0")/tmux.sh"
+size=80x24
+
+# Four timed runs of a sweep; then nothing runs until asked.
+start "${utf8[@]}" -- -s one-copy,two-copy,zero-copy,uring -m 4K -d 0.5 -w 0 \
+	--min-measured 0 -o "$tmp/four.json"
+wait_screen 'sweep done: 4 runs' 100
+ok $? "a sweep of four runs ends, idle"
+controls=$(screen | grep -E '│ (Strategy|Size|Threads|Mode|Duration) ')
+
+T send-keys -t ui 3
+wait_screen 'Compare: ratios to run 4, with run 3 before it' 20
+ok $? "compare with nothing marked pairs the selected run with the one before it of its mode"
+
+T send-keys -t ui 2 c k c k c k c 3
+wait_screen 'Compare: 1-2 of 4 marked \(Left/Right\), ratios to run 1' 20
+ok $? "four runs marked: compare shows two of them and says how to see the rest"
+T send-keys -t ui Right
+wait_screen 'Compare: 2-3 of 4 marked' 20 &&
+	screen | grep -qE '(one-copy|two-copy|zero-copy|uring) #2 '
+ok $? "Right in compare brings the next marked run in"
+
+# Left and Right in the views that cover the controls: no control moves,
+# no run starts.
+for view in 3 4 2 5; do
+	T send-keys -t ui "$view" Left Right Left
+	sleep 0.5
+	screen | head -1 | grep -q ' idle' && ! screen | grep -q 'run 5'
+	ok $? "view $view at 80x24: Left and Right start no run"
+done
+T send-keys -t ui 1
+wait_screen 'Strategy' 20 && screen | head -1 | grep -q ' idle' &&
+	[ "$(screen | grep -E '│ (Strategy|Size|Threads|Mode|Duration) ')" = "$controls" ]
+ok $? "back in the live view the controls are as they were: $(grep -o 'Strategy ◀ [a-z-]*' <<<"$controls")"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
+# Two strategies at one value at one size: both markers are drawn.
+"$NIO_TOP" --batch -s two-copy,one-copy -m 4K -d 0.5 -w 0 --min-measured 0 \
+	-o "$tmp/two.json" >/dev/null 2>&1
+jq '.runs[1].gbps = .runs[0].gbps' "$tmp/two.json" >"$tmp/same.json"
+start "${utf8[@]}" -- --load "$tmp/same.json" --min-measured 0
+wait_screen 'loaded export, 2 runs' 30
+screen | grep -q '╭─ Runs, by run number'
+ok $? "--load opens on the runs view"
+T send-keys -t ui 4
+wait_screen 'Throughput Gbit/s \(receiver\) vs size' 20
+screen | grep -qE '│ +[0-9.]+│ *(21|12)|│ *(21|12) *│'
+ok $? "two strategies at one value: both markers, side by side"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
+done_testing
