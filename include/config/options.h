@@ -124,6 +124,7 @@ enum option_type {
 	OPTION_EVENTS,	   /* perf event names */
 	OPTION_CPUS,	   /* struct cpu_list */
 	OPTION_PRESET,	   /* -p: another preset's options, first */
+	OPTION_TYPE_COUNT, /* not a type: how many there are */
 };
 
 /* What a row is besides its type. */

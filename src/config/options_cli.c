@@ -1,0 +1,249 @@
+/*
+ * The command line: getopt over the option table's names and letters in
+ * passes (the options that shape the lookup of presets, then -p, then the
+ * rest, so every option given overrides a preset), the checks between
+ * options, and --help.  Each value is read by its row's type.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "options_private.h"
+
+int options_resolve_events(struct options *o, char **cause)
+{
+	const char *names[COUNTERS_MAX];
+
+	*cause = NULL;
+	o->counters_enabled = !o->no_counters &&
+			      (o->event_count || !options_given(o, "events"));
+	if (!o->counters_enabled)
+		return 0;
+	for (size_t i = 0; i < o->event_count; i++)
+		names[i] = o->events[i];
+	/* Without libpfm4 there is nothing to count; --check says why. */
+	if (counters_resolve(o->event_count ? names : NULL,
+			     (unsigned int)o->event_count, &o->counters,
+			     cause) == 0)
+		return 0;
+	if (o->event_count)
+		return -EINVAL;
+	o->counters_enabled = false;
+	free(*cause);
+	*cause = NULL;
+	return 0;
+}
+
+/* Options that shape a link need one nio-top made. */
+static int check_topology(const struct topo_options *t, char **cause)
+{
+	const char *needs_veth = t->mtu	       ? "--mtu"
+				 : t->rate_bps ? "--rate"
+				 : t->delay_ms ? "--delay"
+				 : t->loss_pct ? "--loss"
+					       : NULL;
+
+	if (needs_veth && t->kind != TOPO_VETH)
+		return cause_set(cause, -EINVAL,
+				 "%s needs --topology veth (not %s)",
+				 needs_veth, topo_kind_name(t->kind));
+	if (t->rate_bps && (t->delay_ms || t->loss_pct))
+		return cause_set(cause, -EINVAL,
+				 "--rate cannot be combined with --delay "
+				 "or --loss yet: both need the root qdisc");
+	if (t->keep_prefix[0] &&
+	    (t->kind == TOPO_CURRENT || t->kind == TOPO_REMOTE))
+		return cause_set(cause, -EINVAL,
+				 "--keep-netns needs a namespace nio-top "
+				 "makes (--topology veth or loopback)");
+	return 0;
+}
+
+/*
+ * --rx zerocopy: the kernel must have TCP_ZEROCOPY_RECEIVE.  It changes the
+ * receive side only: the network (its MTU among the rest) stays as the other
+ * options make it, so a run with it compares with one without.
+ */
+static int check_rx(struct options *o, char **cause)
+{
+	char *why = NULL;
+
+	if (o->run.rx != RX_ZEROCOPY)
+		return 0;
+	if (!o->viewing_only && !o->load &&
+	    strategy_probe(&strategy_rx_zerocopy, &why) < 0) {
+		int r = cause_set(cause, -EINVAL, "--rx zerocopy: %s",
+				  why ? why : "unavailable here");
+
+		free(why);
+		return r;
+	}
+	free(why);
+	return 0;
+}
+
+/* --serve and --connect, and the options that belong to one of them. */
+static int check_hosts(struct options *o, char **cause)
+{
+	if (o->serve && o->connect)
+		return cause_set(cause, -EINVAL,
+				 "--serve and --connect exclude each other");
+	for (size_t i = 0; !o->serve && i < option_row_count; i++)
+		if ((option_rows[i].flags & OPTION_SERVE) && o->given[i])
+			return cause_set(cause, -EINVAL, "--%s needs --serve",
+					 option_rows[i].name);
+	if (o->reverse && !o->connect)
+		return cause_set(cause, -EINVAL, "--reverse needs --connect");
+	if (o->auth_file && !o->serve && !o->connect)
+		return cause_set(cause, -EINVAL,
+				 "--auth-file needs --serve or --connect");
+	if (o->connect && o->load)
+		return cause_set(cause, -EINVAL,
+				 "--connect and --load exclude each other");
+	if (o->connect) {
+		if (options_given(o, "topology") && o->topo.kind != TOPO_REMOTE)
+			return cause_set(cause, -EINVAL,
+					 "--connect runs over --topology "
+					 "remote (not %s)",
+					 topo_kind_name(o->topo.kind));
+		o->topo.kind = TOPO_REMOTE;
+	}
+	if (o->topo.kind == TOPO_REMOTE && !o->connect && !o->viewing_only &&
+	    !o->load)
+		return cause_set(cause, -EINVAL,
+				 "--topology remote needs --connect HOST");
+	return 0;
+}
+
+/* The passes over argv: options that shape the lookup, presets, the rest. */
+enum parse_phase {
+	PHASE_EARLY,
+	PHASE_PRESETS,
+	PHASE_REST,
+};
+
+static enum parse_phase row_phase(const struct option_row *row)
+{
+	return row->flags & OPTION_EARLY     ? PHASE_EARLY
+	       : options_type_of(row)->first ? PHASE_PRESETS
+					     : PHASE_REST;
+}
+
+/* Applies the options of argv that belong to phase. */
+static int parse_pass(int argc, char **argv, const struct option *longs,
+		      const char *shorts, enum parse_phase phase,
+		      struct options *o, char **cause)
+{
+	int key;
+
+	optind = 1;
+	opterr = 0;
+	while ((key = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		const struct option_row *row;
+		int r;
+
+		if (key == '?')
+			return cause_set(cause, -EINVAL, "unknown option '%s'",
+					 argv[optind - 1]);
+		if (key == ':')
+			return cause_set(cause, -EINVAL,
+					 "option '%s' needs a value",
+					 argv[optind - 1]);
+		row = key >= 256 ? &option_rows[key - 256] : NULL;
+		for (size_t i = 0; !row && i < option_row_count; i++)
+			if (option_rows[i].letter == key)
+				row = &option_rows[i];
+		if (!row || row_phase(row) != phase)
+			continue;
+		r = options_value_from_text(o, row, optarg, cause);
+		if (r < 0)
+			return r;
+		o->given[options_row_index(row)] = true;
+	}
+	return 0;
+}
+
+int options_parse(int argc, char **argv, struct options *o, char **cause)
+{
+	struct option longs[OPTIONS_MAX + 1];
+	char shorts[2 * OPTIONS_MAX + 2] = ":";
+	size_t n = 1, k = 0;
+	int r = 0;
+
+	*cause = NULL;
+	options_defaults(o);
+	memset(longs, 0, sizeof(longs));
+	for (size_t i = 0; i < option_row_count; i++) {
+		const struct option_row *row = &option_rows[i];
+
+		if (!row->name)
+			continue;
+		longs[k++] = (struct option){
+			.name = row->name,
+			.has_arg = row->arg ? required_argument : no_argument,
+			.val = 256 + (int)i,
+		};
+		if (row->letter) {
+			shorts[n++] = row->letter;
+			if (row->arg)
+				shorts[n++] = ':';
+		}
+	}
+	shorts[n] = '\0';
+
+	for (int phase = PHASE_EARLY; phase <= PHASE_REST && r == 0; phase++)
+		r = parse_pass(argc, argv, longs, shorts,
+			       (enum parse_phase)phase, o, cause);
+	if (r < 0)
+		return r;
+	if (optind < argc)
+		return cause_set(cause, -EINVAL, "unexpected argument '%s'",
+				 argv[optind]);
+	if (o->strategy_count == 0)
+		return cause_set(cause, -EINVAL,
+				 "--strategy: no strategy is "
+				 "available on this machine");
+	r = check_hosts(o, cause);
+	if (r == 0)
+		r = check_rx(o, cause);
+	if (r == 0)
+		r = check_topology(&o->topo, cause);
+	if (r == 0 && !o->load)
+		r = options_resolve_events(o, cause);
+	return r;
+}
+
+void options_usage(FILE *out)
+{
+	fprintf(out, "usage: nio-top [--batch] [options]\n\n"
+		     "Explore what each Linux TCP copy strategy costs.\n\n");
+	for (size_t i = 0; i < option_row_count; i++) {
+		const struct option_row *row = &option_rows[i];
+		const struct option_type_ops *type = options_type_of(row);
+		char left[40], extra[96] = "";
+
+		if (!row->name)
+			continue;
+		if (row->letter)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s",
+				 row->letter, row->name, row->arg ? " " : "",
+				 row->arg ? row->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", row->name,
+				 row->arg ? " " : "", row->arg ? row->arg : "");
+		if (type->help_range)
+			type->help_range(row, extra, sizeof(extra));
+		if (row->def)
+			snprintf(extra + strlen(extra),
+				 sizeof(extra) - strlen(extra), "%sdefault %s",
+				 extra[0] ? "; " : "", row->def);
+		fprintf(out, "  %-26s %s%s%s%s\n", left, row->help,
+			extra[0] ? " (" : "", extra, extra[0] ? ")" : "");
+	}
+	fprintf(out, "\nStrategies:");
+	for (size_t i = 0; i < strategy_count(); i++)
+		fprintf(out, " %s", strategy_at(i)->name);
+	fprintf(out, "\n");
+}

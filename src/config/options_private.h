@@ -1,0 +1,131 @@
+/*
+ * What the files of the options share, and nothing outside them includes:
+ * the operations of each type of value (options_types.c), one entry per
+ * enum option_type, and the few helpers that find a row's value.  A row says
+ * which type, where and within what range; its type reads the value from
+ * text or JSON, writes it as JSON and describes it, so the command line
+ * (options_cli.c) and JSON (options_json.c) never ask which type a row is.
+ */
+#ifndef NIO_TOP_OPTIONS_PRIVATE_H
+#define NIO_TOP_OPTIONS_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "options.h"
+
+/*
+ * How a number is stored: the value at value as a double and back, whether
+ * it is whole (JSON takes whole numbers only), and what one is called in
+ * errors ("a whole number").
+ */
+struct option_number {
+	double (*get)(const void *value);
+	void (*set)(void *value, double number);
+	bool integer;
+	const char *noun;
+};
+
+/*
+ * What one type of value can do.  An operation a type lacks is NULL: its
+ * rows are not read or written that way (a flag has no JSON, a path is not a
+ * run setting).  Errors name the option (label, "--msg-size") or the place
+ * in a file (where, "p.json: topology.mtu") and the value, and say the rule.
+ */
+struct option_type_ops {
+	/* The value from command-line text (NULL for a flag) into o. */
+	int (*from_text)(struct options *o, const struct option_row *row,
+			 const char *label, const char *text, char **cause);
+	/* The value from a preset's JSON into o.  NULL: not a preset key. */
+	int (*from_json)(struct options *o, const struct option_row *row,
+			 const cJSON *v, const char *where, char **cause);
+	/* The value in o as a preset writes it. */
+	cJSON *(*to_json)(const struct options *o,
+			  const struct option_row *row);
+	/*
+	 * Whether value is unset (0, empty): a preset leaves it out unless
+	 * the row has a default.  NULL: a value is always written.
+	 */
+	bool (*empty)(const struct option_row *row, const void *value);
+	/* The value's JSON Schema; the row's help becomes its description. */
+	cJSON *(*schema)(const struct option_row *row);
+	/* What the value is, one sentence of mdoc for nio-top-preset(5). */
+	void (*describe)(FILE *out, const struct option_row *row);
+	/* The range --help shows ("1 .. 64").  NULL: none. */
+	void (*help_range)(const struct option_row *row, char *out,
+			   size_t size);
+
+	/*
+	 * One value at value, read from JSON or written as JSON: a scalar's,
+	 * or one item of a list's, as a run holds it (its strategy, its
+	 * message size).  A run's settings travel this way, and most scalars'
+	 * preset values too.  NULL: not a run setting.
+	 */
+	int (*value_from_json)(const struct option_row *row, const cJSON *v,
+			       const char *where, bool viewing, void *value,
+			       char **cause);
+	cJSON *(*value_to_json)(const struct option_row *row,
+				const void *value);
+
+	/*
+	 * Numbers: how one is stored (OPTION_UINT, OPTION_SECONDS, ...), and
+	 * what the manual calls it, before its range ("An integer,").
+	 */
+	const struct option_number *number;
+	const char *words;
+
+	/*
+	 * Lists: one item from text or JSON, as a preset writes it and its
+	 * schema; an item's errors that concern the whole list name the list
+	 * (list_where).  Then how many items a list holds, and an item's size.
+	 */
+	int (*item_from_text)(const struct option_row *row, void *item,
+			      const char *label, const char *text, bool viewing,
+			      char **cause);
+	int (*item_from_json)(const struct option_row *row, void *item,
+			      const cJSON *v, const char *list_where,
+			      const char *where, bool viewing, char **cause);
+	cJSON *(*item_to_json)(const struct option_row *row, const void *item);
+	cJSON *(*item_schema)(const struct option_row *row);
+	size_t least, most;
+	size_t item_size;
+
+	/* The command line applies it before the rest, which override it. */
+	bool first;
+};
+
+/* Indexed by enum option_type. */
+extern const struct option_type_ops option_types[OPTION_TYPE_COUNT];
+
+static inline const struct option_type_ops *options_type_of(
+	const struct option_row *row)
+{
+	return &option_types[row->type];
+}
+
+/* Where a row's value is, offset bytes into base. */
+static inline void *options_at(const void *base, size_t offset)
+{
+	return (char *)base + offset;
+}
+
+static inline size_t options_row_index(const struct option_row *row)
+{
+	return (size_t)(row - option_rows);
+}
+
+/* "--name" for messages, or the preset key of a preset-only row. */
+const char *options_row_label(const struct option_row *row, char *out,
+			      size_t size);
+
+/*
+ * The value of row from command-line text (NULL for a flag), or from a
+ * preset's JSON (where names it: "p.json: topology.mtu"), by its type.
+ */
+int options_value_from_text(struct options *o, const struct option_row *row,
+			    const char *text, char **cause);
+int options_value_from_json(struct options *o, const struct option_row *row,
+			    const cJSON *v, const char *where, char **cause);
+
+#endif
