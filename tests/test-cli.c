@@ -166,11 +166,115 @@ static void test_bad(void)
 	}
 }
 
+/* The explorer's controls are rows of the table, stepped through it. */
+static const struct option_row *control(const char *name)
+{
+	for (size_t i = 0; i < options_control_count(); i++)
+		if (strcmp(options_control_at(i)->name, name) == 0)
+			return options_control_at(i);
+	return NULL;
+}
+
+static bool not_one_copy(const struct run_config *c, void *arg)
+{
+	(void)arg;
+	return strcmp(c->strategy->name, "one-copy") != 0;
+}
+
+static void test_controls(void)
+{
+	const struct option_row *size = control("msg-size");
+	const struct option_row *threads = control("threads");
+	const struct option_row *strategy = control("strategy");
+	const struct option_row *duration = control("duration");
+	const struct option_row *mode = control("mode");
+	struct run_config c = {
+		.strategy = strategy_at(0), .msg_size = 3000, .threads = 64};
+	bool read[OPTIONS_MAX] = {false};
+	struct run_config back = {0};
+	struct options o;
+	char text[48], *printed;
+	cJSON *json;
+
+	ok(options_control_count() == 5 && size && threads && strategy &&
+		   duration && mode,
+	   "the controls are the strategy, size, threads, mode and duration "
+	   "rows (%zu)",
+	   options_control_count());
+	ok(size && options_control_step(size, &c, 1, NULL, NULL) &&
+		   c.msg_size == 4096,
+	   "a size between steps goes up to the next: 3000 -> %zu", c.msg_size);
+	c.msg_size = 3000;
+	options_control_step(size, &c, -1, NULL, NULL);
+	ok(c.msg_size == 2048, "and down to the one before: %zu", c.msg_size);
+	c.msg_size = 4194304;
+	ok(!options_control_step(size, &c, 1, NULL, NULL) &&
+		   c.msg_size == 4194304,
+	   "no size past 4 MiB");
+	options_control_text(size, &c, text, sizeof(text));
+	ok(strcmp(text, "4 MiB") == 0, "a size reads 4 MiB: %s", text);
+	ok(!options_control_step(threads, &c, 1, NULL, NULL) && c.threads == 64,
+	   "threads stop at 64");
+	options_control_step(threads, &c, -3, NULL, NULL);
+	ok(c.threads == 61, "three steps down: %u", c.threads);
+	c.strategy = strategy_find("two-copy");
+	options_control_step(strategy, &c, 1, not_one_copy, NULL);
+	ok(strcmp(c.strategy->name, "one-copy") != 0 &&
+		   strategy_index(c.strategy) ==
+			   (strategy_index(strategy_find("one-copy")) + 1) %
+				   strategy_count(),
+	   "a strategy not allowed is stepped over: two-copy -> %s",
+	   c.strategy->name);
+	c.strategy = strategy_at(0);
+	options_control_step(strategy, &c, -1, NULL, NULL);
+	ok(c.strategy == strategy_at(strategy_count() - 1),
+	   "strategies go round: the first's previous is the last (%s)",
+	   c.strategy->name);
+	c.mode = RUN_STREAM;
+	options_control_step(mode, &c, 1, NULL, NULL);
+	options_control_text(mode, &c, text, sizeof(text));
+	ok(c.mode == RUN_RR && strcmp(text, "rr") == 0, "stream -> %s", text);
+	c.settings.duration_ms = 0;
+	options_control_text(duration, &c, text, sizeof(text));
+	ok(strcmp(text, "continuous") == 0, "a duration of 0 reads %s", text);
+	options_control_toggle(duration, &c);
+	options_control_text(duration, &c, text, sizeof(text));
+	ok(c.settings.duration_ms == 5000 && strcmp(text, "5 s") == 0,
+	   "Enter makes it timed: %s", text);
+	options_control_step(duration, &c, 1, NULL, NULL);
+	ok(c.settings.duration_ms == 10000, "then 5 s -> %llu ms",
+	   (unsigned long long)c.settings.duration_ms);
+
+	/* As settings.json has them: written out and read again. */
+	json = options_controls_to_json(&c);
+	printed = cJSON_PrintUnformatted(json);
+	cJSON_Delete(json);
+	json = cJSON_Parse(printed);
+	free(printed);
+	options_controls_from_json(json, &back, read);
+	ok(back.strategy == c.strategy && back.msg_size == c.msg_size &&
+		   back.threads == c.threads && back.mode == c.mode &&
+		   back.settings.duration_ms == c.settings.duration_ms &&
+		   read[0] && read[4],
+	   "the controls written as JSON read back the same");
+	cJSON_Delete(json);
+	options_defaults(&o);
+	read[1] = false; /* the size was not read: it stays the default */
+	options_from_run(&o, &back, read);
+	ok(o.strategy_count == 1 && o.strategies[0] == c.strategy &&
+		   o.msg_sizes[0] == 16384 && o.threads[0] == 61 &&
+		   o.modes[0] == RUN_RR && o.run.duration_ms == 10000 &&
+		   options_given(&o, "threads") &&
+		   !options_given(&o, "msg-size"),
+	   "the controls read become the options, given; the rest stay");
+}
+
 int main(void)
 {
 	test_sizes();
 	test_rates_and_subnets();
 	test_good();
 	test_bad();
+	test_controls();
 	return tap_done();
 }

@@ -134,6 +134,21 @@ enum option_flag {
 	OPTION_EARLY = 1 << 2, /* applied before presets are looked up */
 };
 
+/*
+ * A run setting the explorer shows as a control (Left/Right step it): its
+ * label in the controls panel, the values it steps through in the row's
+ * unit (NULL: every value of the row's range, or every name), and what its
+ * toggle key (Enter) switches with 0, if anything.  Adding a control is
+ * giving a row one of these.
+ */
+struct option_control {
+	const char *label;   /* "Size" */
+	const double *steps; /* ascending */
+	size_t step_count;
+	const char *zero; /* how 0 reads ("continuous"), or NULL */
+	double toggle;	  /* Enter: 0 and this; 0: Enter runs it again */
+};
+
 struct option_row {
 	const char *name;    /* --name, or NULL: a preset key only */
 	char letter;	     /* -x, or 0 */
@@ -150,6 +165,7 @@ struct option_row {
 	const char *def; /* the default, as the command line spells it */
 	unsigned int flags;
 	const char *help;
+	const struct option_control *control; /* OPTION_RUN rows only */
 };
 
 extern const struct option_row option_rows[];
@@ -161,6 +177,39 @@ const struct option_row *options_by_key(const char *key);
 /* Whether --name was given (or set as if it were). */
 bool options_given(const struct options *o, const char *name);
 void options_set_given(struct options *o, const char *name);
+
+/* The explorer's controls: the rows with a control, in the table's order. */
+size_t options_control_count(void);
+const struct option_row *options_control_at(size_t index);
+/* A control's value in c for people: "64 KiB", "zero-copy", "continuous". */
+void options_control_text(const struct option_row *row,
+			  const struct run_config *c, char *out, size_t size);
+/*
+ * Steps a control's value in c by delta steps: names (strategies, modes)
+ * wrap around, numbers stop at the ends.  A value allowed() refuses is
+ * stepped over (NULL: all are allowed).  Whether c changed.
+ */
+bool options_control_step(
+	const struct option_row *row, struct run_config *c, int delta,
+	bool (*allowed)(const struct run_config *c, void *arg), void *arg);
+/* The toggle: 0 and the control's toggle value, in turn. */
+bool options_control_toggle(const struct option_row *row, struct run_config *c);
+
+/*
+ * The options that run c again: each run setting's value in c as the only
+ * one -- a list of one strategy, one size -- marked as given.  controls:
+ * NULL for every run setting, else only the controls it says (by their
+ * index, options_control_at()).
+ */
+void options_from_run(struct options *o, const struct run_config *c,
+		      const bool *controls);
+/*
+ * The controls of c as JSON by their run keys, and back: each one in from
+ * that fits read into c, and marked in read[] by its index.
+ */
+cJSON *options_controls_to_json(const struct run_config *c);
+void options_controls_from_json(const cJSON *from, struct run_config *c,
+				bool read[OPTIONS_MAX]);
 
 /* Every option at its default. */
 void options_defaults(struct options *o);

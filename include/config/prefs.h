@@ -20,12 +20,9 @@
 struct prefs {
 	char theme[65];
 	unsigned int refresh_ms;
-	/* The last controls; strategy "" when there are none. */
-	char strategy[32];
-	size_t msg_size;
-	unsigned int threads;
-	int mode;
-	uint64_t duration_ms;
+	/* The last controls: those read, by options_control_at()'s index. */
+	struct run_config controls;
+	bool control_read[OPTIONS_MAX];
 	/* The runs table: its sort column (a metric key, or a column name). */
 	char sort[32];
 	bool sort_descending;

@@ -19,6 +19,9 @@ int units_parse_size(const char *text, size_t *bytes);
 /* 4096 -> "4K": the way the command line spells a size. */
 void units_format_size(size_t bytes, char *out, size_t size);
 
+/* 4096 -> "4 KiB": the way screens and reports say a size. */
+void units_format_size_iec(size_t bytes, char *out, size_t size);
+
 /* "2G" -> 2^31 (K, M, G, T are binary); more than 0. */
 int units_parse_bytes(const char *text, uint64_t *bytes);
 /* 1610612736 -> "1.5 GiB": for people. */

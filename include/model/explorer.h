@@ -17,15 +17,6 @@
 #include "run.h"
 #include "session.h"
 
-enum explorer_control {
-	CONTROL_STRATEGY,
-	CONTROL_SIZE,
-	CONTROL_THREADS,
-	CONTROL_MODE,
-	CONTROL_DURATION,
-	CONTROL_COUNT,
-};
-
 enum gauge_side { SIDE_SENDER, SIDE_RECEIVER, SIDE_COUNT };
 
 struct gauge_reading {
@@ -116,12 +107,6 @@ struct explorer {
 	unsigned int said;  /* how often message was set: news even if alike */
 };
 
-/* The values a control steps through. */
-extern const size_t explorer_sizes[];
-extern const size_t explorer_size_count;
-extern const uint64_t explorer_durations_ms[]; /* 0: continuous */
-extern const size_t explorer_duration_count;
-
 /*
  * Starts with the first run of the session's plan; with a plan of several
  * runs given on the command line, runs them all as a sweep.  A session with
@@ -131,20 +116,24 @@ int explorer_open(struct explorer *e, struct session *session,
 		  unsigned int refresh_ms);
 void explorer_close(struct explorer *e);
 
-/* Steps a control by delta values; unavailable strategies are skipped. */
-void explorer_step(struct explorer *e, enum explorer_control control,
+/*
+ * Steps a control (a row of the option table, options_control_at()) by
+ * delta values; strategies this machine cannot run are stepped over.
+ */
+void explorer_step(struct explorer *e, const struct option_row *control,
 		   int delta);
 /* Sets a strategy by its registry index, if available. */
 void explorer_set_strategy(struct explorer *e, size_t index);
-/* Continuous runs become timed ones (5 s) and back. */
-void explorer_toggle_duration(struct explorer *e);
+/*
+ * Enter on a control: one with a toggle switches it (a continuous run
+ * becomes a timed one of 5 s, and back); any other runs the controls again.
+ */
+void explorer_toggle(struct explorer *e, const struct option_row *control);
 /*
  * The process is about to stop (Ctrl-Z): the run's measured window ends
  * here (run_pause) and, outside a sweep, the controls run again after it.
  */
 void explorer_pause(struct explorer *e);
-/* Runs the controls again (after a fixed-length run ended). */
-void explorer_restart(struct explorer *e);
 /* Every available strategy over a range of sizes at the current threads. */
 void explorer_sweep(struct explorer *e);
 bool explorer_sweeping(const struct explorer *e);

@@ -17,8 +17,7 @@
 enum ui_command_kind {
 	UI_STEP,	 /* control by arg values */
 	UI_SET_STRATEGY, /* arg: the registry index */
-	UI_RESTART,
-	UI_DURATION_TOGGLE,
+	UI_TOGGLE,	 /* control: explorer_toggle() */
 	UI_SWEEP,
 	UI_EXPORT,
 	UI_SAVE_PRESET, /* text: the name */
@@ -28,7 +27,7 @@ enum ui_command_kind {
 
 struct ui_command {
 	enum ui_command_kind kind;
-	enum explorer_control control;
+	const struct option_row *control; /* a row with a control */
 	int arg;
 	char text[64]; /* UI_SAVE_PRESET: the preset's name */
 };

@@ -189,11 +189,8 @@ static void explore_command(struct explore *x, const struct ui_command *cmd)
 	case UI_SET_STRATEGY:
 		explorer_set_strategy(e, (size_t)cmd->arg);
 		break;
-	case UI_RESTART:
-		explorer_restart(e);
-		break;
-	case UI_DURATION_TOGGLE:
-		explorer_toggle_duration(e);
+	case UI_TOGGLE:
+		explorer_toggle(e, cmd->control);
 		break;
 	case UI_SWEEP:
 		explorer_sweep(e);
@@ -326,7 +323,6 @@ static void explore_resume(void *data)
 /* What this explorer leaves for the next start (unless --no-config). */
 static void explore_remember(struct explore *x)
 {
-	const struct run_config *c = &x->explorer.config;
 	struct prefs p = {0};
 	char *cause = NULL;
 
@@ -334,11 +330,7 @@ static void explore_remember(struct explore *x)
 		return;
 	ui_remember(x->ui, &p);
 	p.refresh_ms = x->session->options.refresh_ms;
-	snprintf(p.strategy, sizeof(p.strategy), "%s", c->strategy->name);
-	p.msg_size = c->msg_size;
-	p.threads = c->threads;
-	p.mode = (int)c->mode;
-	p.duration_ms = c->settings.duration_ms;
+	p.controls = x->explorer.config;
 	if (prefs_save(&p, &cause) < 0 && !x->app->farewell &&
 	    asprintf(&x->app->farewell, "settings not saved: %s",
 		     cause ? cause : "cannot write them") < 0)

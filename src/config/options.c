@@ -16,6 +16,20 @@
 #define O(member) offsetof(struct options, member)
 #define R(member) offsetof(struct run_config, member)
 
+/*
+ * The explorer's controls: what they step through.  Sizes are powers of two
+ * over the whole range; durations in seconds, 0 running until a control
+ * changes.
+ */
+static const double size_steps[] = {
+	64,    128,   256,    512,    1024,   2048,    4096,	8192,	 16384,
+	32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304,
+};
+static const double duration_steps[] = {0, 1, 2, 5, 10, 30, 60};
+
+#define STEPS(list)                                                            \
+	.steps = (list), .step_count = sizeof(list) / sizeof(*(list))
+
 const struct option_row option_rows[] = {
 	{.name = "batch",
 	 .type = OPTION_FLAG,
@@ -54,7 +68,8 @@ const struct option_row option_rows[] = {
 	 .max = OPTIONS_LIST_MAX,
 	 .def = "all",
 	 .flags = OPTION_RUN,
-	 .help = "strategies, or \"all\" (those this machine can run)"},
+	 .help = "strategies, or \"all\" (those this machine can run)",
+	 .control = &(const struct option_control){.label = "Strategy"}},
 	{.name = "msg-size",
 	 .letter = 'm',
 	 .arg = "LIST",
@@ -68,7 +83,9 @@ const struct option_row option_rows[] = {
 	 .max = MESSAGE_SIZE_MAX,
 	 .def = "16K",
 	 .flags = OPTION_RUN,
-	 .help = "message sizes in bytes, or with K or M"},
+	 .help = "message sizes in bytes, or with K or M",
+	 .control = &(const struct option_control){.label = "Size",
+						   STEPS(size_steps)}},
 	{.name = "threads",
 	 .letter = 't',
 	 .arg = "LIST",
@@ -82,7 +99,8 @@ const struct option_row option_rows[] = {
 	 .max = OPTIONS_THREADS_MAX,
 	 .def = "1",
 	 .flags = OPTION_RUN,
-	 .help = "flows per run"},
+	 .help = "flows per run",
+	 .control = &(const struct option_control){.label = "Threads"}},
 	{.name = "mode",
 	 .arg = "LIST",
 	 .key = "mode",
@@ -98,7 +116,8 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "what a run measures: stream (throughput), rr (one "
 		 "request, one answer: round-trip latency), or both "
-		 "(stream,rr)"},
+		 "(stream,rr)",
+	 .control = &(const struct option_control){.label = "Mode"}},
 	{.name = "duration",
 	 .letter = 'd',
 	 .arg = "SEC",
@@ -112,7 +131,11 @@ const struct option_row option_rows[] = {
 	 .def = "5",
 	 .flags = OPTION_RUN,
 	 .help = "measured seconds per run, fractions allowed (the explorer "
-		 "runs until a control changes unless given)"},
+		 "runs until a control changes unless given)",
+	 .control = &(const struct option_control){.label = "Duration",
+						   STEPS(duration_steps),
+						   .zero = "continuous",
+						   .toggle = 5}},
 	{.name = "warmup",
 	 .letter = 'w',
 	 .arg = "SEC",

@@ -25,6 +25,8 @@ struct option_number {
 	void (*set)(void *value, double number);
 	bool integer;
 	const char *noun;
+	const char *unit; /* after it for people (" s"), or NULL */
+	size_t size;	  /* of the value stored */
 };
 
 /*
@@ -67,6 +69,22 @@ struct option_type_ops {
 			       char **cause);
 	cJSON *(*value_to_json)(const struct option_row *row,
 				const void *value);
+
+	/*
+	 * A run's one value as a control steps it: its position (a number
+	 * in the row's unit, a size in bytes, the index of a strategy or a
+	 * name) and back, how many positions there are when they are names
+	 * (0: numbers in the row's range), and the value for people ("64
+	 * KiB", "zero-copy").  NULL for numbers: their kind does it.  Then
+	 * the size of the value, as the options hold one item of it.
+	 */
+	double (*position)(const struct option_row *row, const void *value);
+	void (*set_position)(const struct option_row *row, void *value,
+			     double position);
+	size_t (*positions)(const struct option_row *row);
+	void (*text)(const struct option_row *row, const void *value,
+		     char *out, size_t size);
+	size_t value_size;
 
 	/*
 	 * Numbers: how one is stored (OPTION_UINT, OPTION_SECONDS, ...), and

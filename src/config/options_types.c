@@ -471,18 +471,22 @@ static const struct option_number whole_number = {
 	.set = uint_set,
 	.integer = true,
 	.noun = "a whole number",
+	.size = sizeof(unsigned int),
 };
 
 static const struct option_number seconds_number = {
 	.get = ms_get,
 	.set = ms_set,
 	.noun = "a duration in seconds",
+	.unit = " s",
+	.size = sizeof(uint64_t),
 };
 
 static const struct option_number real_number = {
 	.get = double_get,
 	.set = double_set,
 	.noun = "a number",
+	.size = sizeof(double),
 };
 
 /* A rate given as a number: its text is read as a rate ("1G"). */
@@ -490,6 +494,7 @@ static const struct option_number rate_number = {
 	.get = u64_get,
 	.set = u64_set,
 	.integer = true,
+	.size = sizeof(uint64_t),
 };
 
 /*
@@ -742,6 +747,26 @@ static cJSON *size_value_to_json(const struct option_row *row,
 	return jsonfile_u64_item(*(const size_t *)value);
 }
 
+static double size_position(const struct option_row *row, const void *value)
+{
+	(void)row;
+	return (double)*(const size_t *)value;
+}
+
+static void size_set_position(const struct option_row *row, void *value,
+			      double position)
+{
+	(void)row;
+	*(size_t *)value = (size_t)position;
+}
+
+static void size_text(const struct option_row *row, const void *value,
+		      char *out, size_t size)
+{
+	(void)row;
+	units_format_size_iec(*(const size_t *)value, out, size);
+}
+
 static cJSON *size_schema(const struct option_row *row)
 {
 	return schema_one_of(schema_range("integer", row->min, row->max),
@@ -827,6 +852,35 @@ static cJSON *strategy_to_json(const struct option_row *row, const void *value)
 	(void)row;
 	return cJSON_CreateString(
 		(*(const struct strategy_ops *const *)value)->name);
+}
+
+/* A control steps through the strategies by their index. */
+static double strategy_position(const struct option_row *row, const void *value)
+{
+	(void)row;
+	return (double)strategy_index(
+		*(const struct strategy_ops *const *)value);
+}
+
+static void strategy_set_position(const struct option_row *row, void *value,
+				  double position)
+{
+	(void)row;
+	*(const struct strategy_ops **)value = strategy_at((size_t)position);
+}
+
+static size_t strategy_positions(const struct option_row *row)
+{
+	(void)row;
+	return strategy_count();
+}
+
+static void strategy_text(const struct option_row *row, const void *value,
+			  char *out, size_t size)
+{
+	(void)row;
+	snprintf(out, size, "%s",
+		 (*(const struct strategy_ops *const *)value)->name);
 }
 
 /* A name in a list (a strategy, an event): no comma, as the command line's. */
@@ -1034,6 +1088,35 @@ static int choice_from_json(const struct option_row *row, const cJSON *v,
 static cJSON *choice_to_json(const struct option_row *row, const void *value)
 {
 	return cJSON_CreateString(row->names[*(const int *)value]);
+}
+
+/* A control steps through the names by their index. */
+static double choice_position(const struct option_row *row, const void *value)
+{
+	(void)row;
+	return *(const int *)value;
+}
+
+static void choice_set_position(const struct option_row *row, void *value,
+				double position)
+{
+	(void)row;
+	*(int *)value = (int)position;
+}
+
+static size_t choice_positions(const struct option_row *row)
+{
+	size_t n = 0;
+
+	while (row->names[n])
+		n++;
+	return n;
+}
+
+static void choice_text(const struct option_row *row, const void *value,
+			char *out, size_t size)
+{
+	snprintf(out, size, "%s", row->names[*(const int *)value]);
 }
 
 static cJSON *choice_schema(const struct option_row *row)
@@ -1379,7 +1462,8 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			 .schema = bool_schema,
 			 .describe = bool_describe,
 			 .value_from_json = bool_from_json,
-			 .value_to_json = bool_to_json},
+			 .value_to_json = bool_to_json,
+			 .value_size = sizeof(bool)},
 	[OPTION_UINT] = PLAIN_NUMBER(whole_number, "An integer,"),
 	[OPTION_SECONDS] = {.from_text = number_from_text,
 			    .from_json = seconds_from_json,
@@ -1410,6 +1494,9 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			  .help_range = sizes_help_range,
 			  .value_from_json = size_value_from_json,
 			  .value_to_json = size_value_to_json,
+			  .position = size_position,
+			  .set_position = size_set_position,
+			  .text = size_text,
 			  .item_from_text = size_from_text,
 			  .item_from_json = size_item_from_json,
 			  .item_to_json = size_item_to_json,
@@ -1441,6 +1528,10 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			       .describe = strategies_describe,
 			       .value_from_json = strategy_value_from_json,
 			       .value_to_json = strategy_to_json,
+			       .position = strategy_position,
+			       .set_position = strategy_set_position,
+			       .positions = strategy_positions,
+			       .text = strategy_text,
 			       .item_from_text = strategy_from_text,
 			       .item_from_json = strategy_item_from_json,
 			       .item_to_json = strategy_to_json,
@@ -1455,7 +1546,12 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			   .schema = choice_schema,
 			   .describe = choice_describe,
 			   .value_from_json = choice_from_json,
-			   .value_to_json = choice_to_json},
+			   .value_to_json = choice_to_json,
+			   .position = choice_position,
+			   .set_position = choice_set_position,
+			   .positions = choice_positions,
+			   .text = choice_text,
+			   .value_size = sizeof(int)},
 	/*
 	 * nio-top-preset(5) has described a list of choices (mode) as text
 	 * so far (text_describe); the page and this agree.
@@ -1467,6 +1563,10 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			    .describe = text_describe,
 			    .value_from_json = choices_value_from_json,
 			    .value_to_json = choice_to_json,
+			    .position = choice_position,
+			    .set_position = choice_set_position,
+			    .positions = choice_positions,
+			    .text = choice_text,
 			    .item_to_json = choice_to_json,
 			    .item_size = sizeof(int)},
 	[OPTION_NAME] = {.from_text = name_from_text,
@@ -1506,6 +1606,7 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			 .describe = cpus_describe,
 			 .value_from_json = cpus_from_json,
 			 .value_to_json = cpus_to_json,
+			 .value_size = sizeof(struct cpu_list),
 			 .item_from_json = cpu_item_from_json,
 			 .item_schema = cpu_item_schema,
 			 .least = 0,

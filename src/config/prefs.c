@@ -13,7 +13,6 @@
 #include "cause.h"
 #include "codec.h"
 #include "jsonfile.h"
-#include "message.h"
 #include "outfile.h"
 #include "preset.h"
 #include "prefs.h"
@@ -31,19 +30,6 @@ static const struct record_field prefs_fields[] = {
 	 .size = sizeof(((struct prefs *)0)->theme),
 	 .optional = true},
 	PREFS_FIELD("refresh_ms", RECORD_UINT, refresh_ms),
-	{.key = "controls.strategy",
-	 .kind = RECORD_TEXT,
-	 .offset = offsetof(struct prefs, strategy),
-	 .size = sizeof(((struct prefs *)0)->strategy),
-	 .optional = true},
-	PREFS_FIELD("controls.msg_size", RECORD_SIZE, msg_size),
-	PREFS_FIELD("controls.threads", RECORD_UINT, threads),
-	{.key = "controls.mode",
-	 .kind = RECORD_ENUM,
-	 .offset = offsetof(struct prefs, mode),
-	 .names = run_mode_names,
-	 .optional = true},
-	PREFS_FIELD("controls.duration_ms", RECORD_U64, duration_ms),
 	{.key = "runs.sort",
 	 .kind = RECORD_TEXT,
 	 .offset = offsetof(struct prefs, sort),
@@ -84,6 +70,11 @@ int prefs_load(struct prefs *p, char **cause)
 			      path, PREFS_FORMAT);
 	else
 		r = codec_read(&prefs_record, root, p, path, CODEC_FILE, cause);
+	/* The controls are the option table's: read by it, each on its own. */
+	if (r == 0)
+		options_controls_from_json(
+			cJSON_GetObjectItemCaseSensitive(root, "controls"),
+			&p->controls, p->control_read);
 	cJSON_Delete(root);
 	if (r < 0)
 		memset(p, 0, sizeof(*p));
@@ -111,6 +102,8 @@ int prefs_save(const struct prefs *p, char **cause)
 	cJSON_AddStringToObject(root, "format", PREFS_FORMAT);
 	cJSON_AddNumberToObject(root, "version", PREFS_VERSION);
 	codec_write(&prefs_record, p, root);
+	cJSON_AddItemToObject(root, "controls",
+			      options_controls_to_json(&p->controls));
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!text)
@@ -123,8 +116,6 @@ int prefs_save(const struct prefs *p, char **cause)
 
 void prefs_apply(const struct prefs *p, struct options *o)
 {
-	const struct strategy_ops *ops = strategy_find(p->strategy);
-
 	if (p->theme[0] && !options_given(o, "theme"))
 		snprintf(o->theme, sizeof(o->theme), "%s", p->theme);
 	if (p->refresh_ms >= 20 && p->refresh_ms <= 10000 &&
@@ -135,30 +126,14 @@ void prefs_apply(const struct prefs *p, struct options *o)
 	 * preset that names any of them gets its own defaults for the rest,
 	 * not a mode or size left from another session.
 	 */
-	if (o->preset_name[0] || options_given(o, "strategy") ||
-	    options_given(o, "msg-size") || options_given(o, "threads") ||
-	    options_given(o, "mode") || options_given(o, "duration"))
+	if (o->preset_name[0])
 		return;
-	if (ops) {
-		o->strategies[0] = ops;
-		o->strategy_count = 1;
-	}
-	if (p->msg_size >= MESSAGE_SIZE_MIN &&
-	    p->msg_size <= MESSAGE_SIZE_MAX) {
-		o->msg_sizes[0] = p->msg_size;
-		o->msg_size_count = 1;
-	}
-	if (p->threads >= 1 && p->threads <= OPTIONS_THREADS_MAX) {
-		o->threads[0] = p->threads;
-		o->thread_count = 1;
-	}
-	if (p->strategy[0] && p->mode >= 0 && p->mode < RUN_MODE_COUNT) {
-		o->modes[0] = p->mode;
-		o->mode_count = 1;
-	}
-	/* A timed run last time is timed again; else the explorer's own. */
-	if (p->duration_ms && p->duration_ms <= 86400000) {
-		o->run.duration_ms = p->duration_ms;
-		options_set_given(o, "duration");
-	}
+	for (size_t k = 0; k < options_control_count(); k++)
+		if (options_given(o, options_control_at(k)->name))
+			return;
+	/*
+	 * A timed run last time is timed again; a continuous one (0) is out
+	 * of --duration's range, so not read: the explorer's own again.
+	 */
+	options_from_run(o, &p->controls, p->control_read);
 }

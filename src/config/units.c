@@ -71,6 +71,16 @@ void units_format_size(size_t bytes, char *out, size_t size)
 		snprintf(out, size, "%zu", bytes);
 }
 
+void units_format_size_iec(size_t bytes, char *out, size_t size)
+{
+	if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+		snprintf(out, size, "%zu MiB", bytes / (1024 * 1024));
+	else if (bytes >= 1024 && bytes % 1024 == 0)
+		snprintf(out, size, "%zu KiB", bytes / 1024);
+	else
+		snprintf(out, size, "%zu B", bytes);
+}
+
 int units_parse_bytes(const char *text, uint64_t *bytes)
 {
 	int r = parse_scaled(text, 'T', bytes);

@@ -19,18 +19,6 @@
 #include "plan.h"
 #include "preset.h"
 
-const size_t explorer_sizes[] = {
-	64,    128,   256,    512,    1024,   2048,    4096,	8192,	 16384,
-	32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304,
-};
-const size_t explorer_size_count = sizeof(explorer_sizes) /
-				   sizeof(explorer_sizes[0]);
-
-const uint64_t explorer_durations_ms[] = {0,	 1000,	2000, 5000,
-					  10000, 30000, 60000};
-const size_t explorer_duration_count = sizeof(explorer_durations_ms) /
-				       sizeof(explorer_durations_ms[0]);
-
 /* What explorer_sweep() runs each strategy over. */
 static const size_t sweep_sizes[] = {256,   1024,   4096,   16384,
 				     65536, 262144, 1048576};
@@ -229,27 +217,6 @@ static void explorer_changed(struct explorer *e)
 	}
 }
 
-static size_t step_index(size_t index, size_t count, int delta)
-{
-	long next = (long)index + delta;
-
-	if (next < 0)
-		return 0;
-	if (next >= (long)count)
-		return count - 1;
-	return (size_t)next;
-}
-
-static size_t nearest_index(const size_t *values, size_t count, size_t value)
-{
-	size_t best = 0;
-
-	for (size_t i = 0; i < count; i++)
-		if (values[i] <= value)
-			best = i;
-	return best;
-}
-
 void explorer_set_strategy(struct explorer *e, size_t index)
 {
 	if (index >= strategy_count() || !e->strategy_available[index]) {
@@ -265,64 +232,26 @@ void explorer_set_strategy(struct explorer *e, size_t index)
 	explorer_changed(e);
 }
 
-static void step_strategy(struct explorer *e, int delta)
+/* A control steps over the strategies this machine cannot run. */
+static bool strategy_allowed(const struct run_config *c, void *arg)
 {
-	long i = (long)strategy_index(e->config.strategy);
-	long n = (long)strategy_count();
+	const struct explorer *e = arg;
+	size_t i = strategy_index(c->strategy);
 
-	for (long k = 0; k < n; k++) {
-		i = (i + (delta < 0 ? -1 : 1) + n) % n;
-		if (e->strategy_available[i]) {
-			explorer_set_strategy(e, (size_t)i);
-			return;
-		}
-	}
+	return i < EXPLORER_STRATEGIES_MAX && e->strategy_available[i];
 }
 
-void explorer_step(struct explorer *e, enum explorer_control control, int delta)
+void explorer_step(struct explorer *e, const struct option_row *control,
+		   int delta)
 {
-	struct run_config before = e->config;
-	size_t i;
-
-	switch (control) {
-	case CONTROL_STRATEGY:
-		step_strategy(e, delta);
-		return;
-	case CONTROL_SIZE:
-		i = nearest_index(explorer_sizes, explorer_size_count,
-				  e->config.msg_size);
-		e->config.msg_size = explorer_sizes[step_index(
-			i, explorer_size_count, delta)];
-		break;
-	case CONTROL_THREADS:
-		i = step_index(e->config.threads - 1, OPTIONS_THREADS_MAX,
-			       delta);
-		e->config.threads = (unsigned int)i + 1;
-		break;
-	case CONTROL_MODE:
-		e->config.mode = e->config.mode == RUN_STREAM ? RUN_RR
-							      : RUN_STREAM;
-		break;
-	case CONTROL_DURATION:
-		for (i = 0; i < explorer_duration_count; i++)
-			if (explorer_durations_ms[i] >=
-			    e->config.settings.duration_ms)
-				break;
-		e->config.settings.duration_ms =
-			explorer_durations_ms[step_index(
-				i, explorer_duration_count, delta)];
-		break;
-	case CONTROL_COUNT:
-		return;
-	}
-	if (memcmp(&before, &e->config, sizeof(before)) != 0)
+	if (options_control_step(control, &e->config, delta, strategy_allowed,
+				 e))
 		explorer_changed(e);
 }
 
-void explorer_toggle_duration(struct explorer *e)
+void explorer_toggle(struct explorer *e, const struct option_row *control)
 {
-	e->config.settings.duration_ms = e->config.settings.duration_ms ? 0
-									: 5000;
+	options_control_toggle(control, &e->config);
 	explorer_changed(e);
 }
 
@@ -334,11 +263,6 @@ void explorer_pause(struct explorer *e)
 		e->state = EXPLORER_STOPPING;
 		e->restart = true;
 	}
-}
-
-void explorer_restart(struct explorer *e)
-{
-	explorer_changed(e);
 }
 
 void explorer_sweep(struct explorer *e)
@@ -503,14 +427,7 @@ int explorer_save_preset(struct explorer *e, const char *path)
 	cJSON *preset;
 	int r;
 
-	o.strategies[0] = e->config.strategy;
-	o.strategy_count = 1;
-	o.msg_sizes[0] = e->config.msg_size;
-	o.msg_size_count = 1;
-	o.threads[0] = e->config.threads;
-	o.thread_count = 1;
-	o.modes[0] = (int)e->config.mode;
-	o.mode_count = 1;
+	options_from_run(&o, &e->config, NULL);
 	o.repeat = 1;
 	o.run = e->config.settings;
 	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;

@@ -6,6 +6,7 @@
 #include "freeze.h"
 #include "input.h"
 #include "keymap.h"
+#include "panel.h"
 #include "skin.h"
 #include "status.h"
 #include "table.h"
@@ -69,11 +70,12 @@ static void control_action(struct ui *ui, const struct explorer *e,
 	switch (k->action) {
 	case ACT_NEXT_CONTROL:
 	case ACT_DOWN:
-		ui->focus = (ui->focus + 1) % CONTROL_COUNT;
+		ui->focus = (ui->focus + 1) % ui_control_count();
 		break;
 	case ACT_PREV_CONTROL:
 	case ACT_UP:
-		ui->focus = (ui->focus + CONTROL_COUNT - 1) % CONTROL_COUNT;
+		ui->focus = (ui->focus + ui_control_count() - 1) %
+			    ui_control_count();
 		break;
 	case ACT_DECREASE:
 	case ACT_INCREASE:
@@ -81,10 +83,7 @@ static void control_action(struct ui *ui, const struct explorer *e,
 			  k->action == ACT_DECREASE ? -1 : 1);
 		break;
 	default: /* ACT_TOGGLE */
-		ui_change(ui, e, k->key, out,
-			  ui->focus == CONTROL_DURATION ? UI_DURATION_TOGGLE
-							: UI_RESTART,
-			  0);
+		ui_change(ui, e, k->key, out, UI_TOGGLE, 0);
 		break;
 	}
 }
@@ -126,7 +125,7 @@ static void action(struct ui *ui, const struct explorer *e,
 		ui_freeze(ui, e);
 		break;
 	case ACT_EXPORT:
-		ui_push(out, UI_EXPORT, ui->focus, 0);
+		ui_push(out, UI_EXPORT, NULL, 0);
 		break;
 	case ACT_QUIT:
 		ui_quit(ui, e, out);
@@ -183,10 +182,10 @@ static void mouse_controls(struct ui *ui, const struct explorer *e,
 {
 	const struct rect *c = &ui->controls;
 
-	for (int i = 0; i < CONTROL_COUNT; i++) {
+	for (size_t i = 0; i < ui_control_count(); i++) {
 		if (ev->y != ui->control_row[i])
 			continue;
-		ui->focus = (enum explorer_control)i;
+		ui->focus = i;
 		/* The left third steps down, the right third up. */
 		if (ev->x < c->x + c->w / 3)
 			ui_change(ui, e, KEY_MOUSE, out, UI_STEP, -clicks);
@@ -196,7 +195,7 @@ static void mouse_controls(struct ui *ui, const struct explorer *e,
 	}
 	if (ui->strategy_row >= 0 && ev->y >= ui->strategy_row &&
 	    ev->y < ui->strategy_row + (int)strategy_count()) {
-		ui->focus = CONTROL_STRATEGY;
+		ui->focus = 0; /* the strategy's: the list is under it */
 		ui_change(ui, e, KEY_MOUSE, out, UI_SET_STRATEGY,
 			  ev->y - ui->strategy_row);
 	}

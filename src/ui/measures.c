@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "measures.h"
+#include "units.h"
 
 static const char *const side_names[SIDE_COUNT] = {"sender", "receiver"};
 
@@ -32,7 +33,7 @@ void ui_result_label(const struct run_result *r, char *out, size_t size)
 {
 	char bytes[24];
 
-	ui_format_size(r->config.msg_size, bytes, sizeof(bytes));
+	units_format_size_iec(r->config.msg_size, bytes, sizeof(bytes));
 	/* The mode has a column of its own; a zero-copy receive does not. */
 	snprintf(out, size, "%s %s x%u%s", r->config.strategy->name, bytes,
 		 r->config.threads,

@@ -103,16 +103,6 @@ struct rect ui_centred(int rows, int cols, int want_w, int want_h)
 	return r;
 }
 
-void ui_format_size(size_t bytes, char *out, size_t size)
-{
-	if (bytes >= 1048576 && bytes % 1048576 == 0)
-		snprintf(out, size, "%zu MiB", bytes / 1048576);
-	else if (bytes >= 1024 && bytes % 1024 == 0)
-		snprintf(out, size, "%zu KiB", bytes / 1024);
-	else
-		snprintf(out, size, "%zu B", bytes);
-}
-
 void ui_format_value(double v, char *out, size_t size)
 {
 	static const char *const suffix[] = {"", "k", "M", "G", "T"};
@@ -128,14 +118,6 @@ void ui_format_value(double v, char *out, size_t size)
 		snprintf(out, size, "%.1f%s", v, suffix[s]);
 	else
 		snprintf(out, size, "%.2f%s", v, suffix[s]);
-}
-
-void ui_format_duration(uint64_t ms, char *out, size_t size)
-{
-	if (!ms)
-		snprintf(out, size, "continuous");
-	else
-		snprintf(out, size, "%.3g s", (double)ms / 1000);
 }
 
 void ui_short_reason(const char *why, char *out, size_t size)

@@ -30,12 +30,8 @@ void ui_clear(const struct rect *r);
 /* A box of about want_w by want_h in the middle of a rows x cols screen. */
 struct rect ui_centred(int rows, int cols, int want_w, int want_h);
 
-/* "64 KiB", "1 MiB", "100 B" */
-void ui_format_size(size_t bytes, char *out, size_t size);
 /* Four significant figures at most, with k, M, G: "12.3k". */
 void ui_format_value(double value, char *out, size_t size);
-/* "continuous", "5 s" */
-void ui_format_duration(uint64_t ms, char *out, size_t size);
 /* A reason without its parenthesised details, where the whole does not fit. */
 void ui_short_reason(const char *why, char *out, size_t size);
 /* Characters (not bytes) of a UTF-8 string. */

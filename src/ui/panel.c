@@ -14,37 +14,6 @@
 #include "table.h"
 #include "units.h"
 
-static const char *const control_names[CONTROL_COUNT] = {
-	[CONTROL_STRATEGY] = "Strategy", [CONTROL_SIZE] = "Size",
-	[CONTROL_THREADS] = "Threads",	 [CONTROL_MODE] = "Mode",
-	[CONTROL_DURATION] = "Duration",
-};
-
-static void control_value(const struct explorer *e, enum explorer_control c,
-			  char *out, size_t size)
-{
-	switch (c) {
-	case CONTROL_STRATEGY:
-		snprintf(out, size, "%s", e->config.strategy->name);
-		break;
-	case CONTROL_SIZE:
-		ui_format_size(e->config.msg_size, out, size);
-		break;
-	case CONTROL_THREADS:
-		snprintf(out, size, "%u", e->config.threads);
-		break;
-	case CONTROL_MODE:
-		snprintf(out, size, "%s", run_mode_name(e->config.mode));
-		break;
-	case CONTROL_DURATION:
-		ui_format_duration(e->config.settings.duration_ms, out, size);
-		break;
-	case CONTROL_COUNT:
-		out[0] = '\0';
-		break;
-	}
-}
-
 void ui_draw_controls(struct ui *ui, const struct explorer *e,
 		      const struct rect *r, bool compact)
 {
@@ -54,22 +23,23 @@ void ui_draw_controls(struct ui *ui, const struct explorer *e,
 	ui->controls = *r;
 	ui->strategy_row = -1;
 	ui_box(ui->utf8, r, ROLE_BOX_CONTROLS, "Controls");
-	for (int c = 0; c < CONTROL_COUNT; c++) {
-		bool focused = ui->focus == (enum explorer_control)c;
-		enum theme_role role = focused ? ROLE_SELECTED : ROLE_TEXT;
+	for (size_t c = 0; c < ui_control_count(); c++) {
+		const struct option_row *row = options_control_at(c);
+		enum theme_role role = ui->focus == c ? ROLE_SELECTED
+						      : ROLE_TEXT;
 		char value[48], line[96];
 
-		control_value(e, (enum explorer_control)c, value,
-			      sizeof(value));
+		options_control_text(row, &e->config, value, sizeof(value));
 		snprintf(line, sizeof(line), " %-9s%s %-14s %s",
-			 control_names[c], ui->utf8 ? "\u25c0" : "<", value,
+			 row->control->label, ui->utf8 ? "\u25c0" : "<", value,
 			 ui->utf8 ? "\u25b6" : ">");
 		ui->control_row[c] = y;
 		attrset(theme_attr(role));
 		mvhline(y, r->x + 1, ' ', inner);
 		ui_text(y, r->x + 1, inner, role, "%s", line);
 		y++;
-		if (c != CONTROL_STRATEGY || compact)
+		/* Under the strategy, every strategy and why one is n/a. */
+		if (row->type != OPTION_STRATEGIES || compact)
 			continue;
 		ui->strategy_row = y;
 		for (size_t i = 0; i < strategy_count(); i++, y++) {
@@ -91,9 +61,17 @@ void ui_draw_controls(struct ui *ui, const struct explorer *e,
 	}
 }
 
+size_t ui_control_count(void)
+{
+	size_t n = options_control_count();
+
+	return n < UI_CONTROLS_MAX ? n : UI_CONTROLS_MAX;
+}
+
 int ui_controls_rows(bool compact)
 {
-	return CONTROL_COUNT + 2 + (compact ? 0 : (int)strategy_count());
+	return (int)ui_control_count() + 2 +
+	       (compact ? 0 : (int)strategy_count());
 }
 
 /* A bar of frac (0 .. 1) over width cells, coloured by its level. */
@@ -546,7 +524,7 @@ static void header_state(const struct explorer *e, char *out, size_t size)
 	const struct run_config *c = &e->running;
 	char bytes[24];
 
-	ui_format_size(c->msg_size, bytes, sizeof(bytes));
+	units_format_size_iec(c->msg_size, bytes, sizeof(bytes));
 	if (e->viewing)
 		snprintf(out, size, "loaded export, %zu runs",
 			 e->session->result_count);

@@ -16,6 +16,8 @@ void ui_draw_header(const struct ui *ui, const struct explorer *e);
 
 /* The rows the controls need; compact: without the strategy list. */
 int ui_controls_rows(bool compact);
+/* The controls the panel shows: the option table's, as many as fit. */
+size_t ui_control_count(void);
 void ui_draw_controls(struct ui *ui, const struct explorer *e,
 		      const struct rect *r, bool compact);
 

@@ -26,6 +26,8 @@
 #define UI_MIN_ROWS 24
 /* Below this many rows the screen is compact: a view takes the whole body. */
 #define UI_ROOMY_ROWS 30
+/* Controls the panel has room to remember where it drew. */
+#define UI_CONTROLS_MAX 12
 
 /* A figure a graph, compare or chart can show: a metric on one side. */
 struct ui_metric {
@@ -113,9 +115,9 @@ struct ui {
 	unsigned int seen_said; /* the explorer's news shown so far */
 
 	/* The controls: which has the focus, and where they were drawn. */
-	enum explorer_control focus;
+	size_t focus;	      /* options_control_at() */
 	struct rect controls; /* h 0: not on screen */
-	int control_row[CONTROL_COUNT];
+	int control_row[UI_CONTROLS_MAX];
 	int strategy_row; /* first row of the strategy list; -1: none */
 
 	struct ui_runs runs;

@@ -3,6 +3,7 @@
  * explorer's news after UI_NEWS_S: a line that says "live again" a minute
  * later says nothing true.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,33 +25,36 @@ void ui_note(struct ui *ui, const char *fmt, ...)
 }
 
 void ui_push(struct ui_commands *out, enum ui_command_kind kind,
-	     enum explorer_control control, int arg)
+	     const struct option_row *control, int arg)
 {
 	if (out->count < UI_COMMANDS_MAX)
 		out->cmd[out->count++] = (struct ui_command){kind, control, arg,
 							     ""};
 }
 
-static const char *const control_words[CONTROL_COUNT] = {
-	[CONTROL_STRATEGY] = "the strategy", [CONTROL_SIZE] = "the size",
-	[CONTROL_THREADS] = "the threads",   [CONTROL_MODE] = "the mode",
-	[CONTROL_DURATION] = "the duration",
-};
-
 void ui_change(struct ui *ui, const struct explorer *e, int key,
 	       struct ui_commands *out, enum ui_command_kind kind, int arg)
 {
+	const struct option_row *control = options_control_at(ui->focus);
+	char label[32];
+
 	if (!explorer_sweeping(e) || ui->prompt == PROMPT_CHANGE) {
-		ui_push(out, kind, ui->focus, arg);
+		ui_push(out, kind, control, arg);
 		return;
 	}
 	ui->prompt = PROMPT_CHANGE;
 	ui->prompt_key = key;
-	ui->pending = (struct ui_command){kind, ui->focus, arg, ""};
-	if (kind == UI_STEP || kind == UI_SET_STRATEGY ||
-	    kind == UI_DURATION_TOGGLE)
+	ui->pending = (struct ui_command){kind, control, arg, ""};
+	snprintf(label, sizeof(label), "%s", control->control->label);
+	for (char *c = label; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (kind == UI_SET_STRATEGY)
 		snprintf(ui->pending_what, sizeof(ui->pending_what),
-			 "change %s", control_words[ui->focus]);
+			 "change the strategy");
+	else if (kind == UI_STEP ||
+		 (kind == UI_TOGGLE && control->control->toggle))
+		snprintf(ui->pending_what, sizeof(ui->pending_what),
+			 "change the %s", label);
 	else
 		snprintf(ui->pending_what, sizeof(ui->pending_what), "%s",
 			 kind == UI_SWEEP	  ? "start a new sweep"
@@ -62,7 +66,7 @@ void ui_quit(struct ui *ui, const struct explorer *e, struct ui_commands *out)
 {
 	if (ui->prompt == PROMPT_QUIT ||
 	    (!explorer_sweeping(e) && !explorer_unsaved(e)))
-		ui_push(out, UI_QUIT, ui->focus, 0);
+		ui_push(out, UI_QUIT, NULL, 0);
 	else
 		ui->prompt = PROMPT_QUIT;
 }
@@ -129,7 +133,7 @@ static void name_key(struct ui *ui, int key, struct ui_commands *out)
 			ui_note(ui, "not saved: a preset needs a name");
 			return;
 		}
-		ui_push(out, UI_SAVE_PRESET, ui->focus, 0);
+		ui_push(out, UI_SAVE_PRESET, NULL, 0);
 		snprintf(out->cmd[out->count - 1].text,
 			 sizeof(out->cmd[0].text), "%s", ui->typed);
 	} else if (key == 27) {
@@ -158,9 +162,9 @@ bool ui_prompt_key(struct ui *ui, const struct explorer *e, int key,
 	case PROMPT_QUIT:
 		ui->prompt = PROMPT_NONE;
 		if (key == 'q' || key == KEY_F(10))
-			ui_push(out, UI_QUIT, ui->focus, 0);
+			ui_push(out, UI_QUIT, NULL, 0);
 		else if (key == 'e' || key == KEY_F(7))
-			ui_push(out, UI_EXPORT, ui->focus, 0);
+			ui_push(out, UI_EXPORT, NULL, 0);
 		else
 			ui_note(ui, "not quitting");
 		/* Not quitting: any other key then does what it does. */
@@ -169,7 +173,6 @@ bool ui_prompt_key(struct ui *ui, const struct explorer *e, int key,
 	case PROMPT_CHANGE:
 		ui->prompt = PROMPT_NONE;
 		if (key == ui->prompt_key || key == 'y') {
-			ui->pending.control = ui->focus;
 			ui_push(out, ui->pending.kind, ui->pending.control,
 				ui->pending.arg);
 		} else {

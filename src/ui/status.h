@@ -18,7 +18,7 @@ void ui_note(struct ui *ui, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 void ui_push(struct ui_commands *out, enum ui_command_kind kind,
-	     enum explorer_control control, int arg);
+	     const struct option_row *control, int arg);
 /*
  * A command that changes what runs: during a sweep it would end the sweep,
  * so the same key again (or y) must say so first.

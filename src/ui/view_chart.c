@@ -16,6 +16,7 @@
 #include "measures.h"
 #include "series.h"
 #include "status.h"
+#include "units.h"
 #include "view.h"
 
 #define CHARTS_MAX (UI_METRICS_MAX + 16)
@@ -267,7 +268,7 @@ static void chart_step(struct ui *ui, struct chart *c, const struct explorer *e,
 		snprintf(what, sizeof(what), "%zu flow%s", next,
 			 next == 1 ? "" : "s");
 	else
-		ui_format_size(next, what, sizeof(what));
+		units_format_size_iec(next, what, sizeof(what));
 	ui_note(ui, "chart: %s%s", what,
 		next == now ? (delta > 0 ? " (the most measured)"
 					 : " (the fewest measured)")
@@ -389,7 +390,7 @@ static void chart_where_text(const struct chart_def *d, double x, char *out,
 			     size_t size)
 {
 	if (d->axis == FIGURE_BY_SIZE)
-		ui_format_size((size_t)x, out, size);
+		units_format_size_iec((size_t)x, out, size);
 	else
 		snprintf(out, size, "%.0f", x);
 }
@@ -551,7 +552,7 @@ static void chart_title(const struct chart *c, const struct explorer *e,
 		snprintf(where, sizeof(where), "%zu flow%s", fixed,
 			 fixed == 1 ? "" : "s");
 	else
-		ui_format_size(fixed, where, sizeof(where));
+		units_format_size_iec(fixed, where, sizeof(where));
 	snprintf(out, size, "%s vs %s, %s%s, %s (m [ ] r)", d->name,
 		 d->axis == FIGURE_BY_SIZE ? "size" : "flows",
 		 run_mode_name(mode),

@@ -15,6 +15,7 @@
 #include "measures.h"
 #include "status.h"
 #include "table.h"
+#include "units.h"
 #include "view.h"
 
 /* The figures' names, and a run's column at the least and with a ratio. */
@@ -277,8 +278,8 @@ static void compare_head(const struct explorer *e,
 				&e->session->results[set->pick[i]];
 			char size[24], cell[48];
 
-			ui_format_size(res->config.msg_size, size,
-				       sizeof(size));
+			units_format_size_iec(res->config.msg_size, size,
+					      sizeof(size));
 			if (head == 0)
 				snprintf(cell, sizeof(cell), "%s #%zu",
 					 res->config.strategy->name,
