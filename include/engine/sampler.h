@@ -13,7 +13,9 @@
 #include "counters.h"
 #include "metric.h"
 #include "record.h"
-#include "worker.h"
+
+/* The engine's own: a run's flows (worker.h, private). */
+struct worker_flow;
 
 struct run_totals {
 	uint64_t messages_sent;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sampler.h"
+#include "worker.h"
 
 /* Newer than exports that may lack it. */
 #define OPTIONAL_FIELD(name, type, member)                                     \
