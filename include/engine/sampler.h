@@ -59,10 +59,6 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
  */
 bool sampler_zc_copied(const struct run_totals *t, char *out, size_t size);
 
-/* Delivered (receiver-side) rates between two samples. */
-double sampler_gbps(const struct sample *from, const struct sample *to);
-double sampler_msgs_per_s(const struct sample *from, const struct sample *to);
-
 /*
  * One side's counter deltas (delta may be NULL) and figures between two
  * samples, against that side's own traffic; set NULL: nothing counted.

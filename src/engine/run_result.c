@@ -9,6 +9,23 @@
 
 #include "run_private.h"
 
+static const struct record_field summary_fields[] = {
+	RECORD_FIELD("measured_s", RECORD_FINITE, struct run_result,
+		     measured_s),
+	RECORD_DELIVERED_FIELD(struct run_result, receiver.derived),
+};
+const struct record run_summary_record = RECORD_OF(summary_fields);
+
+static const struct record_field interval_fields[] = {
+	RECORD_FIELD("t_s", RECORD_FINITE, struct run_interval, t_s),
+	{.key = "length_s",
+	 .kind = RECORD_FINITE,
+	 .offset = offsetof(struct run_interval, length_s),
+	 .optional = true},
+	RECORD_DELIVERED_FIELD(struct run_interval, side[1]),
+};
+const struct record run_interval_record = RECORD_OF(interval_fields);
+
 /* One side's counters over the measured window, and what they mean. */
 static void run_side(const struct run *run, bool sender,
 		     struct run_side_counters *side)
@@ -88,20 +105,12 @@ void run_finish(struct run *run, struct run_result *result)
 		.measured_s = (double)(run->measure_to.t_ns -
 				       run->measure_from.t_ns) /
 			      1e9,
-		.gbps = sampler_gbps(&run->measure_from, &run->measure_to),
-		.msgs_per_s = sampler_msgs_per_s(&run->measure_from,
-						 &run->measure_to),
 		.has_link = run->has_link,
 		.stopped_s = run->stopped_s,
 		.counted = run->config.counters &&
 			   run_side_counted(run, true) &&
 			   run_side_counted(run, false),
 	};
-	/* Delivery is measured where it happens: over the agent's window. */
-	if (run_side_far(run, false) && peer->done) {
-		result->gbps = peer->gbps;
-		result->msgs_per_s = peer->msgs_per_s;
-	}
 	if (run_side_far(run, false)) {
 		if (run->rtt && peer->has_latency)
 			latency_hist_summarize(&peer->latency,
@@ -110,6 +119,10 @@ void run_finish(struct run *run, struct run_result *result)
 		latency_hist_subtract(run->rtt_to, run->rtt_from);
 		latency_hist_summarize(run->rtt_to, &result->latency);
 	}
+	/*
+	 * Delivery is measured where it happens: the receiver's figures are
+	 * over the agent's window when it runs the receivers.
+	 */
 	run_side_result(run, true, &result->sender);
 	run_side_result(run, false, &result->receiver);
 	if (run->has_link)
@@ -152,7 +165,7 @@ void run_finish(struct run *run, struct run_result *result)
 				      final.totals.uring_cq_overflow);
 	/* Figures of a window that delivered nothing would mean nothing. */
 	if ((run->config.role == RUN_BOTH || run->far) &&
-	    !(result->msgs_per_s > 0))
+	    !(run_result_msgs_per_s(result) > 0))
 		run_set_error(run,
 			      "no message arrived in the measured window "
 			      "(%.3g s)",
@@ -174,6 +187,27 @@ bool run_result_metric(const struct run_result *r, bool sender, size_t metric,
 		return false;
 	*value = side->derived.value[metric];
 	return !isnan(*value);
+}
+
+/* A delivered figure of the result, by its key in the metric table. */
+static double run_result_delivered(const struct run_result *r, const char *key)
+{
+	int metric = metric_find(key);
+	double value;
+
+	if (metric < 0 || !run_result_metric(r, false, (size_t)metric, &value))
+		return 0;
+	return value;
+}
+
+double run_result_gbps(const struct run_result *r)
+{
+	return run_result_delivered(r, "gbps");
+}
+
+double run_result_msgs_per_s(const struct run_result *r)
+{
+	return run_result_delivered(r, "msgs_per_s");
 }
 
 const char *run_result_metric_why(const struct run_result *r, bool sender,

@@ -42,7 +42,7 @@ void analysis_run_read(const struct run_result *r, uint64_t min_measured_ms,
 	*out = (struct analysis_run){.figure = NAN};
 	out->figure = r->config.mode == RUN_RR
 			      ? (r->latency.count ? r->latency.p50_us : NAN)
-			      : r->gbps;
+			      : run_result_gbps(r);
 	for (size_t i = 0;
 	     values && lengths && key >= 0 && i < r->interval_count; i++) {
 		const struct run_interval *iv = &r->intervals[i];
@@ -599,9 +599,10 @@ static void decide_size(const struct analysis_size *s, size_t runs, char *out,
 			 "the %.0f%% edge",
 			 ANALYSIS_RUNS_HINT_MAX, STATS_MIN_EFFECT * 100);
 	else
-		snprintf(out, size,
-			 "about %zu runs a point would decide it (--repeat %zu)",
-			 s->runs_to_decide, s->runs_to_decide);
+		snprintf(
+			out, size,
+			"about %zu runs a point would decide it (--repeat %zu)",
+			s->runs_to_decide, s->runs_to_decide);
 }
 
 /*
@@ -634,11 +635,9 @@ static void decide_hint(const struct analysis_crossover *c, bool whole,
 			len += (size_t)snprintf(out + len, size - len, "; %s",
 						what);
 		else
-			len += (size_t)snprintf(out + len, size - len,
-						"; %sat %s: %s",
-						!whole && !k ? "undecided "
-							     : "",
-						bytes, what);
+			len += (size_t)snprintf(
+				out + len, size - len, "; %sat %s: %s",
+				!whole && !k ? "undecided " : "", bytes, what);
 		k++;
 	}
 }
