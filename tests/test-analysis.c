@@ -66,9 +66,9 @@ static struct run_result *add_run(const char *strategy, enum run_mode mode,
 			.max_us = figure * 8,
 			.mean_us = figure * 1.5,
 		};
-		r->gbps = 0.1;
+		r->receiver.derived.value[gbps] = 0.1;
 	} else {
-		r->gbps = figure;
+		r->receiver.derived.value[gbps] = figure;
 	}
 	if (r->config.strategy->zerocopy) {
 		r->totals.zc_sends = r->totals.zc_completions = 1000;

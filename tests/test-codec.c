@@ -11,6 +11,7 @@
 
 #include "codec.h"
 #include "jsonfile.h"
+#include "run.h"
 #include "sampler.h"
 #include "tap.h"
 
@@ -191,10 +192,70 @@ static void test_metrics_and_hist(void)
 	cause = NULL;
 }
 
+/*
+ * A run's summary: its window, and the metric table's delivered figures
+ * under their own keys, next to a message's other keys.
+ */
+static void test_summary(void)
+{
+	static struct run_result r, back;
+	int gbps = metric_find("gbps"), msgs = metric_find("msgs_per_s");
+	cJSON *json;
+	char *cause = NULL;
+
+	r.measured_s = 2.5;
+	metric_values_unknown(&r.receiver.derived);
+	r.receiver.derived.value[gbps] = 9.5;
+	json = again(codec_object(&run_summary_record, &r));
+	ok(cJSON_GetArraySize(json) == 3 &&
+		   cJSON_GetObjectItemCaseSensitive(json, "measured_s")
+				   ->valuedouble == 2.5 &&
+		   cJSON_GetObjectItemCaseSensitive(json, "gbps")
+				   ->valuedouble == 9.5 &&
+		   cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(json,
+								 "msgs_per_s")),
+	   "a summary: measured_s, gbps and msgs_per_s (unknown: null)");
+	ok(codec_read(&run_summary_record, json, &back, "s", CODEC_STRICT,
+		      &cause) == 0 &&
+		   back.measured_s == 2.5 &&
+		   back.receiver.derived.value[gbps] == 9.5 &&
+		   isnan(back.receiver.derived.value[msgs]),
+	   "and reads back into the receiver's figures (%s)",
+	   cause ? cause : "ok");
+	free(cause);
+	cause = NULL;
+	ok(codec_has_key(&run_summary_record, "msgs_per_s") &&
+		   !codec_has_key(&run_summary_record, "cpu_pct") &&
+		   !codec_has_key(&run_summary_record, ""),
+	   "its keys are the window and the delivered figures only");
+	cJSON_AddItemToObject(json, "totals", cJSON_CreateObject());
+	ok(codec_check(&run_summary_record, json, "m", &cause) == 0,
+	   "checked beside a message's other keys (%s)", cause ? cause : "ok");
+	free(cause);
+	cause = NULL;
+	cJSON_ReplaceItemInObjectCaseSensitive(json, "measured_s",
+					       cJSON_CreateNull());
+	ok(codec_check(&run_summary_record, json, "m", &cause) < 0 && cause &&
+		   strcmp(cause, "m.measured_s: must be a number") == 0,
+	   "a window is always known: null is refused (%s)",
+	   cause ? cause : "ok");
+	free(cause);
+	cause = NULL;
+	cJSON_ReplaceItemInObjectCaseSensitive(json, "measured_s",
+					       cJSON_CreateNumber(1));
+	cJSON_DeleteItemFromObjectCaseSensitive(json, "msgs_per_s");
+	ok(codec_check(&run_summary_record, json, "m", &cause) < 0 && cause &&
+		   strcmp(cause, "m.msgs_per_s: missing") == 0,
+	   "a missing delivered figure is named (%s)", cause ? cause : "ok");
+	free(cause);
+	cJSON_Delete(json);
+}
+
 int main(void)
 {
 	test_totals();
 	test_counter_value();
 	test_metrics_and_hist();
+	test_summary();
 	return tap_done();
 }

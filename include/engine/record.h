@@ -17,10 +17,17 @@ enum record_kind {
 	RECORD_SIZE,   /* size_t */
 	RECORD_INT,    /* int */
 	RECORD_NUMBER, /* double; NaN is unknown (null) */
+	RECORD_FINITE, /* double that is always known: a number, never null */
 	RECORD_COUNT,  /* double that counts: a whole number; NaN is null */
 	RECORD_BOOL,
 	RECORD_TEXT, /* char[size]; "" is null */
 	RECORD_ENUM, /* int: the index of its name in names */
+	/*
+	 * A struct metric_values: the figures the metric table marks as
+	 * delivered ("gbps", "msgs_per_s"), each under its metric's key at
+	 * the record's own level.  The field has no key of its own.
+	 */
+	RECORD_DELIVERED,
 };
 
 struct record_field {
@@ -53,6 +60,12 @@ struct record {
 	{                                                                      \
 		.key = name, .kind = RECORD_ENUM,                              \
 		.offset = offsetof(type, member), .names = list                \
+	}
+
+#define RECORD_DELIVERED_FIELD(type, member)                                   \
+	{                                                                      \
+		.key = "", .kind = RECORD_DELIVERED,                           \
+		.offset = offsetof(type, member)                               \
 	}
 
 #define RECORD_OF(fields)                                                      \

@@ -19,6 +19,7 @@
 
 #include "latency.h"
 #include "metric.h"
+#include "record.h"
 #include "sampler.h"
 #include "settings.h"
 #include "strategy.h"
@@ -80,6 +81,13 @@ struct run_interval {
 	struct metric_values side[2]; /* sender, receiver */
 };
 
+/*
+ * An interval's end, length and delivered figures (the receiver's, by the
+ * metric table), as an export's intervals hold them.  Exports from before
+ * intervals were merged lack length_s: a read then leaves it as it was.
+ */
+extern const struct record run_interval_record;
+
 /* One side's counters over the measured window, and what they mean. */
 struct run_side_counters {
 	struct counter_value value[COUNTERS_MAX];
@@ -92,12 +100,11 @@ struct run_result {
 	struct run_totals
 		totals;	   /* the whole run, warm-up and drain included */
 	double measured_s; /* the summary window, warm-up left out */
-	double gbps;	   /* delivered, over the summary window */
-	double msgs_per_s;
 	struct run_interval *intervals;
 	size_t interval_count;
 	bool counted; /* config.counters was set: sender and receiver hold */
 	struct run_side_counters sender;
+	/* Its derived figures hold what was delivered (run_result_gbps()). */
 	struct run_side_counters receiver;
 	struct latency_summary latency; /* RUN_RR: round trips measured */
 	bool has_link;			/* the topology's link could be read */
@@ -122,9 +129,6 @@ struct run_far_view {
 	struct latency_hist latency;
 
 	bool done; /* its report is in */
-	double measured_s;
-	double gbps;
-	double msgs_per_s;
 	bool counted;
 	struct run_side_counters side;
 	char *error; /* once its ends failed, or it is gone */
@@ -262,6 +266,22 @@ bool run_result_metric(const struct run_result *result, bool sender,
 /* Why run_result_metric() has no figure: the counter's own reason if it has one. */
 const char *run_result_metric_why(const struct run_result *result, bool sender,
 				  size_t metric);
+
+/*
+ * A run's summary, at the top level of an export's run and of the
+ * protocol's result: its measured window ("measured_s") and what was
+ * delivered in it, the metric table's delivered figures of the receiving
+ * side ("gbps", "msgs_per_s").
+ */
+extern const struct record run_summary_record;
+
+/*
+ * The delivered throughput (Gbit/s) and messages per second over the
+ * measured window: the receiving side's figures by the metric table, 0 when
+ * the window measured nothing.
+ */
+double run_result_gbps(const struct run_result *result);
+double run_result_msgs_per_s(const struct run_result *result);
 
 void run_result_fini(struct run_result *result);
 

@@ -13,7 +13,9 @@
 #include "counters.h"
 #include "metric.h"
 #include "record.h"
-#include "worker.h"
+
+/* The engine's own: a run's flows (worker.h, private). */
+struct worker_flow;
 
 struct run_totals {
 	uint64_t messages_sent;
@@ -56,10 +58,6 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
  * False, out empty, with no completion.
  */
 bool sampler_zc_copied(const struct run_totals *t, char *out, size_t size);
-
-/* Delivered (receiver-side) rates between two samples. */
-double sampler_gbps(const struct sample *from, const struct sample *to);
-double sampler_msgs_per_s(const struct sample *from, const struct sample *to);
 
 /*
  * One side's counter deltas (delta may be NULL) and figures between two

@@ -13,9 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "flow_stats.h"
 #include "message.h"
 #include "settings.h"
+
+/* The engine's own: what each end counts (flow_stats.h, private). */
+struct flow_stats;
 
 #define STRATEGY_SLOTS_MIN	     16
 #define STRATEGY_SLOTS_MAX	     4096

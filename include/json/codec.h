@@ -37,6 +37,16 @@ cJSON *codec_object(const struct record *rec, const void *obj);
 int codec_read(const struct record *rec, const cJSON *from, void *obj,
 	       const char *path, enum codec_mode mode, char **cause);
 
+/*
+ * Whether from holds every field of rec, each of its kind, beside keys that
+ * are not rec's (the other parts of a message, which the caller checks):
+ * 0, or -EINVAL with *cause.  Nothing is read.
+ */
+int codec_check(const struct record *rec, const cJSON *from, const char *path,
+		char **cause);
+/* Whether key, at a record's own level, is one of rec's fields or groups. */
+bool codec_has_key(const struct record *rec, const char *key);
+
 /* count records stride bytes apart, as a list. */
 cJSON *codec_list(const struct record *rec, const void *objs, size_t stride,
 		  size_t count);

@@ -52,8 +52,9 @@ static void batch_row(const struct session *s, size_t number)
 	printf("%4zu %-10s %6s %4u %-6s %9.3f %12.0f %14llu %8s %10s %9s %9s"
 	       "%s\n",
 	       number, r->config.strategy->name, size, r->config.threads,
-	       run_mode_name(r->config.mode), r->gbps, r->msgs_per_s,
-	       (unsigned long long)t->bytes_received, corrupt, copied, p50, p99,
+	       run_mode_name(r->config.mode), run_result_gbps(r),
+	       run_result_msgs_per_s(r), (unsigned long long)t->bytes_received,
+	       corrupt, copied, p50, p99,
 	       r->error		  ? ""
 	       : r->stopped_s > 0 ? "  stopped"
 	       : facts->short_run ? "  short"

@@ -1,12 +1,14 @@
 /*
- * Sampling: sums the per-thread counter blocks of every flow.  Rates are taken
- * on the receiving side, i.e. what was delivered, not what was queued.
+ * Sampling: sums the per-thread counter blocks of every flow, and gives each
+ * side's figures between two samples by the metric table.  What was
+ * delivered is the receiving side's, not what was queued.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sampler.h"
+#include "worker.h"
 
 /* Newer than exports that may lack it. */
 #define OPTIONAL_FIELD(name, type, member)                                     \
@@ -113,24 +115,6 @@ static double sampler_seconds(const struct sample *from,
 			      const struct sample *to)
 {
 	return (double)(to->t_ns - from->t_ns) / 1e9;
-}
-
-double sampler_gbps(const struct sample *from, const struct sample *to)
-{
-	double s = sampler_seconds(from, to);
-	uint64_t bytes = to->totals.bytes_received -
-			 from->totals.bytes_received;
-
-	return s > 0 ? (double)bytes * 8 / s / 1e9 : 0;
-}
-
-double sampler_msgs_per_s(const struct sample *from, const struct sample *to)
-{
-	double s = sampler_seconds(from, to);
-	uint64_t msgs = to->totals.messages_received -
-			from->totals.messages_received;
-
-	return s > 0 ? (double)msgs / s : 0;
 }
 
 void sampler_side(const struct counter_set *set, const struct sample *from,

@@ -106,16 +106,6 @@ static cJSON *export_config(const struct session *s)
 	return obj;
 }
 
-/* The figures delivery happens at, by the metric table: "gbps" ... */
-static void add_delivered(cJSON *obj, const struct metric_values *receiver)
-{
-	for (size_t i = 0; i < metric_count; i++)
-		if (metrics[i].delivered)
-			cJSON_AddItemToObject(
-				obj, metrics[i].key,
-				number_or_null(true, receiver->value[i]));
-}
-
 static cJSON *export_intervals(const struct run_result *r)
 {
 	cJSON *list = cJSON_CreateArray();
@@ -124,9 +114,7 @@ static cJSON *export_intervals(const struct run_result *r)
 		const struct run_interval *iv = &r->intervals[i];
 		cJSON *item = cJSON_CreateObject();
 
-		cJSON_AddNumberToObject(item, "t_s", iv->t_s);
-		cJSON_AddNumberToObject(item, "length_s", iv->length_s);
-		add_delivered(item, &iv->side[1]);
+		codec_write(&run_interval_record, iv, item);
 		cJSON_AddBoolToObject(item, "warmup", iv->warmup);
 		if (r->counted) {
 			cJSON_AddItemToObject(
@@ -159,7 +147,7 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 		obj, "link",
 		r->has_link ? codec_object(&topo_link_stats_record, &r->link)
 			    : cJSON_CreateNull());
-	cJSON_AddNumberToObject(obj, "measured_s", r->measured_s);
+	codec_write(&run_summary_record, r, obj);
 	cJSON_AddBoolToObject(obj, "short",
 			      index < s->run_fact_count &&
 				      s->run_facts[index].short_run);
@@ -176,8 +164,6 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	if (r->config.settings.rx != RX_ZEROCOPY)
 		cJSON_ReplaceItemInObjectCaseSensitive(obj, "rx_zerocopy",
 						       cJSON_CreateNull());
-	cJSON_AddNumberToObject(obj, "gbps", r->gbps);
-	cJSON_AddNumberToObject(obj, "msgs_per_s", r->msgs_per_s);
 	cJSON_AddItemToObject(
 		obj, "latency_us",
 		r->config.mode == RUN_RR
@@ -444,23 +430,6 @@ static int load_number(const cJSON *obj, const char *key, const char *path,
 	return 0;
 }
 
-/* The figures delivery happens at, from where add_delivered() put them. */
-static int load_delivered(const cJSON *obj, const char *path,
-			  struct metric_values *receiver, char **cause)
-{
-	for (size_t i = 0; i < metric_count; i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(
-			obj, metrics[i].key);
-
-		if (!metrics[i].delivered || cJSON_IsNull(v))
-			continue;
-		if (load_number(obj, metrics[i].key, path, &receiver->value[i],
-				cause) < 0)
-			return -EINVAL;
-	}
-	return 0;
-}
-
 /* path + suffix, cut if it must be (it only names where, in a message). */
 static void join(char *out, size_t size, const char *path, const char *suffix)
 {
@@ -525,14 +494,13 @@ static int load_intervals(const cJSON *list, const char *path,
 		r->interval_count = ++n;
 		metric_values_unknown(&iv->side[0]);
 		metric_values_unknown(&iv->side[1]);
-		if (load_number(item, "t_s", at, &iv->t_s, cause) < 0 ||
-		    load_delivered(item, at, &iv->side[1], cause) < 0)
+		iv->length_s = NAN;
+		if (codec_read(&run_interval_record, item, iv, at, CODEC_FILE,
+			       cause) < 0)
 			return -EINVAL;
 		/* Exports before merging had 100 ms intervals end to end. */
-		iv->length_s = n > 1 ? iv->t_s - iv[-1].t_s : iv->t_s;
-		if (cJSON_GetObjectItemCaseSensitive(item, "length_s") &&
-		    load_number(item, "length_s", at, &iv->length_s, cause) < 0)
-			return -EINVAL;
+		if (isnan(iv->length_s))
+			iv->length_s = n > 1 ? iv->t_s - iv[-1].t_s : iv->t_s;
 		iv->warmup = cJSON_IsTrue(
 			cJSON_GetObjectItemCaseSensitive(item, "warmup"));
 		for (int s = 0; s < 2 && r->counted; s++) {
@@ -590,12 +558,10 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 	if (cJSON_GetObjectItemCaseSensitive(obj, "stopped_s") &&
 	    load_number(obj, "stopped_s", path, &r->stopped_s, cause) < 0)
 		return -EINVAL;
-	if (load_number(obj, "measured_s", path, &r->measured_s, cause) < 0 ||
-	    load_number(obj, "gbps", path, &r->gbps, cause) < 0 ||
-	    load_number(obj, "msgs_per_s", path, &r->msgs_per_s, cause) < 0 ||
-	    load_delivered(obj, path, &r->receiver.derived, cause) < 0 ||
+	/* The summary's delivered figures are the receiver's derived ones. */
+	if (codec_read(&run_summary_record, obj, r, path, CODEC_FILE, cause) ||
 	    codec_read(&run_totals_record, obj, &r->totals, path, CODEC_FILE,
-		       cause) < 0)
+		       cause))
 		return -EINVAL;
 	r->config.settings.verify = cJSON_IsTrue(
 		cJSON_GetObjectItemCaseSensitive(

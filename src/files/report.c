@@ -86,7 +86,8 @@ static int text_write(struct text *t, const char *path, char **cause)
  * condition is empty unless that path is true.  The run's point comes
  * first, then every other setting of a run as the option table lists them
  * (csv_layout), then these, then a sender and a receiver column for every
- * CSV metric of the metric table.
+ * CSV metric of the metric table.  The row without a name stands for the
+ * metric table's delivered figures, each a column of its key.
  */
 static const struct {
 	const char *name;
@@ -106,8 +107,7 @@ static const struct {
 	  {"messages_received", "messages_received", NULL},
 	  {"bytes_sent", "bytes_sent", NULL},
 	  {"bytes_received", "bytes_received", NULL},
-	  {"gbps", "gbps", NULL},
-	  {"msgs_per_s", "msgs_per_s", NULL},
+	  {NULL, NULL, NULL},
 	  {"corrupt", "integrity.corrupt", "integrity.verified"},
 	  {"zc_sends", "zerocopy.sends", NULL},
 	  {"zc_completions", "zerocopy.completions", NULL},
@@ -127,7 +127,8 @@ static const struct {
 #define CSV_FIXED                                                              \
 	(sizeof(csv_point) / sizeof(csv_point[0]) +                            \
 	 sizeof(csv_columns) / sizeof(csv_columns[0]))
-#define CSV_MAX (CSV_FIXED + OPTIONS_MAX + 2 * METRICS_MAX + 1)
+/* The delivered figures, each side's CSV metrics, and the error. */
+#define CSV_MAX (CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 1)
 
 static const cJSON *at_path(const cJSON *obj, const char *path)
 {
@@ -149,6 +150,16 @@ static void csv_add(const char *names[CSV_MAX], char paths[][96],
 	names[*n] = name;
 	snprintf(paths[*n], 96, "%s", path);
 	when[(*n)++] = condition;
+}
+
+/* The delivered figures' columns, by the metric table: "gbps", ... */
+static void csv_add_delivered(const char *names[CSV_MAX], char paths[][96],
+			      const char *when[CSV_MAX], size_t *n)
+{
+	for (size_t m = 0; m < metric_count; m++)
+		if (metrics[m].delivered)
+			csv_add(names, paths, when, n, metrics[m].key,
+				metrics[m].key, NULL);
 }
 
 /* Whether a run key is one of the point's columns. */
@@ -179,9 +190,13 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 				row->run_key, NULL);
 	}
 	for (size_t c = 0; c < sizeof(csv_columns) / sizeof(csv_columns[0]);
-	     c++)
-		csv_add(names, paths, when, &n, csv_columns[c].name,
-			csv_columns[c].path, csv_columns[c].when);
+	     c++) {
+		if (csv_columns[c].name)
+			csv_add(names, paths, when, &n, csv_columns[c].name,
+				csv_columns[c].path, csv_columns[c].when);
+		else
+			csv_add_delivered(names, paths, when, &n);
+	}
 	for (size_t m = 0; m < metric_count; m++) {
 		if (!(metrics[m].show & METRIC_CSV))
 			continue;

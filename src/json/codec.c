@@ -69,6 +69,7 @@ static cJSON *field_json(const struct record_field *f, const void *obj)
 	case RECORD_INT:
 		return cJSON_CreateNumber(*(const int *)p);
 	case RECORD_NUMBER:
+	case RECORD_FINITE:
 		return number_or_null(*(const double *)p);
 	case RECORD_COUNT:
 		d = *(const double *)p;
@@ -82,8 +83,19 @@ static cJSON *field_json(const struct record_field *f, const void *obj)
 					: cJSON_CreateNull();
 	case RECORD_ENUM:
 		return cJSON_CreateString(f->names[*(const int *)p]);
+	case RECORD_DELIVERED:
+		break; /* several keys: codec_write() writes them */
 	}
 	return cJSON_CreateNull();
+}
+
+/* The delivered figures of v, each under its metric's key in into. */
+static void write_delivered(const struct metric_values *v, cJSON *into)
+{
+	for (size_t i = 0; i < metric_count; i++)
+		if (metrics[i].delivered)
+			cJSON_AddItemToObject(into, metrics[i].key,
+					      number_or_null(v->value[i]));
 }
 
 void codec_write(const struct record *rec, const void *obj, cJSON *into)
@@ -91,8 +103,13 @@ void codec_write(const struct record *rec, const void *obj, cJSON *into)
 	for (size_t i = 0; i < rec->count; i++) {
 		const struct record_field *f = &rec->field[i];
 		const char *last;
-		cJSON *group = group_for_write(into, f->key, &last);
+		cJSON *group;
 
+		if (f->kind == RECORD_DELIVERED) {
+			write_delivered(field_at(f, obj), into);
+			continue;
+		}
+		group = group_for_write(into, f->key, &last);
 		cJSON_AddItemToObject(group, last, field_json(f, obj));
 	}
 }
@@ -129,10 +146,20 @@ static const cJSON *item_at(const cJSON *from, const char *key,
 	return cJSON_GetObjectItemCaseSensitive(from, key);
 }
 
-static int read_field(const struct record_field *f, const cJSON *item,
-		      void *obj, const char *path, char **cause)
+/* Puts size bytes of value at p, unless p is NULL (only checking). */
+static void store(void *p, const void *value, size_t size)
 {
-	void *p = field_at(f, obj);
+	if (p)
+		memcpy(p, value, size);
+}
+
+/*
+ * Reads item as field f into p, or only checks it when p is NULL: 0, or
+ * -EINVAL with *cause naming path.key and the rule it broke.
+ */
+static int read_field(const struct record_field *f, const cJSON *item, void *p,
+		      const char *path, char **cause)
+{
 	const char *where = path[0] ? "." : "";
 	uint64_t u;
 	double d;
@@ -146,52 +173,70 @@ static int read_field(const struct record_field *f, const cJSON *item,
 					 "%s%s%s: must be an integer 0 .. "
 					 "2^64-1",
 					 path, where, f->key);
-		if (f->kind == RECORD_U64)
-			*(uint64_t *)p = u;
-		else
-			*(size_t *)p = (size_t)u;
+		if (f->kind == RECORD_U64) {
+			store(p, &u, sizeof(u));
+		} else {
+			size_t size = (size_t)u;
+
+			store(p, &size, sizeof(size));
+		}
 		return 0;
-	case RECORD_UINT:
+	case RECORD_UINT: {
+		unsigned int value;
+
 		if (jsonfile_u64(item, &u) < 0 || u > UINT_MAX)
 			return cause_set(cause, -EINVAL,
 					 "%s%s%s: must be an integer 0 .. %u",
 					 path, where, f->key, UINT_MAX);
-		*(unsigned int *)p = (unsigned int)u;
+		value = (unsigned int)u;
+		store(p, &value, sizeof(value));
 		return 0;
-	case RECORD_INT:
+	}
+	case RECORD_INT: {
+		int value;
+
 		if (!cJSON_IsNumber(item) || item->valuedouble < INT_MIN ||
 		    item->valuedouble > INT_MAX ||
 		    item->valuedouble != floor(item->valuedouble))
 			return cause_set(cause, -EINVAL,
 					 "%s%s%s: must be an integer", path,
 					 where, f->key);
-		*(int *)p = (int)item->valuedouble;
+		value = (int)item->valuedouble;
+		store(p, &value, sizeof(value));
 		return 0;
+	}
 	case RECORD_NUMBER:
+	case RECORD_FINITE:
 	case RECORD_COUNT:
-		if (cJSON_IsNull(item)) {
-			*(double *)p = NAN;
+		if (cJSON_IsNull(item) && f->kind != RECORD_FINITE) {
+			d = NAN;
+			store(p, &d, sizeof(d));
 			return 0;
 		}
 		d = cJSON_IsNumber(item) ? item->valuedouble : NAN;
 		if (!isfinite(d) || (f->kind == RECORD_COUNT && d < 0))
-			return cause_set(cause, -EINVAL,
-					 "%s%s%s: must be a%s or null", path,
-					 where, f->key,
-					 f->kind == RECORD_COUNT ? " count >= 0"
-								 : " number");
-		*(double *)p = d;
+			return cause_set(cause, -EINVAL, "%s%s%s: must be %s",
+					 path, where, f->key,
+					 f->kind == RECORD_COUNT
+						 ? "a count >= 0 or null"
+					 : f->kind == RECORD_FINITE
+						 ? "a number"
+						 : "a number or null");
+		store(p, &d, sizeof(d));
 		return 0;
-	case RECORD_BOOL:
+	case RECORD_BOOL: {
+		bool value = cJSON_IsTrue(item);
+
 		if (!cJSON_IsBool(item))
 			return cause_set(cause, -EINVAL,
 					 "%s%s%s: must be true or false", path,
 					 where, f->key);
-		*(bool *)p = cJSON_IsTrue(item);
+		store(p, &value, sizeof(value));
 		return 0;
+	}
 	case RECORD_TEXT:
 		if (cJSON_IsNull(item)) {
-			*(char *)p = '\0';
+			store(p, "", 1);
 			return 0;
 		}
 		if (!cJSON_IsString(item) ||
@@ -200,7 +245,7 @@ static int read_field(const struct record_field *f, const cJSON *item,
 					 "%s%s%s: must be text of at most %zu "
 					 "bytes, or null",
 					 path, where, f->key, f->size - 1);
-		strcpy(p, item->valuestring);
+		store(p, item->valuestring, strlen(item->valuestring) + 1);
 		return 0;
 	case RECORD_ENUM: {
 		char list[160] = "";
@@ -208,7 +253,7 @@ static int read_field(const struct record_field *f, const cJSON *item,
 		for (int i = 0; f->names[i]; i++) {
 			if (cJSON_IsString(item) &&
 			    strcmp(item->valuestring, f->names[i]) == 0) {
-				*(int *)p = i;
+				store(p, &i, sizeof(i));
 				return 0;
 			}
 			snprintf(list + strlen(list),
@@ -218,8 +263,43 @@ static int read_field(const struct record_field *f, const cJSON *item,
 		return cause_set(cause, -EINVAL, "%s%s%s: must be one of %s",
 				 path, where, f->key, list);
 	}
+	case RECORD_DELIVERED:
+		break; /* several keys: read_delivered() reads them */
 	}
 	return -EINVAL;
+}
+
+/*
+ * The delivered figures under from into v (or only checked, v NULL): each
+ * must be there, a number or null (unknown).
+ */
+static int read_delivered(const cJSON *from, struct metric_values *v,
+			  const char *path, char **cause)
+{
+	const char *where = path[0] ? "." : "";
+
+	for (size_t i = 0; i < metric_count; i++) {
+		const cJSON *item;
+		double d;
+
+		if (!metrics[i].delivered)
+			continue;
+		item = cJSON_GetObjectItemCaseSensitive(from, metrics[i].key);
+		if (!item)
+			return cause_set(cause, -EINVAL, "%s%s%s: missing",
+					 path, where, metrics[i].key);
+		if (cJSON_IsNull(item))
+			d = NAN;
+		else if (cJSON_IsNumber(item) && isfinite(item->valuedouble))
+			d = item->valuedouble;
+		else
+			return cause_set(cause, -EINVAL,
+					 "%s%s%s: must be a number or null",
+					 path, where, metrics[i].key);
+		if (v)
+			v->value[i] = d;
+	}
+	return 0;
 }
 
 /* Whether name (under prefix) is a field of rec or a group of fields. */
@@ -230,7 +310,14 @@ static bool known_key(const struct record *rec, const char *prefix,
 
 	for (size_t i = 0; i < rec->count; i++) {
 		const char *key = rec->field[i].key;
+		int metric;
 
+		if (rec->field[i].kind == RECORD_DELIVERED) {
+			metric = metric_find(name);
+			if (!plen && metric >= 0 && metrics[metric].delivered)
+				return true;
+			continue;
+		}
 		if (strncmp(key, prefix, plen) != 0 ||
 		    strncmp(key + plen, name, nlen) != 0)
 			continue;
@@ -271,6 +358,44 @@ static int check_unknown(const struct record *rec, const cJSON *from,
 	return 0;
 }
 
+bool codec_has_key(const struct record *rec, const char *key)
+{
+	return known_key(rec, "", key);
+}
+
+/*
+ * Reads rec's fields of from into obj, or only checks them when obj is NULL;
+ * a field marked optional may be missing if lacking_optional says so.
+ */
+static int read_fields(const struct record *rec, const cJSON *from, void *obj,
+		       const char *path, bool lacking_optional, char **cause)
+{
+	for (size_t i = 0; i < rec->count; i++) {
+		const struct record_field *f = &rec->field[i];
+		void *p = obj ? field_at(f, obj) : NULL;
+		bool null_group;
+		const cJSON *item;
+
+		if (f->kind == RECORD_DELIVERED) {
+			if (read_delivered(from, p, path, cause) < 0)
+				return -EINVAL;
+			continue;
+		}
+		item = item_at(from, f->key, &null_group);
+		if (null_group)
+			continue;
+		if (!item) {
+			if (lacking_optional && f->optional)
+				continue;
+			return cause_set(cause, -EINVAL, "%s%s%s: missing",
+					 path, path[0] ? "." : "", f->key);
+		}
+		if (read_field(f, item, p, path, cause) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int codec_read(const struct record *rec, const cJSON *from, void *obj,
 	       const char *path, enum codec_mode mode, char **cause)
 {
@@ -280,23 +405,16 @@ int codec_read(const struct record *rec, const cJSON *from, void *obj,
 	if (mode == CODEC_STRICT &&
 	    check_unknown(rec, from, "", path, cause) < 0)
 		return -EINVAL;
-	for (size_t i = 0; i < rec->count; i++) {
-		const struct record_field *f = &rec->field[i];
-		bool null_group;
-		const cJSON *item = item_at(from, f->key, &null_group);
+	return read_fields(rec, from, obj, path, mode == CODEC_FILE, cause);
+}
 
-		if (null_group)
-			continue;
-		if (!item) {
-			if (mode == CODEC_FILE && f->optional)
-				continue;
-			return cause_set(cause, -EINVAL, "%s%s%s: missing",
-					 path, path[0] ? "." : "", f->key);
-		}
-		if (read_field(f, item, obj, path, cause) < 0)
-			return -EINVAL;
-	}
-	return 0;
+int codec_check(const struct record *rec, const cJSON *from, const char *path,
+		char **cause)
+{
+	if (!cJSON_IsObject(from))
+		return cause_set(cause, -EINVAL, "%s: must be an object",
+				 path[0] ? path : "(top level)");
+	return read_fields(rec, from, NULL, path, false, cause);
 }
 
 cJSON *codec_list(const struct record *rec, const void *objs, size_t stride,

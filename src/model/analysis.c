@@ -42,7 +42,7 @@ void analysis_run_read(const struct run_result *r, uint64_t min_measured_ms,
 	*out = (struct analysis_run){.figure = NAN};
 	out->figure = r->config.mode == RUN_RR
 			      ? (r->latency.count ? r->latency.p50_us : NAN)
-			      : r->gbps;
+			      : run_result_gbps(r);
 	for (size_t i = 0;
 	     values && lengths && key >= 0 && i < r->interval_count; i++) {
 		const struct run_interval *iv = &r->intervals[i];

@@ -558,7 +558,7 @@ static void explorer_finish(struct explorer *e)
 			     result.latency.p99_us);
 	} else if (!e->restart && !e->sweep) {
 		explorer_say(e, "run %u finished: %.2f Gbit/s", e->run_number,
-			     result.gbps);
+			     run_result_gbps(&result));
 	}
 	e->said_finished = !result.error && !e->restart && !e->sweep;
 	if (session_add_result(e->session, &result) < 0)

@@ -285,9 +285,7 @@ static cJSON *agent_result(struct agent *a, const struct run_result *r,
 
 	cJSON_AddItemToObject(msg, "totals",
 			      codec_object(&run_totals_record, &r->totals));
-	cJSON_AddNumberToObject(msg, "measured_s", r->measured_s);
-	cJSON_AddNumberToObject(msg, "gbps", r->gbps);
-	cJSON_AddNumberToObject(msg, "msgs_per_s", r->msgs_per_s);
+	codec_write(&run_summary_record, r, msg);
 	cJSON_AddBoolToObject(msg, "counted", r->counted);
 	cJSON_AddItemToObject(msg, "counters",
 			      codec_list(&counter_value_record, side->value,
@@ -323,8 +321,8 @@ static void agent_log_result(struct agent *a, const struct run_result *r)
 	if (sender)
 		snprintf(rate, sizeof(rate), "over %.2f s", r->measured_s);
 	else
-		snprintf(rate, sizeof(rate), "%.3f Gbps over %.2f s", r->gbps,
-			 r->measured_s);
+		snprintf(rate, sizeof(rate), "%.3f Gbps over %.2f s",
+			 run_result_gbps(r), r->measured_s);
 	agent_log(a, "run %u: %s %llu bytes in %llu messages, %s%s%s%s",
 		  a->run_id, sender ? "sent" : "received",
 		  (unsigned long long)(sender ? t->bytes_sent

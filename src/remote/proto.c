@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include "cause.h"
+#include "codec.h"
 #include "jsonfile.h"
 #include "proto.h"
+#include "run.h"
 #include "userfile.h"
 
 #define TEXT_MAX 4096
@@ -116,9 +118,6 @@ static const struct field tick_fields[] = {
 static const struct field result_fields[] = {
 	RUN_ID,
 	{"totals", FIELD_OBJECT, true, false, 0, 0},
-	{"measured_s", FIELD_NUMBER, true, true, 0, 0},
-	{"gbps", FIELD_NUMBER, true, true, 0, 0},
-	{"msgs_per_s", FIELD_NUMBER, true, true, 0, 0},
 	{"counted", FIELD_BOOL, true, false, 0, 0},
 	{"counters", FIELD_LIST, true, false, 0, COUNTERS_MAX},
 	{"derived", FIELD_OBJECT, true, false, 0, 0},
@@ -136,6 +135,27 @@ static const struct message_type message_types[] = {
 	{"abort", abort_fields},      {"tick", tick_fields},
 	{"result", result_fields},
 };
+
+/*
+ * The records a message holds at its own level besides its fields, checked
+ * by the codec: a result's summary (measured_s and the delivered figures).
+ */
+static const struct {
+	const char *type;
+	const struct record *record;
+} message_records[] = {
+	{"result", &run_summary_record},
+};
+
+/* The record message type t holds at its own level, or NULL. */
+static const struct record *message_record(const struct message_type *t)
+{
+	for (size_t i = 0;
+	     i < sizeof(message_records) / sizeof(message_records[0]); i++)
+		if (strcmp(message_records[i].type, t->name) == 0)
+			return message_records[i].record;
+	return NULL;
+}
 
 int proto_read_secret(const char *path, char secret[PROTO_SECRET_MAX + 1],
 		      char **cause)
@@ -363,13 +383,15 @@ static int check_field(const struct field *f, const cJSON *item,
 static int check_message(const struct message_type *t, const cJSON *msg,
 			 char **cause)
 {
+	const struct record *record = message_record(t);
 	const cJSON *item;
 
 	cJSON_ArrayForEach(item, msg)
 	{
 		const struct field *f = t->fields;
 
-		if (strcmp(item->string, "type") == 0)
+		if (strcmp(item->string, "type") == 0 ||
+		    (record && codec_has_key(record, item->string)))
 			continue;
 		while (f->key && strcmp(f->key, item->string) != 0)
 			f++;
@@ -386,7 +408,7 @@ static int check_message(const struct message_type *t, const cJSON *msg,
 			return cause_set(cause, -EINVAL, "%s.%s: missing",
 					 t->name, f->key);
 	}
-	return 0;
+	return record ? codec_check(record, msg, t->name, cause) : 0;
 }
 
 /*

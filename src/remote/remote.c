@@ -652,7 +652,11 @@ static int remote_tick(struct remote *rm, const cJSON *msg, char **cause)
 	return 0;
 }
 
-/* The report: the agent's ends over its measured window, and the totals. */
+/*
+ * The report: the agent's ends over its measured window, and the totals.
+ * Its summary (run_summary_record, which proto_parse() checked) repeats
+ * what the window delivered, which derived holds.
+ */
 static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 {
 	struct run_far_view *v = &rm->view;
@@ -681,11 +685,6 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 	if (v->has_latency &&
 	    codec_read_hist(latency, &v->latency, "result.latency", cause))
 		return -EINVAL;
-	v->measured_s = cJSON_GetObjectItemCaseSensitive(msg, "measured_s")
-				->valuedouble;
-	v->gbps = cJSON_GetObjectItemCaseSensitive(msg, "gbps")->valuedouble;
-	v->msgs_per_s = cJSON_GetObjectItemCaseSensitive(msg, "msgs_per_s")
-				->valuedouble;
 	if (cJSON_IsString(error)) {
 		char *text = agent_text(msg, "error", "");
 

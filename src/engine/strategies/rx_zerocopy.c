@@ -39,6 +39,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "flow_stats.h"
 #include "strategy.h"
 
 #define PAGE	     4096

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "flow_stats.h"
 #include "scatter.h"
 #include "strategy.h"
 #include "zc_tracker.h"

@@ -1,0 +1,165 @@
+/*
+ * Connecting a run's flows, one TCP connection each: across a topology of
+ * this host (a listener in the server namespace, the dialers in the client
+ * namespace), or through the far end, which starts its ends and hands back
+ * this host's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "netns.h"
+#include "run_private.h"
+
+struct listener {
+	struct sockaddr_in addr;
+	int backlog;
+	int fd;
+};
+
+struct dialer {
+	struct sockaddr_in addr;
+	unsigned int count;
+	int *fds;
+};
+
+/* In the server namespace: a listening socket on an ephemeral port. */
+static int listener_open(void *arg)
+{
+	struct listener *l = arg;
+	socklen_t len = sizeof(l->addr);
+
+	l->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l->fd < 0)
+		return -errno;
+	if (bind(l->fd, (struct sockaddr *)&l->addr, sizeof(l->addr)) < 0 ||
+	    listen(l->fd, l->backlog) < 0 ||
+	    getsockname(l->fd, (struct sockaddr *)&l->addr, &len) < 0) {
+		int r = -errno;
+
+		close(l->fd);
+		l->fd = -1;
+		return r;
+	}
+	return 0;
+}
+
+/* In the client namespace: one connection per flow, handshakes done. */
+static int dial_all(void *arg)
+{
+	struct dialer *d = arg;
+
+	for (unsigned int i = 0; i < d->count; i++) {
+		d->fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (d->fds[i] < 0)
+			return -errno;
+		if (connect(d->fds[i], (struct sockaddr *)&d->addr,
+			    sizeof(d->addr)) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static int local_port(int fd, bool peer)
+{
+	struct sockaddr_in addr;
+	socklen_t len = sizeof(addr);
+	int r = peer ? getpeername(fd, (struct sockaddr *)&addr, &len)
+		     : getsockname(fd, (struct sockaddr *)&addr, &len);
+
+	return r < 0 ? -errno : ntohs(addr.sin_port);
+}
+
+int run_connect(struct run *run, const struct topo *topo, char **cause)
+{
+	struct listener l = {.addr = topo->server_addr,
+			     .backlog = (int)run->flow_count,
+			     .fd = -1};
+	struct dialer d = {.count = run->flow_count};
+	const char *step;
+	int r;
+
+	d.fds = malloc(run->flow_count * sizeof(*d.fds));
+	if (!d.fds)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < run->flow_count; i++)
+		d.fds[i] = -1;
+
+	step = "listen";
+	r = netns_run(topo->server_ns, listener_open, &l);
+	if (r < 0)
+		goto out;
+	d.addr = l.addr;
+	step = "connect";
+	r = netns_run(topo->client_ns, dial_all, &d);
+	if (r < 0)
+		goto out;
+
+	step = "accept";
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		int fd = accept4(l.fd, NULL, NULL, SOCK_CLOEXEC);
+		int port;
+
+		if (fd < 0) {
+			r = -errno;
+			goto out;
+		}
+		port = local_port(fd, true);
+		for (unsigned int j = 0; j < run->flow_count; j++) {
+			if (run->flows[j].tx_fd < 0 &&
+			    local_port(d.fds[j], false) == port) {
+				run->flows[j].tx_fd = fd;
+				fd = -1;
+				break;
+			}
+		}
+		if (fd >= 0) {
+			close(fd);
+			r = -EPROTO;
+			goto out;
+		}
+	}
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		run->flows[i].rx_fd = d.fds[i];
+		d.fds[i] = -1;
+	}
+out:
+	if (r < 0 && asprintf(cause, "cannot %s: %s", step, strerror(-r)) < 0)
+		*cause = NULL;
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		if (d.fds[i] >= 0)
+			close(d.fds[i]);
+	}
+	if (l.fd >= 0)
+		close(l.fd);
+	free(d.fds);
+	return r;
+}
+
+void run_take_fds(struct run *run, int *fds)
+{
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		if (run->config.role == RUN_SENDERS)
+			run->flows[i].tx_fd = fds[i];
+		else
+			run->flows[i].rx_fd = fds[i];
+		fds[i] = -1;
+	}
+}
+
+int run_connect_far(struct run *run, char **cause)
+{
+	int *fds = malloc(run->flow_count * sizeof(*fds));
+	int r;
+
+	if (!fds)
+		return -ENOMEM;
+	r = run->far->start(run->far->data, &run->config, fds, cause);
+	if (r == 0)
+		run_take_fds(run, fds);
+	free(fds);
+	return r;
+}

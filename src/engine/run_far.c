@@ -1,0 +1,128 @@
+/*
+ * The far end of a run over two hosts, as the run sees it: what it reported
+ * of its ends (their counts, counters and round trips) merged into this
+ * host's samples, where the run is told to it, and whether it failed, left
+ * or is done.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "run_private.h"
+
+/* How long a far end may take to report after the flows were cut. */
+#define REPORT_GRACE_NS (5000 * NS_PER_MS)
+
+const struct run_far_view *run_far(const struct run *run)
+{
+	return run->far->view(run->far->data);
+}
+
+void run_mark_far(const struct run *run, enum run_mark mark, const char *why)
+{
+	if (run->far)
+		run->far->mark(run->far->data, mark, why);
+}
+
+bool run_side_far(const struct run *run, bool sender)
+{
+	return run->far &&
+	       run->config.role == (sender ? RUN_RECEIVERS : RUN_SENDERS);
+}
+
+void run_merge_far(const struct run *run, struct sample *s)
+{
+	const struct run_far_view *v = run_far(run);
+	struct run_totals *t = &s->totals;
+
+	if (!v->has_sample)
+		return;
+	if (run->config.role == RUN_SENDERS) {
+		t->messages_received = v->totals.messages_received;
+		t->bytes_received = v->totals.bytes_received;
+		t->checked = v->totals.checked;
+		t->corrupt = v->totals.corrupt;
+		t->rx_mapped = v->totals.rx_mapped;
+		t->rx_copied = v->totals.rx_copied;
+		t->uring_cq_overflow += v->totals.uring_cq_overflow;
+		memcpy(s->rx_counters, v->counters, sizeof(v->counters));
+	} else {
+		t->messages_sent = v->totals.messages_sent;
+		t->bytes_sent = v->totals.bytes_sent;
+		t->zc_sends = v->totals.zc_sends;
+		t->zc_completions = v->totals.zc_completions;
+		t->zc_copied = v->totals.zc_copied;
+		t->zc_enobufs = v->totals.zc_enobufs;
+		t->zc_copied_min = v->totals.zc_copied_min;
+		t->zc_copied_max = v->totals.zc_copied_max;
+		t->zc_unmatched = v->totals.zc_unmatched;
+		t->uring_cq_overflow += v->totals.uring_cq_overflow;
+		t->uring_fixed_sends = v->totals.uring_fixed_sends;
+		memcpy(s->tx_counters, v->counters, sizeof(v->counters));
+	}
+}
+
+/* A reason given for the far end's threads says so. */
+static void run_far_reason(struct counter_value *v)
+{
+	char own[sizeof(v->reason)];
+
+	if (!v->reason[0] || strncmp(v->reason, "on the agent: ", 14) == 0)
+		return;
+	memcpy(own, v->reason, sizeof(own));
+	snprintf(v->reason, sizeof(v->reason), "on the agent: %.*s",
+		 (int)sizeof(own) - 15, own);
+}
+
+void run_far_counter_value(const struct run *run, unsigned int i,
+			   const struct counter_reading *delta,
+			   struct counter_value *out)
+{
+	const struct run_far_view *v = run_far(run);
+	struct counter_set far_set = *run->config.counters;
+
+	if (!v->counting || i >= far_set.count) {
+		*out = (struct counter_value){.status = COUNTER_NOT_COUNTED,
+					      .value = NAN,
+					      .running_pct = NAN};
+		snprintf(out->reason, sizeof(out->reason),
+			 "the agent's threads have not opened their counters "
+			 "yet");
+		return;
+	}
+	far_set.pmu_present = v->pmu;
+	counter_evaluate(&far_set, i, &v->open[i], delta, out);
+	run_far_reason(out);
+}
+
+bool run_far_ended(struct run *run, uint64_t now_ns)
+{
+	const struct run_far_view *v;
+
+	if (!run->far)
+		return true;
+	v = run_far(run);
+	if (v->done || v->lost)
+		return true;
+	if (run->connections_cut && now_ns >= run->cut_ns + REPORT_GRACE_NS) {
+		run_set_error(run, "the agent did not report its end of the "
+				   "run");
+		return true;
+	}
+	return false;
+}
+
+void run_check_far(struct run *run, uint64_t now_ns)
+{
+	const struct run_far_view *v;
+
+	if (!run->far)
+		return;
+	run->far->poll(run->far->data);
+	v = run_far(run);
+	if (!v->error || (v->done && !v->lost && run->state >= RUN_STOPPING))
+		return;
+	run_set_error(run, "%s", v->error);
+	run_begin_stop(run, now_ns);
+	run_cut_connections(run);
+}

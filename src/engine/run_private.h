@@ -1,0 +1,144 @@
+/*
+ * A run's parts (run.h) and what they share: the run itself, and the calls
+ * one part makes into another.  The run's life is run.c; connecting its flows
+ * run_connect.c; what it needs of the host run_resources.c; reading its flows
+ * run_sample.c; the far end's view merged into its own run_far.c; its result
+ * run_result.c.  The engine's own: no layer above includes it.
+ */
+#ifndef NIO_TOP_RUN_PRIVATE_H
+#define NIO_TOP_RUN_PRIVATE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run.h"
+#include "timeline.h"
+#include "worker.h"
+
+enum run_state {
+	RUN_STARTING, /* the threads get ready; the clock has not started */
+	RUN_WARMUP,
+	RUN_MEASURE,
+	RUN_STOPPING,
+	RUN_DONE,
+};
+
+struct run {
+	struct run_config config;
+	const struct topo *topo;
+	bool has_link;
+	struct topo_link_stats link_before;
+	enum run_state state;
+	atomic_bool stop;
+	struct worker_gate gate; /* where the threads wait for the clock */
+	uint64_t ready_deadline_ns;
+	bool measure_at_start; /* paced: "measure" came while starting */
+	int done_fd;
+	unsigned int threads; /* started, i.e. expected to end */
+	unsigned int threads_ended;
+	bool connections_cut;
+	uint64_t cut_ns;
+	/* The host running the flows' other ends, or NULL. */
+	const struct run_far_end *far;
+
+	struct worker_flow *flows;
+	unsigned int flow_count;
+	struct latency_recorder *rtt;  /* RUN_RR: one per flow */
+	struct latency_hist *rtt_from; /* where the measured window starts */
+	struct latency_hist *rtt_to;
+
+	uint64_t start_ns;
+	uint64_t warmup_end_ns;
+	uint64_t end_ns;
+	uint64_t stop_ns;
+	uint64_t next_tick_ns;
+	struct sample last;
+	struct sample measure_from;
+	struct sample measure_to;
+
+	struct timeline timeline; /* the intervals' boundaries, merged */
+	char *error;
+
+	/*
+	 * A stop: when the process was about to stop (run_pause), and how
+	 * long the measured window's run was stopped; it ended there.
+	 */
+	uint64_t paused_ns;
+	bool pause_ended_window;
+	double stopped_s;
+};
+
+/* The run's life (run.c). */
+
+/* Joins its threads (waking any that wait for the clock) and frees it. */
+void run_free(struct run *run);
+/* Keeps the run's first failure: a later one is only its consequence. */
+void run_set_error(struct run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Ends the measured window now and tells the senders to finish. */
+void run_begin_stop(struct run *run, uint64_t now_ns);
+/* Wakes every thread of the run: their sockets fail from now on. */
+void run_cut_connections(struct run *run);
+
+/* Connecting the flows (run_connect.c). */
+
+/*
+ * Connects every flow: receivers dial from the client namespace, senders are
+ * the accepted ends in the server namespace, matched by port so that both
+ * threads of a flow share one connection.
+ */
+int run_connect(struct run *run, const struct topo *topo, char **cause);
+/* The far end first, then this host's: one connection per flow. */
+int run_connect_far(struct run *run, char **cause);
+/* Gives flow i this host's end of its connection, fds[i]. */
+void run_take_fds(struct run *run, int *fds);
+
+/* What a run needs of this host (run_resources.c). */
+
+/* What a run short of descriptors needs: appended to reason. */
+void run_descriptor_hint(const struct run_config *c, char *reason, size_t size);
+
+/* Reading the flows (run_sample.c). */
+
+/*
+ * The flows' counters now: this host's ends, and the ends an agent runs as it
+ * last reported them.
+ */
+void run_read(const struct run *run, uint64_t now_ns, struct sample *out);
+/* The round trips the flows here have timed so far, in one histogram. */
+void run_merge_latency(const struct run *run, struct latency_hist *out);
+/*
+ * How one side's events opened over every thread of it here: each event's
+ * first error, user-only if any thread counted user space only, and how many
+ * threads opened it.  False until every thread has opened its counters.
+ */
+bool run_side_open(const struct run *run, bool sender,
+		   struct counter_open *open);
+
+/* The far end (run_far.c). */
+
+/* What the far end has said of its ends of the run so far. */
+const struct run_far_view *run_far(const struct run *run);
+/* Tells the far end, if there is one, where the run is. */
+void run_mark_far(const struct run *run, enum run_mark mark, const char *why);
+/* Whether one side's threads run on the far end. */
+bool run_side_far(const struct run *run, bool sender);
+/* Puts the far end's latest counts into s: the ends this host lacks. */
+void run_merge_far(const struct run *run, struct sample *s);
+/*
+ * Event i of the side the far end runs, over delta, as its threads opened
+ * it (run_counter_value() for that side).
+ */
+void run_far_counter_value(const struct run *run, unsigned int i,
+			   const struct counter_reading *delta,
+			   struct counter_value *out);
+/*
+ * Whether the far end is over: it reported, or is gone, or kept silent too
+ * long after the flows were cut.
+ */
+bool run_far_ended(struct run *run, uint64_t now_ns);
+/* News from the far end: its ends failed, or it is gone. */
+void run_check_far(struct run *run, uint64_t now_ns);
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * A run's result: its threads joined, its totals, its summary over the
+ * measured window, each side's counters (this host's, or as the far end
+ * reported them), its intervals, and the checks that make a run failed --
+ * a lost byte, a send never completed, a window that delivered nothing.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "run_private.h"
+
+static const struct record_field summary_fields[] = {
+	RECORD_FIELD("measured_s", RECORD_FINITE, struct run_result,
+		     measured_s),
+	RECORD_DELIVERED_FIELD(struct run_result, receiver.derived),
+};
+const struct record run_summary_record = RECORD_OF(summary_fields);
+
+static const struct record_field interval_fields[] = {
+	RECORD_FIELD("t_s", RECORD_FINITE, struct run_interval, t_s),
+	{.key = "length_s",
+	 .kind = RECORD_FINITE,
+	 .offset = offsetof(struct run_interval, length_s),
+	 .optional = true},
+	RECORD_DELIVERED_FIELD(struct run_interval, side[1]),
+};
+const struct record run_interval_record = RECORD_OF(interval_fields);
+
+/* One side's counters over the measured window, and what they mean. */
+static void run_side(const struct run *run, bool sender,
+		     struct run_side_counters *side)
+{
+	struct counter_reading delta[COUNTERS_MAX];
+
+	sampler_side(run->config.counters, &run->measure_from, &run->measure_to,
+		     sender, delta, &side->derived);
+	for (unsigned int i = 0;
+	     run->config.counters && i < run->config.counters->count; i++)
+		run_counter_value(run, sender, i, &delta[i], &side->value[i]);
+}
+
+/* The result's intervals, from the timeline's boundaries. */
+static void run_intervals(const struct run *run, struct run_result *result)
+{
+	size_t n = timeline_intervals(&run->timeline);
+
+	result->intervals = n ? calloc(n, sizeof(*result->intervals)) : NULL;
+	if (!result->intervals)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct run_interval *iv = &result->intervals[i];
+		const struct sample *from, *to;
+
+		timeline_interval(&run->timeline, i, &from, &to, &iv->warmup);
+		iv->t_s = (double)(to->t_ns - run->start_ns) / 1e9;
+		iv->length_s = (double)(to->t_ns - from->t_ns) / 1e9;
+		sampler_side(run->config.counters, from, to, true, NULL,
+			     &iv->side[0]);
+		sampler_side(run->config.counters, from, to, false, NULL,
+			     &iv->side[1]);
+	}
+	result->interval_count = n;
+}
+
+/* Whether every thread of one side opened its counters. */
+static bool run_side_counted(const struct run *run, bool sender)
+{
+	struct counter_open open[COUNTERS_MAX];
+
+	if (run_side_far(run, sender))
+		return run_far(run)->counted;
+	if (run->config.role == (sender ? RUN_RECEIVERS : RUN_SENDERS))
+		return true; /* not this host's to count */
+	return run_side_open(run, sender, open);
+}
+
+/*
+ * One side over the measured window: counted here, or as the far end
+ * reported it over its own window.
+ */
+static void run_side_result(const struct run *run, bool sender,
+			    struct run_side_counters *side)
+{
+	if (run_side_far(run, sender) && run_far(run)->done)
+		*side = run_far(run)->side;
+	else
+		run_side(run, sender, side);
+}
+
+void run_finish(struct run *run, struct run_result *result)
+{
+	const struct run_far_view *peer = run->far ? run_far(run) : NULL;
+	struct topo_link_stats after = {0};
+	struct sample final;
+
+	for (unsigned int i = 0; i < run->flow_count; i++)
+		worker_join(&run->flows[i]);
+	run_read(run, clock_now_ns(), &final);
+	if (run->has_link && topo_link_stats(run->topo, &after) < 0)
+		run->has_link = false;
+
+	*result = (struct run_result){
+		.config = run->config,
+		.totals = final.totals,
+		.measured_s = (double)(run->measure_to.t_ns -
+				       run->measure_from.t_ns) /
+			      1e9,
+		.has_link = run->has_link,
+		.stopped_s = run->stopped_s,
+		.counted = run->config.counters &&
+			   run_side_counted(run, true) &&
+			   run_side_counted(run, false),
+	};
+	if (run_side_far(run, false)) {
+		if (run->rtt && peer->has_latency)
+			latency_hist_summarize(&peer->latency,
+					       &result->latency);
+	} else if (run->rtt) {
+		latency_hist_subtract(run->rtt_to, run->rtt_from);
+		latency_hist_summarize(run->rtt_to, &result->latency);
+	}
+	/*
+	 * Delivery is measured where it happens: the receiver's figures are
+	 * over the agent's window when it runs the receivers.
+	 */
+	run_side_result(run, true, &result->sender);
+	run_side_result(run, false, &result->receiver);
+	if (run->has_link)
+		result->link = (struct topo_link_stats){
+			.tx_bytes = after.tx_bytes - run->link_before.tx_bytes,
+			.rx_bytes = after.rx_bytes - run->link_before.rx_bytes,
+			.tx_packets = after.tx_packets -
+				      run->link_before.tx_packets,
+			.rx_packets = after.rx_packets -
+				      run->link_before.rx_packets,
+		};
+	/* The agent's end failed: that is the run's failure too. */
+	if (peer && peer->error)
+		run_set_error(run, "%s", peer->error);
+	/*
+	 * A clean run that lost a byte is a bug nio-top must not hide.  An
+	 * agent holds one end: its client checks both ends' counts.
+	 */
+	if ((run->config.role == RUN_BOTH || run->far) &&
+	    final.totals.bytes_received != final.totals.bytes_sent)
+		run_set_error(run, "delivered %llu of %llu bytes sent",
+			      (unsigned long long) final.totals.bytes_received,
+			      (unsigned long long) final.totals.bytes_sent);
+	if (run->config.strategy->zerocopy &&
+	    (run->config.role != RUN_RECEIVERS || run->far) &&
+	    final.totals.zc_completions != final.totals.zc_sends)
+		run_set_error(
+			run, "%llu zero-copy sends never completed",
+			(unsigned long long)(final.totals.zc_sends -
+					     final.totals.zc_completions));
+	/* A completion no send waited for: the accounting is wrong. */
+	if (final.totals.zc_unmatched)
+		run_set_error(run, "%llu zero-copy completions matched no send",
+			      (unsigned long long) final.totals.zc_unmatched);
+	if (final.totals.uring_cq_overflow)
+		run_set_error(run,
+			      "io_uring's completion queue overflowed %llu "
+			      "times: completions were held back or lost",
+			      (unsigned long long)
+				      final.totals.uring_cq_overflow);
+	/* Figures of a window that delivered nothing would mean nothing. */
+	if ((run->config.role == RUN_BOTH || run->far) &&
+	    !(run_result_msgs_per_s(result) > 0))
+		run_set_error(run,
+			      "no message arrived in the measured window "
+			      "(%.3g s)",
+			      result->measured_s);
+	result->error = run->error;
+	run->error = NULL;
+	run_intervals(run, result);
+	run_free(run);
+}
+
+bool run_result_metric(const struct run_result *r, bool sender, size_t metric,
+		       double *value)
+{
+	const struct run_side_counters *side = sender ? &r->sender
+						      : &r->receiver;
+
+	if (r->measured_s <= 0 ||
+	    (metric_counted(&metrics[metric]) && !r->counted))
+		return false;
+	*value = side->derived.value[metric];
+	return !isnan(*value);
+}
+
+/* A delivered figure of the result, by its key in the metric table. */
+static double run_result_delivered(const struct run_result *r, const char *key)
+{
+	int metric = metric_find(key);
+	double value;
+
+	if (metric < 0 || !run_result_metric(r, false, (size_t)metric, &value))
+		return 0;
+	return value;
+}
+
+double run_result_gbps(const struct run_result *r)
+{
+	return run_result_delivered(r, "gbps");
+}
+
+double run_result_msgs_per_s(const struct run_result *r)
+{
+	return run_result_delivered(r, "msgs_per_s");
+}
+
+const char *run_result_metric_why(const struct run_result *r, bool sender,
+				  size_t metric)
+{
+	const struct run_side_counters *side = sender ? &r->sender
+						      : &r->receiver;
+	const char *events[2];
+	unsigned int n = metric_events(&metrics[metric], events);
+
+	if (r->measured_s <= 0)
+		return "the run measured nothing";
+	if (metric_counted(&metrics[metric]) && !r->counted)
+		return "not counted (--no-counters)";
+	for (unsigned int k = 0; k < n; k++) {
+		int i = counters_find(r->config.counters, events[k]);
+
+		if (i < 0)
+			return "its event is not among --events";
+		if (!counter_known(&side->value[i]))
+			return side->value[i].reason;
+	}
+	return "nothing moved in the window";
+}
+
+void run_result_fini(struct run_result *result)
+{
+	free(result->intervals);
+	free(result->error);
+	result->intervals = NULL;
+	result->error = NULL;
+}
