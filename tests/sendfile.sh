@@ -57,7 +57,7 @@ if "$NIO_TOP" --check | grep -Eq '^zc-receive +yes'; then
 			--rx $rx -d 0.5 -w 0.2 --min-measured 0 \
 			-o "$tmp/slots-$rx.json" >/dev/null 2>&1
 	done
-	ratios=$(jq -n --slurpfile c "$tmp/slots-copy.json" \
+	ratios=$(jq -cn --slurpfile c "$tmp/slots-copy.json" \
 		--slurpfile z "$tmp/slots-zerocopy.json" \
 		'[range(0; 4) | $z[0].runs[.].msgs_per_s / $c[0].runs[.].msgs_per_s * 100 | round / 100]')
 	jq -e 'length == 4 and all(. > 0.5)' <<<"$ratios" >/dev/null

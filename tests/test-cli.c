@@ -125,6 +125,8 @@ static void test_good(void)
 	ok(o.msg_size_count == 3 && o.msg_sizes[2] == 65536, "three sizes");
 	ok(o.thread_count == 2 && o.threads[1] == 2, "two thread counts");
 	ok(o.run.duration_ms == 250, "0.25 s is 250 ms");
+	r = parse(&o, &cause, 3, "--events", "none");
+	ok(r == 0 && o.event_count == 0, "--events none counts nothing");
 
 	r = parse(&o, &cause, 1);
 	ok(r == 0 && o.strategy_count == strategy_count() &&

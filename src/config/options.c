@@ -284,7 +284,8 @@ const struct option_row option_rows[] = {
 	 .offset = O(events),
 	 .count_offset = O(event_count),
 	 .help = "perf events (libpfm4 names) counted per thread, replacing "
-		 "the default set; none: nothing counted"},
+		 "the default set; an empty list (--events none) counts "
+		 "nothing"},
 	{.name = "no-counters",
 	 .type = OPTION_FLAG,
 	 .offset = O(no_counters),

@@ -611,13 +611,17 @@ static int seconds_value_from_json(const struct option_row *row, const cJSON *v,
 static int rate_from_text(struct options *o, const struct option_row *row,
 			  const char *label, const char *text, char **cause)
 {
+	char lo[32], hi[32];
+
 	if (units_parse_rate(text, (uint64_t)row->min, (uint64_t)row->max,
-			     options_at(o, row->offset)) < 0)
-		return cause_set(cause, -EINVAL,
-				 "%s: '%s' is not a rate (bit/s "
-				 "with K, M or G, 8K .. 17G)",
-				 label, text);
-	return 0;
+			     options_at(o, row->offset)) == 0)
+		return 0;
+	units_format_rate((uint64_t)row->min, lo, sizeof(lo));
+	units_format_rate((uint64_t)row->max, hi, sizeof(hi));
+	return cause_set(cause, -EINVAL,
+			 "%s: '%s' is not a rate (bit/s with K, M or G, "
+			 "%s .. %s)",
+			 label, text, lo, hi);
 }
 
 static int rate_from_json(struct options *o, const struct option_row *row,
@@ -905,8 +909,8 @@ static void strategies_describe(FILE *out, const struct option_row *row)
 static int events_from_text(struct options *o, const struct option_row *row,
 			    const char *label, const char *text, char **cause)
 {
-	/* --events with no event is --no-counters. */
-	if (!text[0]) {
+	/* --events with no event (or none) is --no-counters. */
+	if (!text[0] || strcmp(text, "none") == 0) {
 		*(size_t *)options_at(o, row->count_offset) = 0;
 		return 0;
 	}
@@ -1124,15 +1128,29 @@ static cJSON *choice_schema(const struct option_row *row)
 	return schema_enum(row->names);
 }
 
-static void choice_describe(FILE *out, const struct option_row *row)
+/* "One of "stream" or "rr"", then end as the type says. */
+static void names_describe(FILE *out, const struct option_row *row,
+			   const char *end)
 {
 	fprintf(out, "One of\n");
 	for (size_t i = 0; row->names[i]; i++)
 		fprintf(out, "%s.Qq %s%s\n",
 			i && !row->names[i + 1] ? "or\n" : "", row->names[i],
-			!row->names[i + 1]  ? " ."
+			!row->names[i + 1]  ? end
 			: row->names[i + 2] ? " ,"
 					    : "");
+}
+
+static void choice_describe(FILE *out, const struct option_row *row)
+{
+	names_describe(out, row, " .");
+}
+
+/* OPTION_CHOICES: "One of "stream" or "rr", or a list of them". */
+static void choices_describe(FILE *out, const struct option_row *row)
+{
+	names_describe(out, row, " ,");
+	fprintf(out, "or a list of them, each once.\n");
 }
 
 /* OPTION_CHOICES: int[] of the row's names' indices, each once. */
@@ -1552,15 +1570,11 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			   .positions = choice_positions,
 			   .text = choice_text,
 			   .value_size = sizeof(int)},
-	/*
-	 * nio-top-preset(5) has described a list of choices (mode) as text
-	 * so far (text_describe); the page and this agree.
-	 */
 	[OPTION_CHOICES] = {.from_text = choices_from_text,
 			    .from_json = choices_from_json,
 			    .to_json = choices_to_json,
 			    .schema = choices_schema,
-			    .describe = text_describe,
+			    .describe = choices_describe,
 			    .value_from_json = choices_value_from_json,
 			    .value_to_json = choice_to_json,
 			    .position = choice_position,
