@@ -95,8 +95,17 @@ static void test_man(const char *path)
 			ok(false, "nio-top(1) documents %s", metrics[i].key);
 			all = false;
 		}
+		/* A CSV metric is two columns, listed under CSV. */
+		snprintf(want, sizeof(want), "sender_%s , receiver_%s",
+			 metrics[i].key, metrics[i].key);
+		if ((metrics[i].show & METRIC_CSV) && !strstr(text, want)) {
+			ok(false, "nio-top(1) lists the CSV's %s columns",
+			   metrics[i].key);
+			all = false;
+		}
 	}
-	ok(all, "nio-top(1) documents every metric of the table");
+	ok(all, "nio-top(1) documents every metric of the table, and its "
+		"CSV columns");
 	free(text);
 }
 
