@@ -148,7 +148,7 @@ T send-keys -t ui Right
 wait_screen 'run 2 finished' 40
 T send-keys -t ui 5
 wait_screen 'Analysis: 95% confidence' 20
-box Analysis | tr -d '│\n' | tr -s ' ' | grep -q 'More runs here (--repeat is the command line.s): Enter runs'
+box Analysis | tr -d '│\n' | tr -s ' ' | grep -q 'More runs here (--repeat is the command line.s): w sweeps'
 ok $? "one run per point: the analysis says how to get more runs here"
 T send-keys -t ui q q
 wait_exit

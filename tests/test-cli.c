@@ -196,6 +196,7 @@ static void test_controls(void)
 	struct run_config back = {0};
 	struct options o;
 	char text[48], *printed;
+	double toggled = 0;
 	cJSON *json;
 
 	ok(size && threads && strategy && duration && mode &&
@@ -239,12 +240,17 @@ static void test_controls(void)
 	c.settings.duration_ms = 0;
 	options_control_text(duration, &c, text, sizeof(text));
 	ok(strcmp(text, "continuous") == 0, "a duration of 0 reads %s", text);
-	options_control_toggle(duration, &c);
+	options_control_toggle(duration, &c, &toggled);
 	options_control_text(duration, &c, text, sizeof(text));
 	ok(c.settings.duration_ms == 5000 && strcmp(text, "5 s") == 0,
 	   "Enter makes it timed: %s", text);
 	options_control_step(duration, &c, 1, NULL, NULL);
 	ok(c.settings.duration_ms == 10000, "then 5 s -> %llu ms",
+	   (unsigned long long)c.settings.duration_ms);
+	options_control_toggle(duration, &c, &toggled);
+	options_control_toggle(duration, &c, &toggled);
+	ok(c.settings.duration_ms == 10000,
+	   "Enter twice comes back to 10 s, not 5 s: %llu ms",
 	   (unsigned long long)c.settings.duration_ms);
 
 	/* As settings.json has them: written out and read again. */

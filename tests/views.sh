@@ -3,8 +3,9 @@
 # the next marked run in, and in compare, the chart, the runs and the
 # analysis, where the views cover the controls, Left and Right move no
 # control and start no run; compare with nothing marked names the runs it
-# pairs; two strategies at one value on the chart are both drawn; a loaded
-# export opens on its runs.
+# pairs; a key that works clears the last key's complaint; Enter on the
+# duration comes back to its time; two strategies at one value on the chart
+# are both drawn; a loaded export opens on its runs.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd tmux jq
@@ -20,16 +21,17 @@ ok $? "a sweep of four runs ends, idle"
 controls=$(screen | grep -E '│ (Strategy|Size|Threads|Mode|Duration) ')
 
 T send-keys -t ui 3
-wait_screen 'Compare: ratios to run 4, with run 3 before it' 20
+wait_screen 'Compare: ratios to run 4, beside run 3, the one before it' 20
 ok $? "compare with nothing marked pairs the selected run with the one before it of its mode"
 
 T send-keys -t ui 2 c k c k c k c 3
 wait_screen 'Compare: 1-2 of 4 marked \(Left/Right\), ratios to run 1' 20
 ok $? "four runs marked: compare shows two of them and says how to see the rest"
 T send-keys -t ui Right
-wait_screen 'Compare: 2-3 of 4 marked' 20 &&
-	screen | grep -qE '(one-copy|two-copy|zero-copy|uring) #2 '
-ok $? "Right in compare brings the next marked run in"
+wait_screen 'Compare: 1, 3 of 4 marked' 20 &&
+	screen | grep -qE '(one-copy|two-copy|zero-copy|uring) #3 ' &&
+	! screen | grep -qE '(one-copy|two-copy|zero-copy|uring) #2 '
+ok $? "Right in compare brings the next marked run in beside the first, the ratios' base"
 
 # Left and Right in the views that cover the controls: no control moves,
 # no run starts.
@@ -43,6 +45,19 @@ T send-keys -t ui 1
 wait_screen 'Strategy' 20 && screen | head -1 | grep -q ' idle' &&
 	[ "$(screen | grep -E '│ (Strategy|Size|Threads|Mode|Duration) ')" = "$controls" ]
 ok $? "back in the live view the controls are as they were: $(grep -o 'Strategy ◀ [a-z-]*' <<<"$controls")"
+
+# A key's answer goes with the next key that works.
+T send-keys -t ui a
+wait_screen 'no such key' 20
+T send-keys -t ui Tab
+wait_gone 'no such key' 20
+ok $? "a key that works clears 'no such key'"
+# Enter on the duration: continuous, then back to the time it had.
+T send-keys -t ui Tab Tab Tab Enter
+wait_screen 'Duration ◀ continuous' 20
+T send-keys -t ui Enter
+wait_screen 'Duration ◀ 0.5 s' 20
+ok $? "Enter twice on a duration of 0.5 s comes back to 0.5 s"
 T send-keys -t ui q
 wait_exit
 T kill-server

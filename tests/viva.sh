@@ -117,8 +117,8 @@ start "${utf8[@]}" -- -s zero-copy,one-copy -m 64K -d 3 -o "$tmp/zc.json"
 wait_screen 'Zero-copy so far: the kernel' 60
 # The gauges' column: the box's inside, its lines joined.
 screen | sed -n 's/^.*││ *\(.*[^ ]\) *│$/\1/p' | tr '\n' ' ' >"$tmp/gauges"
-grep -qE 'Zero-copy so far: the kernel copied [0-9.]+(-[0-9]+)?% \([0-9]+ of [0-9]+ completions flagged\)' "$tmp/gauges"
-ok $? "at 80x24 the zero-copy line is whole ($(grep -oE 'Zero-copy so far: .*completions flagged\)' "$tmp/gauges"))"
+grep -qE 'Zero-copy so far: the kernel copied [0-9.]+(-[0-9]+)?% of [0-9]+ sends \((each flagged|[0-9]+ flags, one per range of sends)\)' "$tmp/gauges"
+ok $? "at 80x24 the zero-copy line is whole ($(grep -oE 'Zero-copy so far: .*sends\)' "$tmp/gauges"))"
 wait_screen 'sweep done: 2 runs' 100
 T send-keys -t ui 5
 wait_screen 'Analysis' 10

@@ -192,8 +192,12 @@ void options_control_text(const struct option_row *row,
 bool options_control_step(
 	const struct option_row *row, struct run_config *c, int delta,
 	bool (*allowed)(const struct run_config *c, void *arg), void *arg);
-/* The toggle: 0 and the control's toggle value, in turn. */
-bool options_control_toggle(const struct option_row *row, struct run_config *c);
+/*
+ * The toggle: 0, and back to what it was before (*back, kept here between
+ * calls; 0 at first: the control's toggle value).
+ */
+bool options_control_toggle(const struct option_row *row, struct run_config *c,
+			    double *back);
 
 /*
  * The options that run c again: each run setting's value in c as the only

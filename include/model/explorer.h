@@ -59,6 +59,8 @@ struct explorer {
 	struct session *session;
 	/* The controls; changing one restarts the run with them. */
 	struct run_config config;
+	/* By option row: what a toggled control was before it went to 0. */
+	double toggled_from[OPTIONS_MAX];
 	bool strategy_available[EXPLORER_STRATEGIES_MAX];
 	char strategy_why[EXPLORER_STRATEGIES_MAX][192];
 

@@ -120,14 +120,20 @@ bool options_control_step(
 	return memcmp(&before, c, sizeof(before)) != 0;
 }
 
-bool options_control_toggle(const struct option_row *row, struct run_config *c)
+bool options_control_toggle(const struct option_row *row, struct run_config *c,
+			    double *back)
 {
 	void *value = options_at(c, row->run_offset);
+	double now = position_of(row, value);
 
 	if (!row->control->toggle)
 		return false;
 	set_position(row, value,
-		     position_of(row, value) ? 0 : row->control->toggle);
+		     now     ? 0
+		     : *back ? *back
+			     : row->control->toggle);
+	if (now)
+		*back = now;
 	return true;
 }
 

@@ -251,7 +251,8 @@ void explorer_step(struct explorer *e, const struct option_row *control,
 
 void explorer_toggle(struct explorer *e, const struct option_row *control)
 {
-	options_control_toggle(control, &e->config);
+	options_control_toggle(control, &e->config,
+			       &e->toggled_from[control - option_rows]);
 	explorer_changed(e);
 }
 

@@ -35,7 +35,19 @@ static void show(struct ui *ui, size_t i)
 		ui_note(ui, "view: %s (1-5 go straight to one)", v->name);
 		return;
 	}
-	ui->overlay = ui->overlay == i ? SIZE_MAX : i;
+	if (ui->overlay == i) {
+		ui->overlay = SIZE_MAX;
+		return;
+	}
+	/* An overlay opens afresh: at its top, not where it was left. */
+	if (v->close)
+		v->close(ui->state[i]);
+	ui->state[i] = v->open ? v->open(ui) : NULL;
+	if (v->open && !ui->state[i]) {
+		ui_note(ui, "the %s cannot open: out of memory", v->name);
+		return;
+	}
+	ui->overlay = i;
 }
 
 /* The name S suggests: what the controls run, "saved-one-copy-64K-x2-rr". */
@@ -52,11 +64,15 @@ static void suggested_name(const struct explorer *e, char *out, size_t size)
 /* Why a control key did nothing here. */
 static void controls_hidden(struct ui *ui)
 {
-	ui_note(ui,
-		"the controls are not on screen in the %s view here: 1 "
-		"shows them (a taller terminal shows them with every "
-		"view)",
-		ui_views[ui->view]->name);
+	if (ui->overlay != SIZE_MAX)
+		ui_note(ui, "the %s covers the controls: Esc closes it",
+			ui_views[ui->overlay]->name);
+	else
+		ui_note(ui,
+			"the controls are not on screen in the %s view here: "
+			"1 shows them (a taller terminal shows them with "
+			"every view)",
+			ui_views[ui->view]->name);
 }
 
 /* The keys that change a control or what runs: where the controls show. */
@@ -151,6 +167,9 @@ void ui_key(struct ui *ui, const struct explorer *e, int key,
 
 	if (key == '\r')
 		key = '\n';
+	/* A note answers the key before: this one is answered afresh. */
+	if (!ui->note_news)
+		ui->note[0] = '\0';
 	if (ui_prompt_key(ui, e, key, out))
 		return;
 	if (ui->overlay != SIZE_MAX &&

@@ -64,3 +64,20 @@ bool ui_metric_known(const struct explorer *e, const struct ui_metric *m)
 			return true;
 	return false;
 }
+
+void ui_zc_copied(const struct run_totals *t, char *out, size_t size)
+{
+	char share[32];
+
+	sampler_zc_copied(t, share, sizeof(share));
+	if (t->zc_copied_min == t->zc_copied_max)
+		snprintf(out, size, "copied %s of %llu sends (%s)", share,
+			 (unsigned long long)t->zc_completions,
+			 t->zc_copied_min ? "each flagged" : "none flagged");
+	else
+		snprintf(out, size,
+			 "copied %s of %llu sends (%llu flags, one per range "
+			 "of sends)",
+			 share, (unsigned long long)t->zc_completions,
+			 (unsigned long long)t->zc_copied_min);
+}

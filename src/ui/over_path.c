@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measures.h"
 #include "view.h"
 
 /*
@@ -88,13 +89,12 @@ static void path_live(const struct explorer *e, int width, struct ui_lines *l)
 	char text[512], share[320] = "0%";
 
 	if (ops->zerocopy && e->live.running) {
-		sampler_zc_copied(t, share, sizeof(share));
+		ui_zc_copied(t, share, sizeof(share));
 		snprintf(text, sizeof(text),
-			 "Live: %llu sends pinned, %llu completed; the kernel "
-			 "copied %s at delivery (%llu completions flagged)",
+			 "Live: %llu sends pinned, %llu completed; at delivery "
+			 "the kernel %s",
 			 (unsigned long long)t->zc_sends,
-			 (unsigned long long)t->zc_completions, share,
-			 (unsigned long long)t->zc_copied);
+			 (unsigned long long)t->zc_completions, share);
 		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
 	}
 	if (e->config.settings.rx == RX_ZEROCOPY &&

@@ -85,8 +85,7 @@ static void presets_draw(struct ui *ui, void *state, const struct explorer *e,
 	if (p->cursor >= e->preset_count)
 		p->cursor = 0;
 	presets_lines(p, e, r.w - 4, &l, &from, &to);
-	/* As tall as the list, where it fits. */
-	r = ui_centred(ui->rows, ui->cols, 96, (int)l.count + 2);
+	/* As tall as the body, as the help is: the overlay stands alone. */
 	if (r.y + r.h > body->y + body->h)
 		r.h = body->y + body->h - r.y;
 	ui_clear(&r);

@@ -184,6 +184,7 @@ enum gauge_why {
 	WHY_SHORT,    /* wrapped, without its details */
 	WHY_FIX,      /* wrapped, what to do about it only */
 	WHY_ONE_LINE, /* that, on one line cut with an ellipsis */
+	WHY_COUNTED,  /* that, the gauges counted, not named: "n/a (4)" */
 };
 
 /*
@@ -264,9 +265,15 @@ static size_t gauge_lines(const struct explorer *e, int width,
 			continue;
 		told_reason(e->live.gauge[SIDE_SENDER][line[i].metric].why,
 			    told, reason, sizeof(reason));
-		snprintf(text, sizeof(text), "%s: n/a%s: %s", line[i].text,
-			 told >= WHY_FIX ? "" : " on both sides", reason);
-		if (told == WHY_ONE_LINE)
+		if (told == WHY_COUNTED && line[i].count > 1)
+			snprintf(text, sizeof(text), "n/a (%zu): %s",
+				 line[i].count, reason);
+		else
+			snprintf(text, sizeof(text), "%s: n/a%s: %s",
+				 line[i].text,
+				 told >= WHY_FIX ? "" : " on both sides",
+				 reason);
+		if (told >= WHY_ONE_LINE)
 			ui_lines_add(&line[i].why, ROLE_INACTIVE, 0, "%s",
 				     text);
 		else
@@ -332,14 +339,11 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 			 when, (unsigned long long)t->zc_sends,
 			 e->live.running ? " yet" : "");
 	} else if (c->strategy->zerocopy) {
-		char share[32];
+		char copied[200];
 
-		sampler_zc_copied(t, share, sizeof(share));
-		snprintf(text, sizeof(text),
-			 "Zero-copy %s: the kernel copied %s (%llu of %llu "
-			 "completions flagged)",
-			 when, share, (unsigned long long)t->zc_copied,
-			 (unsigned long long)t->zc_completions);
+		ui_zc_copied(t, copied, sizeof(copied));
+		snprintf(text, sizeof(text), "Zero-copy %s: the kernel %s",
+			 when, copied);
 	} else {
 		units_format_bytes(t->bytes_sent, moved, sizeof(moved));
 		units_format_bytes(t->bytes_received, delivered,
@@ -389,6 +393,16 @@ struct ui_gauges {
 	struct ui_lines foot;
 };
 
+/* Whether a shared line, on one line, is cut before its reason begins. */
+static bool names_crowd(const struct ui_gauges *g, int width)
+{
+	for (size_t i = 0; i < g->lines; i++)
+		if (g->line[i].shared_why && g->line[i].why.count == 1 &&
+		    (int)strlen(g->line[i].text) + 6 > width - 2)
+			return true;
+	return false;
+}
+
 /* The gauges' lines that fit in at most max rows: whole reasons if they can. */
 struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 				   const struct explorer *e, int width, int max,
@@ -401,8 +415,11 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 	g->lines = gauge_lines(e, width, WHY_WHOLE, g->line);
 	gauge_foot(ui, e, width, &g->foot);
 	*rows = gauges_rows(g->line, g->lines, &g->foot);
-	for (int told = WHY_SHORT; *rows > max && told <= WHY_ONE_LINE;
-	     told++) {
+	for (int told = WHY_SHORT; told <= WHY_COUNTED; told++) {
+		/* One line each: the names go first where they crowd it. */
+		if (*rows <= max &&
+		    (told != WHY_COUNTED || !names_crowd(g, width)))
+			break;
 		gauge_lines_free(g->line, g->lines);
 		g->lines = gauge_lines(e, width, (enum gauge_why)told, g->line);
 		*rows = gauges_rows(g->line, g->lines, &g->foot);
@@ -626,9 +643,12 @@ struct bar_item {
 	int rank; /* 1: always; a narrow bar drops the highest first */
 };
 
-/* The table's function keys, while it is on screen. */
+/*
+ * The table's function keys, while it is on screen: before the theme and
+ * the freeze, which a narrow bar drops first.
+ */
 static const struct bar_item table_bar[] = {
-	{"F4", "Filter", 7},
+	{"F4", "Filter", 5},
 	{"F6", "Sort", 6},
 	{"F9", "Mark", 5},
 };

@@ -110,8 +110,10 @@ struct ui {
 	struct ui_command pending; /* PROMPT_CHANGE: what it would do */
 	char pending_what[64];	   /* "change the size" */
 	char typed[64];		   /* PROMPT_NAME: the name so far */
+	int refused;		   /* PROMPT_NAME: a key no name has, or 0 */
 	char note[256];
-	uint64_t note_ns;	/* when the note was said */
+	uint64_t note_ns; /* when the note was said */
+	bool note_news;	  /* the note is the explorer's, not a key's answer */
 	unsigned int seen_said; /* the explorer's news shown so far */
 
 	/* The controls: which has the focus, and where they were drawn. */

@@ -22,6 +22,7 @@ void ui_note(struct ui *ui, const char *fmt, ...)
 	vsnprintf(ui->note, sizeof(ui->note), fmt, ap);
 	va_end(ap);
 	ui->note_ns = clock_now_ns();
+	ui->note_news = false;
 }
 
 void ui_push(struct ui_commands *out, enum ui_command_kind kind,
@@ -75,6 +76,7 @@ void ui_ask_name(struct ui *ui, const char *suggested)
 {
 	ui->prompt = PROMPT_NAME;
 	snprintf(ui->typed, sizeof(ui->typed), "%s", suggested);
+	ui->refused = 0;
 }
 
 /*
@@ -142,6 +144,9 @@ static void name_key(struct ui *ui, int key, struct ui_commands *out)
 	} else if (name_char(key) || key < ' ' || key == 127 ||
 		   key == KEY_BACKSPACE) {
 		type_into(ui->typed, sizeof(ui->typed), key);
+		ui->refused = 0;
+	} else {
+		ui->refused = key; /* said in the question */
 	}
 }
 
@@ -175,10 +180,11 @@ bool ui_prompt_key(struct ui *ui, const struct explorer *e, int key,
 		if (key == ui->prompt_key || key == 'y') {
 			ui_push(out, ui->pending.kind, ui->pending.control,
 				ui->pending.arg);
-		} else {
-			ui_note(ui, "the sweep goes on");
+			return true;
 		}
-		return true;
+		/* A key of its own then does what it does (2: the runs). */
+		ui_note(ui, "the sweep goes on");
+		return !ui_key_find(key) || key == 27;
 	}
 	(void)e;
 	return false;
@@ -219,6 +225,16 @@ static void question(const struct ui *ui, const struct explorer *e, char *text,
 		snprintf(text, size,
 			 "Filter runs: %s_  (Enter keeps it, Esc clears it)",
 			 ui->runs.filter);
+	else if (ui->refused > ' ' && ui->refused < 127)
+		snprintf(text, size,
+			 "Save the controls as preset: %s_  ('%c' cannot be "
+			 "in a name: letters, digits, - _ . only)",
+			 ui->typed, ui->refused);
+	else if (ui->refused)
+		snprintf(text, size,
+			 "Save the controls as preset: %s_  (a name has "
+			 "letters, digits, - _ . only, no spaces)",
+			 ui->typed);
 	else
 		snprintf(text, size,
 			 "Save the controls as preset: %s_  (Enter saves, "
@@ -236,6 +252,7 @@ int ui_status_text(struct ui *ui, const struct explorer *e, char *text,
 		ui->seen_said = e->said;
 		snprintf(ui->note, sizeof(ui->note), "%s", e->message);
 		ui->note_ns = now + (UI_NEWS_S - UI_NOTE_S) * 1000 * NS_PER_MS;
+		ui->note_news = true;
 	}
 	if (ui->prompt != PROMPT_NONE) {
 		question(ui, e, text, size);

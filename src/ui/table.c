@@ -132,7 +132,7 @@ static double sort_value(size_t k)
 	if (strcmp(sort_ui->runs.sort, "secs") == 0)
 		return r->measured_s;
 	if (sort_by_column)
-		return ui_column_value(r, &sort_column, &v) ? v : -INFINITY;
+		return ui_column_value(r, &sort_column, &v) ? v : NAN;
 	return (double)k; /* "#" */
 }
 
@@ -170,6 +170,9 @@ static int cmp_runs(const void *a, const void *b)
 	} else {
 		double vx = sort_value(x), vy = sort_value(y);
 
+		/* A run without the value ("-") goes last either way. */
+		if (isnan(vx) != isnan(vy))
+			return isnan(vx) ? 1 : -1;
 		order = vx < vy ? -1 : vx > vy;
 	}
 	if (!order)
@@ -453,11 +456,7 @@ bool ui_runs_key(struct ui *ui, const struct explorer *e, int key, bool arrows)
 	return false;
 }
 
-/*
- * Why run k is left out of the analysis and the chart, as its row says it:
- * "stopped" (a stop ended its window), "short", or "".
- */
-static const char *run_mark(const struct explorer *e, size_t k)
+const char *ui_run_mark(const struct explorer *e, size_t k)
 {
 	const struct analysis_run *facts;
 
@@ -532,7 +531,7 @@ static void table_layout(const struct ui *ui, const struct explorer *e,
 	t->width = width;
 	for (size_t k = 0; k < e->session->result_count; k++) {
 		char label[96];
-		int len, w = (int)strlen(run_mark(e, k));
+		int len, w = (int)strlen(ui_run_mark(e, k));
 
 		ui_result_label(&e->session->results[k], label, sizeof(label));
 		len = (int)strlen(label);
@@ -584,7 +583,7 @@ static void table_row(const struct ui *ui, const struct explorer *e, size_t k,
 {
 	const struct run_result *res = &e->session->results[k];
 	/* Left out of the analysis and the chart: dimmed. */
-	const char *mark = res->error ? "" : run_mark(e, k);
+	const char *mark = res->error ? "" : ui_run_mark(e, k);
 	char label[64], cell[16], line[512];
 	size_t n;
 

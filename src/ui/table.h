@@ -45,6 +45,11 @@ void ui_runs_move(struct ui *ui, const struct explorer *e, long delta);
 size_t ui_runs_at_row(const struct ui *ui, const struct explorer *e, int y);
 /* Whether run k is marked. */
 bool ui_runs_marked(const struct ui *ui, size_t k);
+/*
+ * Why run k is left out of the analysis and the chart, as its row says it:
+ * "stopped" (a stop ended its window), "short", or "".
+ */
+const char *ui_run_mark(const struct explorer *e, size_t k);
 
 /* Draws the table in r; r.h 0 leaves it off screen. */
 void ui_runs_draw(struct ui *ui, const struct explorer *e,

@@ -96,11 +96,11 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 		if (a->crossovers[i].verdict == VERDICT_UNDECIDED) {
 			ui_lines_wrap(&l, ROLE_INACTIVE, width, 2,
 				      "More runs here (--repeat is the "
-				      "command line's): Enter runs the "
-				      "controls' point again, w sweeps the "
+				      "command line's): w sweeps the "
 				      "strategies over the sizes again, p "
-				      "loads a preset again; each run joins "
-				      "its point.");
+				      "loads a preset again, and Enter in the "
+				      "live view (1) runs the controls' point "
+				      "again; each run joins its point.");
 			break;
 		}
 	if (a->zerocopy_why[0]) {

@@ -385,14 +385,17 @@ static void chart_mark(const struct chart_frame *f, struct chart_marks *m,
 		 m->hidden[0] ? "; " : "", marker, below, where);
 }
 
-/* "64K" or "2": where a point is, as its x label says it. */
+/*
+ * "64 KiB" or "x2" (flows, as a run's label says them, and no marker's
+ * digit): where a point is, as its x label says it.
+ */
 static void chart_where_text(const struct chart_def *d, double x, char *out,
 			     size_t size)
 {
 	if (d->axis == FIGURE_BY_SIZE)
 		units_format_size_iec((size_t)x, out, size);
 	else
-		snprintf(out, size, "%.0f", x);
+		snprintf(out, size, "x%.0f", x);
 }
 
 /*
@@ -539,6 +542,9 @@ static void chart_axes(const struct ui *ui, const struct chart_def *d,
 		ui_text(f->bottom + 1, x, 8, ROLE_GRAPH_TEXT, "%s", label);
 		last_end = x + (int)strlen(label);
 	}
+	/* What the x axis counts, under the y axis's labels. */
+	ui_text(f->bottom + 1, f->r->x + 1, 8, ROLE_GRAPH_TEXT, "%7s",
+		d->axis == FIGURE_BY_SIZE ? "size" : "flows");
 }
 
 static void chart_title(const struct chart *c, const struct explorer *e,

@@ -1,10 +1,10 @@
 /*
  * The compare view: runs side by side, a column each, every figure of the
  * metric table a row, each value with its ratio to the first run's where
- * they share a mode.  It compares the marked runs, as many as fit, and Left
- * and Right bring the others in; with none marked, the selected run and the
- * one before it of its mode.  The runs' names stay while the figures
- * scroll.
+ * they share a mode.  It compares the marked runs, as many as fit: the first
+ * stays, as the ratios' base, and Left and Right bring the others in; with
+ * none marked, the selected run and the one before it of its mode.  The
+ * runs' names stay while the figures scroll.
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@
 
 struct compare {
 	size_t scroll, page;
-	size_t first;	/* the first marked run shown */
+	size_t first;	/* after the base, the first marked run shown */
 	uint64_t shown; /* which runs were shown: a new set scrolls home */
 };
 
@@ -35,7 +35,7 @@ struct compare_set {
 	size_t pick[COMPARE_MAX];
 	size_t n;
 	size_t marked; /* marked runs in all; 0: the selected one and its peer */
-	size_t first;  /* of the marked, the first shown */
+	size_t first;  /* of the marked after the base, the first shown */
 	int column;    /* cells a run's column takes */
 	bool ratio;    /* the columns have room for ratios */
 	bool rr, mixed, same;
@@ -63,27 +63,35 @@ static size_t peer_before(const struct explorer *e, size_t k)
 	return SIZE_MAX;
 }
 
-/* The marked runs from the first shown, as many as fit in width. */
+/*
+ * The first marked run, the ratios' base, then the others from the first
+ * shown, as many as fit in width.
+ */
 static void pick_marked(const struct ui *ui, struct compare *c,
 			const struct explorer *e, int width,
 			struct compare_set *set)
 {
 	size_t runs = e->session->result_count;
 	size_t fit = width > 0 ? (size_t)width / COMPARE_RATIO : 1;
+	size_t others = set->marked - 1;
 
 	/* Ratios where two runs fit with them; more runs, narrow, where not. */
 	if (fit < 2)
 		fit = width > 0 ? (size_t)width / COMPARE_NARROW : 1;
 	if (fit > COMPARE_MAX)
 		fit = COMPARE_MAX;
-	if (fit < 1)
-		fit = 1;
-	if (c->first + fit > set->marked)
-		c->first = set->marked > fit ? set->marked - fit : 0;
+	if (fit < 2)
+		fit = 2;
+	if (c->first + fit - 1 > others)
+		c->first = others > fit - 1 ? others - (fit - 1) : 0;
 	set->first = c->first;
-	for (size_t k = 0, seen = 0; k < runs && set->n < fit; k++)
-		if (ui_runs_marked(ui, k) && seen++ >= c->first)
+	for (size_t k = 0, seen = 0; k < runs && set->n < fit; k++) {
+		if (!ui_runs_marked(ui, k))
+			continue;
+		if (seen == 0 || seen - 1 >= c->first)
 			set->pick[set->n++] = k;
+		seen++;
+	}
 }
 
 static void compare_pick(const struct ui *ui, struct compare *c,
@@ -141,10 +149,20 @@ static void compare_title(const struct compare_set *set, char *out, size_t size)
 {
 	size_t len = (size_t)snprintf(out, size, "Compare:");
 
-	if (set->marked > set->n)
+	/* The base is marked run 1; the others shown, by their place. */
+	if (set->marked > set->n && !set->first)
 		len += (size_t)snprintf(out + len, size - len,
-					" %zu-%zu of %zu marked (Left/Right),",
-					set->first + 1, set->first + set->n,
+					" 1-%zu of %zu marked (Left/Right),",
+					set->n, set->marked);
+	else if (set->marked > set->n && set->n == 2)
+		len += (size_t)snprintf(out + len, size - len,
+					" 1, %zu of %zu marked (Left/Right),",
+					set->first + 2, set->marked);
+	else if (set->marked > set->n)
+		len += (size_t)snprintf(out + len, size - len,
+					" 1, %zu-%zu of %zu marked "
+					"(Left/Right),",
+					set->first + 2, set->first + set->n,
 					set->marked);
 	if (!set->ratio || !set->same)
 		snprintf(out + len, size - len, " %s",
@@ -158,8 +176,8 @@ static void compare_title(const struct compare_set *set, char *out, size_t size)
 			 " ratios to run %zu (c marks runs)", set->pick[0] + 1);
 	else
 		snprintf(out + len, size - len,
-			 " ratios to run %zu, with run %zu before it (c marks "
-			 "others)",
+			 " ratios to run %zu, beside run %zu, the one before "
+			 "it (c marks others)",
 			 set->pick[0] + 1, set->pick[1] + 1);
 }
 
@@ -288,16 +306,25 @@ static void compare_head(const struct explorer *e,
 				snprintf(cell, sizeof(cell), "%s x%u", size,
 					 res->config.threads);
 			else
-				snprintf(cell, sizeof(cell), "%s%s",
+				snprintf(cell, sizeof(cell), "%s%s %s",
 					 run_mode_name(res->config.mode),
 					 res->config.settings.rx == RX_ZEROCOPY
 						 ? " rx-zc"
-						 : "");
-			/* Over the value, left of the ratio. */
-			len += (size_t)snprintf(line + len, sizeof(line) - len,
-						"%*.*s%*s", set->column - pad,
-						set->column - pad - 1, cell,
-						pad, "");
+						 : "",
+					 ui_run_mark(e, set->pick[i]));
+			/*
+			 * Over the value, left of the ratio; a longer name
+			 * takes the ratio's room too.
+			 */
+			if ((int)strlen(cell) < set->column - pad)
+				len += (size_t)snprintf(
+					line + len, sizeof(line) - len,
+					"%*s%*s", set->column - pad, cell, pad,
+					"");
+			else
+				len += (size_t)snprintf(
+					line + len, sizeof(line) - len, "%*.*s",
+					set->column, set->column - 1, cell);
 		}
 		ui_lines_add(l, head == 2 ? ROLE_INACTIVE : ROLE_HIGHLIGHT, 0,
 			     "%s", line);
@@ -515,7 +542,8 @@ static bool compare_key(struct ui *ui, void *state, const struct explorer *e,
 		}
 		if (key == KEY_LEFT && c->first)
 			c->first--;
-		else if (key == KEY_RIGHT && c->first + set.n < set.marked)
+		else if (key == KEY_RIGHT &&
+			 c->first + set.n - 1 < set.marked - 1)
 			c->first++;
 		return true;
 	}
