@@ -2,7 +2,8 @@
 # Two hosts: nio-top --serve in one network namespace, nio-top --connect in
 # another, over a veth pair the test made.  The grid runs split across the
 # two: bytes the client's senders sent equal the bytes the agent's receivers
-# report, both sides' counters are in the export, so are both hosts, zero-copy
+# report, both sides' counters and profiles are in the export, so are both
+# hosts, zero-copy
 # receive works on either host, and the
 # explorer shows the agent's gauges and moves both hosts when a control moves.
 . "$(dirname "$0")/lib.sh"
@@ -54,6 +55,14 @@ ok $? "the agent saw the client leave after 8 runs"
 # The export reads back, agent's side included.
 "$NIO_TOP" --load "$tmp/r.json" --batch >"$tmp/loaded" 2>&1
 ok $? "the export loads (--load)"
+
+# Each host samples its own threads; the agent's side comes with its report.
+client --batch -s one-copy -m 64K -d 1 -w 0.1 --profile-hz 4000 \
+	-o "$tmp/prof.json" >/dev/null 2>&1
+jq_true "$tmp/prof.json" '.runs[0].profile.sender.samples > 0 and
+	.runs[0].profile.receiver.samples > 0 and
+	.runs[0].profile.receiver.roles.copy_receive.samples > 0'
+ok $? "both hosts' profiles are in the export, the agent's receiver copying ($(jq -c '[.runs[0].profile[].samples]' "$tmp/prof.json") samples)"
 
 # Reversed, and request/response.
 client --batch -s one-copy -m 16K -d 0.3 -w 0.1 --reverse -o "$tmp/rev.json" \

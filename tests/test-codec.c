@@ -204,17 +204,21 @@ static void test_summary(void)
 	char *cause = NULL;
 
 	r.measured_s = 2.5;
+	r.sampling_effect = NAN;
 	metric_values_unknown(&r.receiver.derived);
 	r.receiver.derived.value[gbps] = 9.5;
 	json = again(codec_object(&run_summary_record, &r));
-	ok(cJSON_GetArraySize(json) == 3 &&
+	ok(cJSON_GetArraySize(json) == 4 &&
+		   cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+			   json, "sampling_effect")) &&
 		   cJSON_GetObjectItemCaseSensitive(json, "measured_s")
 				   ->valuedouble == 2.5 &&
 		   cJSON_GetObjectItemCaseSensitive(json, "gbps")
 				   ->valuedouble == 9.5 &&
 		   cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(json,
 								 "msgs_per_s")),
-	   "a summary: measured_s, gbps and msgs_per_s (unknown: null)");
+	   "a summary: measured_s, gbps, msgs_per_s and sampling_effect "
+	   "(unknown: null)");
 	ok(codec_read(&run_summary_record, json, &back, "s", CODEC_STRICT,
 		      &cause) == 0 &&
 		   back.measured_s == 2.5 &&

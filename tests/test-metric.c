@@ -3,11 +3,14 @@
  * are traffic or perf events), figures derived as the rows say -- and never
  * from an event that did not count -- and every key in nio-top(1).
  */
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "metric.h"
+#include "role.h"
 #include "tap.h"
 #include "text.h"
 
@@ -109,11 +112,102 @@ static void test_man(const char *path)
 	free(text);
 }
 
+/* The roles as nio-top(1) lists them: each key, what it is, its functions. */
+static void roles_man(FILE *out)
+{
+	for (size_t r = 0; r < role_count; r++) {
+		const char *p = roles[r].functions;
+
+		fprintf(out, ".It Li %s\n%c%s: %s.\n", roles[r].key,
+			toupper((unsigned char)roles[r].label[0]),
+			roles[r].label + 1, roles[r].why);
+		while (*p) {
+			size_t len = strcspn(p, " ");
+
+			fprintf(out, ".Li %.*s\n", (int)len, p);
+			p += len;
+			while (*p == ' ')
+				p++;
+		}
+	}
+}
+
+/* A function's role by its name, as a chain's frame finds it. */
+static void test_roles(void)
+{
+	static const struct {
+		const char *function;
+		bool kernel;
+		const char *role;
+	} cases[] = {
+		{"_copy_to_iter", true, "copy_receive"},
+		{"_copy_from_iter", true, "copy_send"},
+		{"skb_copy_ubufs", true, "copy_deferred"},
+		{"skb_copy_datagram_iter", true, "copy_receive"},
+		{"tcp_sendmsg_locked", true, "stack"},
+		{"tcp_zerocopy_receive", true, "map"},
+		{"finish_task_switch.isra.0", true, "wakeup"},
+		{"sock_def_readable", true, "wakeup"},
+		{"sock_recv_errqueue", true, "completion"},
+		{"memcpy", false, "copy_user"},
+		{"__x64_sys_sendmsg", true, "syscall"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		size_t r = role_of_function(cases[i].function, cases[i].kernel);
+
+		ok(r != SIZE_MAX && strcmp(roles[r].key, cases[i].role) == 0,
+		   "%s is %s (%s)", cases[i].function, cases[i].role,
+		   r != SIZE_MAX ? roles[r].key : "none");
+	}
+	ok(role_of_function("memcpy", true) == SIZE_MAX &&
+		   role_of_function("rep_movs_alternative", true) == SIZE_MAX,
+	   "the kernel's own memcpy is no role by itself: its caller says "
+	   "which copy");
+	ok(role_of_function("message_serialize", true) == SIZE_MAX &&
+		   role_of_function("tcp_sendmsg", false) == SIZE_MAX,
+	   "a user function matches user patterns only, and the kernel's "
+	   "kernel ones");
+	ok(strcmp(roles[role_other].key, "other") == 0 &&
+		   role_count <= ROLES_MAX,
+	   "other is the last of at most %d roles", ROLES_MAX);
+}
+
+/* nio-top(1)'s role list is the table's (test-metric --print-man-roles). */
+static void test_roles_man(const char *path)
+{
+	static const char head[] = ".Ss Roles\n.Bl -tag -width Ds\n";
+	char *text = read_text(path), *want = NULL, *start, *end;
+	size_t size = 0;
+	FILE *f = open_memstream(&want, &size);
+
+	roles_man(f);
+	fclose(f);
+	start = text ? strstr(text, head) : NULL;
+	end = start ? strstr(start, "\n.El\n") : NULL;
+	if (end) {
+		start += strlen(head);
+		end[1] = '\0';
+	}
+	ok(end && strcmp(start, want) == 0,
+	   "nio-top(1) lists the roles and every function as the table says "
+	   "(test-metric --print-man-roles)");
+	free(want);
+	free(text);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--print-man-roles") == 0) {
+		roles_man(stdout);
+		return 0;
+	}
 	test_rows();
 	test_derive();
-	if (argc > 1)
+	test_roles();
+	if (argc > 1) {
 		test_man(argv[1]);
+		test_roles_man(argv[1]);
+	}
 	return tap_done();
 }

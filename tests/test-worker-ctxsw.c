@@ -58,7 +58,7 @@ static double perf_switches(const struct run *run)
 {
 	struct sample s;
 
-	run_sample(run, &s);
+	run_sample(run, &s, NULL);
 	return (double)(s.tx_counters[0].raw + s.rx_counters[0].raw);
 }
 

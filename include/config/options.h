@@ -64,6 +64,7 @@ struct options {
 	char events[COUNTERS_MAX][48];
 	size_t event_count;
 	bool no_counters;
+	bool no_profile; /* --no-profile: run.profile_hz 0 */
 	bool counters_enabled;
 	struct counter_set counters;
 

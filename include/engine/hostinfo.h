@@ -28,6 +28,7 @@ struct host_info {
 	struct capability netem;
 	struct capability rx_zerocopy; /* TCP_ZEROCOPY_RECEIVE */
 	struct capability uring_fixed; /* SENDMSG_ZC from registered buffers */
+	struct capability profile;     /* cpu-clock samples, kernel chains */
 	double veth_setup_ms;	       /* of the probe's topology */
 	double veth_teardown_ms;
 	/* The events asked for, tried on this thread. */

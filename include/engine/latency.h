@@ -59,6 +59,9 @@ void latency_record(struct latency_recorder *rec, uint64_t ns);
 /* Adds a recorder's current counts to hist. */
 void latency_hist_add(struct latency_hist *hist,
 		      const struct latency_recorder *rec);
+/* hist += other. */
+void latency_hist_merge(struct latency_hist *hist,
+			const struct latency_hist *other);
 /* hist -= earlier (an earlier reading of the same recorders). */
 void latency_hist_subtract(struct latency_hist *hist,
 			   const struct latency_hist *earlier);

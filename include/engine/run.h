@@ -19,6 +19,7 @@
 
 #include "latency.h"
 #include "metric.h"
+#include "profile.h"
 #include "record.h"
 #include "sampler.h"
 #include "settings.h"
@@ -114,6 +115,13 @@ struct run_result {
 	 * while measuring: the window ended where the stop began.  0: never.
 	 */
 	double stopped_s;
+	/*
+	 * Where each side's CPU went in the sampled intervals (sender,
+	 * receiver), and what sampling did to the rate of messages there
+	 * against the unsampled rest: +0.6 is 60% more (NaN: not known).
+	 */
+	struct run_profile profile[2];
+	double sampling_effect;
 	char *error; /* NULL when the run completed cleanly */
 };
 
@@ -131,8 +139,9 @@ struct run_far_view {
 	bool done; /* its report is in */
 	bool counted;
 	struct run_side_counters side;
-	char *error; /* once its ends failed, or it is gone */
-	bool lost;   /* the far end is gone */
+	struct run_profile profile; /* its side's, where it sampled */
+	char *error;		    /* once its ends failed, or it is gone */
+	bool lost;		    /* the far end is gone */
 };
 
 /* Where a run is, as the far end is told. */
@@ -202,8 +211,28 @@ bool run_tick(struct run *run, uint64_t now_ns);
  */
 bool run_started(const struct run *run);
 
-/* The counters of every flow right now (for live views). */
-void run_sample(const struct run *run, struct sample *out);
+/*
+ * The counts of every flow right now, as they are (raw: what moved), and
+ * with the sampled intervals taken out as the run's figures take them out
+ * (net, for live figures; NULL: not wanted).
+ */
+void run_sample(const struct run *run, struct sample *raw, struct sample *net);
+/*
+ * What sampling did to the rate of messages so far: the sampled intervals'
+ * against the rest's, +0.6 for 60% more; NaN until both are known.
+ */
+double run_sampling_effect(const struct run *run);
+/*
+ * The time a run of c spends in sampled intervals on top of its measured
+ * duration (its warm-up, its duration and this: how long it takes).
+ */
+uint64_t run_sampled_ms(const struct run_config *c);
+/*
+ * One side's profile so far (for live views): false where this host does
+ * not sample it (no profile, or the far end's side).
+ */
+bool run_profile_now(const struct run *run, bool sender,
+		     struct run_profile *out);
 
 /*
  * Event i of one side over delta (two run_sample() readings apart): status,

@@ -40,6 +40,11 @@ struct run_totals {
 /* As an export's run holds them: integrity and zero-copy in their own parts. */
 extern const struct record run_totals_record;
 
+/*
+ * The counts at an instant.  Every field is a uint64_t that only grows, so
+ * that samples can be subtracted and added field by field (sampler_delta):
+ * a run takes the intervals it sampled out of its figures that way.
+ */
 struct sample {
 	uint64_t t_ns; /* CLOCK_MONOTONIC */
 	struct run_totals totals;
@@ -49,6 +54,12 @@ struct sample {
 
 void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 		  uint64_t now_ns, struct sample *out);
+
+/* to - from, every field (time too): what happened between them. */
+void sampler_delta(const struct sample *from, const struct sample *to,
+		   struct sample *out);
+/* sum += delta, every field. */
+void sampler_add(struct sample *sum, const struct sample *delta);
 
 /*
  * The share of zero-copy sends the kernel copied, as far as its

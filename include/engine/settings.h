@@ -52,6 +52,11 @@ struct run_settings {
 	enum rx_mode rx;
 	enum nodelay nodelay;
 	struct cpu_list pin;
+	/*
+	 * Samples per second of a thread's CPU time in the sampled intervals
+	 * (profile.h); 0: no profile.
+	 */
+	unsigned int profile_hz;
 };
 
 /* Whether a flow's sockets set TCP_NODELAY, in this mode. */

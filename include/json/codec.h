@@ -16,6 +16,7 @@
 #include "hostinfo.h"
 #include "latency.h"
 #include "metric.h"
+#include "profile.h"
 #include "record.h"
 
 /*
@@ -63,6 +64,16 @@ cJSON *codec_metrics(const struct metric_values *v, bool counted_only);
 int codec_read_metrics(const cJSON *from, struct metric_values *v,
 		       bool counted_only, const char *path,
 		       enum codec_mode mode, char **cause);
+
+/*
+ * A side's profile: its own fields (hz, samples, lost, user_only, why),
+ * "roles": {KEY: {"share", "samples"}} for every role of the table,
+ * "top_symbols" and "other_top": lists of functions.  A share is written
+ * for people and recomputed from the samples when read.
+ */
+cJSON *codec_profile(const struct run_profile *p);
+int codec_read_profile(const cJSON *from, struct run_profile *p,
+		       const char *path, enum codec_mode mode, char **cause);
 
 /* A histogram, sparse: {"count", "sum_ns", "max_ns", "buckets": [[i, n]]}. */
 cJSON *codec_hist(const struct latency_hist *h);

@@ -36,6 +36,13 @@ struct explorer_live {
 	struct run_totals totals; /* of the current run so far */
 	/* RUN_RR: the round trips of the measured window so far. */
 	struct latency_summary latency;
+	/*
+	 * Where each side's CPU went in the run's sampled intervals so far
+	 * (false: not sampled here), and what sampling did to the rate.
+	 */
+	bool profiled[SIDE_COUNT];
+	struct run_profile profile[SIDE_COUNT];
+	double sampling_effect;
 };
 
 /* One refresh's gauges; NaN where not known. */

@@ -17,7 +17,7 @@
 
 #include "counters.h"
 
-#define PROTO_VERSION 4
+#define PROTO_VERSION 5
 #define PROTO_PORT    5310
 /* The longest line an agent reads: its client's messages are small. */
 #define PROTO_AGENT_LINE_MAX (64 * 1024)

@@ -133,7 +133,7 @@ static void batch_eta(uint64_t started_ns, size_t done, size_t total, char *out,
 static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 			   uint64_t started_ns)
 {
-	char size[24], eta[24], bar[21];
+	char size[24], eta[24], bar[21], sampled[40] = "";
 	size_t filled = n ? 20 * i / n : 0;
 
 	for (size_t k = 0; k < 20; k++)
@@ -141,13 +141,16 @@ static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 	bar[20] = '\0';
 	units_format_size(cfg->msg_size, size, sizeof(size));
 	batch_eta(started_ns, i, n, eta, sizeof(eta));
+	if (run_sampled_ms(cfg))
+		snprintf(sampled, sizeof(sampled), " + %.3g s sampled",
+			 (double)run_sampled_ms(cfg) / 1000);
 	fprintf(stderr,
 		"[%s] %zu/%zu ETA %s  %s %s x%u %s, %.3g s + %.3g s "
-		"warm-up\n",
+		"warm-up%s\n",
 		bar, i + 1, n, eta, cfg->strategy->name, size, cfg->threads,
 		run_mode_name(cfg->mode),
 		(double)cfg->settings.duration_ms / 1000,
-		(double)cfg->settings.warmup_ms / 1000);
+		(double)cfg->settings.warmup_ms / 1000, sampled);
 }
 
 /* Starts the plan's next run; one that cannot start is said and skipped. */

@@ -71,6 +71,9 @@ int check_run(const struct options *options)
 		   "--rx zerocopy (TCP_ZEROCOPY_RECEIVE)");
 	check_line("uring-fixed", &host.uring_fixed,
 		   "--uring-fixed sends batches from registered buffers");
+	check_line("profile", &host.profile,
+		   "cpu-clock samples with kernel and user call chains "
+		   "(--profile-hz)");
 	printf("\n");
 	for (unsigned int i = 0; i < host.event_count; i++)
 		printf("event %-22s %-13s %s\n", host.event_name[i],

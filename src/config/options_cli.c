@@ -210,6 +210,8 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 		r = check_rx(o, cause);
 	if (r == 0)
 		r = check_topology(&o->topo, cause);
+	if (o->no_profile)
+		o->run.profile_hz = 0;
 	if (r == 0 && !o->load)
 		r = options_resolve_events(o, cause);
 	return r;

@@ -14,6 +14,7 @@
 
 #include "hostinfo.h"
 #include "netns.h"
+#include "profile.h"
 #include "topo.h"
 
 static const struct record_field host_fields[] = {
@@ -140,6 +141,19 @@ static void probe_events(struct host_info *host,
 	capability_set(&host->pmu, -ENODEV, why);
 }
 
+/* Sampling with kernel call chains, on this thread, as a worker would. */
+static void probe_profile(struct host_info *host)
+{
+	struct profile_thread t;
+	char why[sizeof(host->profile.reason)];
+	int r = profile_thread_open(&t, PROFILE_HZ_DEFAULT);
+
+	profile_why(t.error, t.user_only, why, sizeof(why));
+	profile_thread_close(&t);
+	capability_set(&host->profile, r == 0 && !t.user_only ? 0 : -EPERM,
+		       why);
+}
+
 static void probe_strategies(struct host_info *host)
 {
 	char *why = NULL;
@@ -153,6 +167,7 @@ static void probe_strategies(struct host_info *host)
 		r = -EOPNOTSUPP;
 	capability_set(&host->uring_fixed, r, why);
 	free(why);
+	probe_profile(host);
 
 	for (size_t i = 0; i < strategy_count() && i < STRATEGIES_MAX; i++) {
 		char *why = NULL;

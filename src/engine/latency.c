@@ -86,6 +86,17 @@ void latency_hist_add(struct latency_hist *hist,
 		hist->max_ns = max;
 }
 
+void latency_hist_merge(struct latency_hist *hist,
+			const struct latency_hist *other)
+{
+	hist->count += other->count;
+	hist->sum_ns += other->sum_ns;
+	for (unsigned int i = 0; i < LATENCY_BUCKETS; i++)
+		hist->bucket[i] += other->bucket[i];
+	if (other->max_ns > hist->max_ns)
+		hist->max_ns = other->max_ns;
+}
+
 void latency_hist_subtract(struct latency_hist *hist,
 			   const struct latency_hist *earlier)
 {

@@ -109,6 +109,7 @@ void run_free(struct run *run)
 	}
 	if (run->done_fd >= 0)
 		close(run->done_fd);
+	run_profile_free(run);
 	free(run->rtt);
 	free(run->rtt_from);
 	free(run->rtt_to);
@@ -208,7 +209,11 @@ static int run_alloc(const struct run_config *config, struct run **out)
 		f->done_fd = run->done_fd;
 		f->gate = &run->gate;
 		f->tx_fd = f->rx_fd = -1;
+		f->index = i;
 	}
+	r = run_profile_alloc(run);
+	if (r < 0)
+		goto err;
 	*out = run;
 	return 0;
 
@@ -341,20 +346,29 @@ uint64_t run_deadline_ns(const struct run *run)
 }
 
 /*
- * The interval since the last boundary ends at s, in the phase the run is in
- * (only while the clock runs and the window is open).
+ * The interval since the last boundary ends at raw, in the phase the run is
+ * in (only while the clock runs and the window is open).  From here on the
+ * run's samples are net of its sampled intervals: a sampled one ends as an
+ * interval of no length.
  */
-static void run_boundary(struct run *run, const struct sample *s)
+static void run_boundary(struct run *run, const struct sample *raw)
 {
+	struct sample net;
+
+	run_slice_end(run, raw);
+	run_net(run, raw, &net);
+	run->last_ns = raw->t_ns;
 	if (run->state == RUN_WARMUP || run->state == RUN_MEASURE)
-		(void)timeline_add(&run->timeline, s, run->state == RUN_WARMUP);
-	run->last = *s;
+		(void)timeline_add(&run->timeline, &net,
+				   run->state == RUN_WARMUP);
+	run->last = net;
 }
 
 void run_begin_stop(struct run *run, uint64_t now_ns)
 {
 	if (run->state >= RUN_STOPPING)
 		return;
+	run_slice_stop(run);
 	if (run->state == RUN_WARMUP)
 		run_measure_from(run, &run->last);
 	if (run->state != RUN_STARTING)
@@ -417,6 +431,7 @@ static void run_go(struct run *run, uint64_t now_ns)
 			      : UINT64_MAX;
 	run->next_tick_ns = now_ns + TICK_NS;
 	run_read(run, now_ns, &run->last);
+	run->last_ns = now_ns;
 	run_measure_from(run, &run->last);
 	run->state = warmup ? RUN_WARMUP : RUN_MEASURE;
 	(void)timeline_add(&run->timeline, &run->last, false);
@@ -492,7 +507,7 @@ static void run_stalled(struct run *run, uint64_t since_ns, uint64_t now_ns)
 /* A stop seen in a late tick, or a pause (run_pause) now over. */
 static void run_check_stall(struct run *run, uint64_t now_ns)
 {
-	uint64_t since = run->paused_ns ? run->paused_ns : run->last.t_ns;
+	uint64_t since = run->paused_ns ? run->paused_ns : run->last_ns;
 
 	if (run->config.paced || run->state == RUN_DONE)
 		return;
@@ -535,11 +550,12 @@ bool run_tick(struct run *run, uint64_t now_ns)
 		run_read(run, now_ns, &s);
 		run_boundary(run, &s);
 		if (run->state == RUN_WARMUP && now_ns >= run->warmup_end_ns) {
-			run_enter_measure(run, &s);
+			run_enter_measure(run, &run->last);
 			run_mark_far(run, RUN_MARK_MEASURE, NULL);
 		}
 		if (run->state == RUN_MEASURE && now_ns >= run->end_ns)
 			run_begin_stop(run, now_ns);
+		run_slice_begin(run, &s);
 	}
 	while (run->next_tick_ns <= now_ns)
 		run->next_tick_ns += TICK_NS;

@@ -53,7 +53,8 @@ struct run {
 	uint64_t end_ns;
 	uint64_t stop_ns;
 	uint64_t next_tick_ns;
-	struct sample last;
+	struct sample last; /* the last boundary's, net (run_net) */
+	uint64_t last_ns;   /* and when it was, on the clock */
 	struct sample measure_from;
 	struct sample measure_to;
 
@@ -67,7 +68,28 @@ struct run {
 	uint64_t paused_ns;
 	bool pause_ended_window;
 	double stopped_s;
+
+	/*
+	 * The profile (run_profile.c): each side's samples, and the sampled
+	 * intervals taken out of the figures -- what they added in all, the
+	 * raw sample one began at, and its round trips so far.
+	 */
+	struct profile_tally tally[2]; /* sender, receiver */
+	struct sample excluded;
+	struct sample slice_from;
+	bool slicing;
+	bool slice_ended;		     /* at the boundary just passed */
+	unsigned int slices;		     /* sampled intervals ended */
+	unsigned int measured_intervals;     /* unsampled ones, in the window */
+	struct latency_hist *rtt_slice_from; /* RUN_RR and sampling */
+	struct latency_hist *rtt_excluded;
 };
+
+/*
+ * One interval of this many is sampled, after the others of its round; the
+ * window is longer by the sampled ones, so that it measures its duration.
+ */
+#define RUN_SLICE_EVERY 5
 
 /* The run's life (run.c). */
 
@@ -115,6 +137,23 @@ void run_merge_latency(const struct run *run, struct latency_hist *out);
  */
 bool run_side_open(const struct run *run, bool sender,
 		   struct counter_open *open);
+
+/* The profile and the intervals it samples (run_profile.c). */
+
+/* The symbols and room for the round trips sampling takes out: 0, -errno. */
+int run_profile_alloc(struct run *run);
+void run_profile_free(struct run *run);
+/* raw with the sampled intervals taken out: the figures' sample. */
+void run_net(const struct run *run, const struct sample *raw,
+	     struct sample *net);
+/* At a boundary, raw: a sampled interval ends here (taken out, read). */
+void run_slice_end(struct run *run, const struct sample *raw);
+/* After it, in the window: the next interval is sampled, if its turn. */
+void run_slice_begin(struct run *run, const struct sample *raw);
+/* The window ends at the last boundary: sampling stops, nothing taken out. */
+void run_slice_stop(struct run *run);
+/* Each side's profile, and sampling's effect, into the result. */
+void run_profile_finish(struct run *run, struct run_result *result);
 
 /* The far end (run_far.c). */
 

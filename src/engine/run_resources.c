@@ -44,14 +44,20 @@ static size_t open_descriptors(void)
 	return n > 3 ? n - 3 : 0;
 }
 
+/* One thread's: its socket, ring, counters and sampling event. */
+static size_t thread_descriptors(const struct run_config *c)
+{
+	return 1 + c->strategy->descriptors +
+	       (c->counters ? counters_descriptors(c->counters) : 0) +
+	       (c->settings.profile_hz ? 1 : 0);
+}
+
 size_t run_descriptors(const struct run_config *c)
 {
 	unsigned int ends = c->role == RUN_BOTH ? 2 : 1;
-	size_t per_end = 1 + c->strategy->descriptors +
-			 (c->counters ? counters_descriptors(c->counters) : 0);
 
-	/* Each end's socket, ring and counters; the listener; some slack. */
-	return (size_t)c->threads * ends * per_end + 1 + 8;
+	/* Each end's thread's; the listener; some slack. */
+	return (size_t)c->threads * ends * thread_descriptors(c) + 1 + 8;
 }
 
 void run_descriptor_hint(const struct run_config *c, char *reason, size_t size)
@@ -79,18 +85,16 @@ int run_check_descriptors(const struct run_config *c, char **cause)
 		if (setrlimit(RLIMIT_NOFILE, &limit) == 0)
 			return 0;
 	}
-	return cause_set(
-		cause, -EMFILE,
-		"%u flows need about %zu open files here (%u per "
-		"thread for its socket%s%s), and ulimit -n allows "
-		"%llu: raise it (ulimit -n %zu), or run fewer flows%s",
-		c->threads, need,
-		1 + c->strategy->descriptors +
-			(c->counters ? counters_descriptors(c->counters) : 0),
-		c->strategy->descriptors ? ", its io_uring" : "",
-		c->counters ? " and its perf events" : "",
-		(unsigned long long)limit.rlim_max, need,
-		c->counters ? " or count fewer events (--events, "
-			      "--no-counters)"
-			    : "");
+	return cause_set(cause, -EMFILE,
+			 "%u flows need about %zu open files here (%zu per "
+			 "thread for its socket%s%s%s), and ulimit -n allows "
+			 "%llu: raise it (ulimit -n %zu), or run fewer flows%s",
+			 c->threads, need, thread_descriptors(c),
+			 c->strategy->descriptors ? ", its io_uring" : "",
+			 c->counters ? ", its perf events" : "",
+			 c->settings.profile_hz ? ", its sampling" : "",
+			 (unsigned long long)limit.rlim_max, need,
+			 c->counters ? " or count fewer events (--events, "
+				       "--no-counters)"
+				     : "");
 }

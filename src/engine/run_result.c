@@ -13,6 +13,10 @@ static const struct record_field summary_fields[] = {
 	RECORD_FIELD("measured_s", RECORD_FINITE, struct run_result,
 		     measured_s),
 	RECORD_DELIVERED_FIELD(struct run_result, receiver.derived),
+	{.key = "sampling_effect",
+	 .kind = RECORD_NUMBER,
+	 .offset = offsetof(struct run_result, sampling_effect),
+	 .optional = true},
 };
 const struct record run_summary_record = RECORD_OF(summary_fields);
 
@@ -39,19 +43,25 @@ static void run_side(const struct run *run, bool sender,
 		run_counter_value(run, sender, i, &delta[i], &side->value[i]);
 }
 
-/* The result's intervals, from the timeline's boundaries. */
+/*
+ * The result's intervals, from the timeline's boundaries; a sampled one,
+ * taken out of the figures, has no length and is left out.
+ */
 static void run_intervals(const struct run *run, struct run_result *result)
 {
-	size_t n = timeline_intervals(&run->timeline);
+	size_t n = timeline_intervals(&run->timeline), kept = 0;
 
 	result->intervals = n ? calloc(n, sizeof(*result->intervals)) : NULL;
 	if (!result->intervals)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		struct run_interval *iv = &result->intervals[i];
+		struct run_interval *iv = &result->intervals[kept];
 		const struct sample *from, *to;
 
 		timeline_interval(&run->timeline, i, &from, &to, &iv->warmup);
+		if (to->t_ns == from->t_ns)
+			continue;
+		kept++;
 		iv->t_s = (double)(to->t_ns - run->start_ns) / 1e9;
 		iv->length_s = (double)(to->t_ns - from->t_ns) / 1e9;
 		sampler_side(run->config.counters, from, to, true, NULL,
@@ -59,7 +69,7 @@ static void run_intervals(const struct run *run, struct run_result *result)
 		sampler_side(run->config.counters, from, to, false, NULL,
 			     &iv->side[1]);
 	}
-	result->interval_count = n;
+	result->interval_count = kept;
 }
 
 /* Whether every thread of one side opened its counters. */
@@ -111,6 +121,7 @@ void run_finish(struct run *run, struct run_result *result)
 			   run_side_counted(run, true) &&
 			   run_side_counted(run, false),
 	};
+	run_profile_finish(run, result);
 	if (run_side_far(run, false)) {
 		if (run->rtt && peer->has_latency)
 			latency_hist_summarize(&peer->latency,

@@ -100,9 +100,11 @@ bool run_counters_open(const struct run *run, bool sender,
 	return run_side_open(run, sender, open);
 }
 
-void run_sample(const struct run *run, struct sample *out)
+void run_sample(const struct run *run, struct sample *raw, struct sample *net)
 {
-	run_read(run, clock_now_ns(), out);
+	run_read(run, clock_now_ns(), raw);
+	if (net)
+		run_net(run, raw, net);
 }
 
 bool run_latency(const struct run *run, struct latency_hist *out)
@@ -122,5 +124,8 @@ bool run_latency(const struct run *run, struct latency_hist *out)
 		run_merge_latency(run, out);
 	if (run->state != RUN_WARMUP)
 		latency_hist_subtract(out, run->rtt_from);
+	/* Round trips timed in sampled intervals are not measured ones. */
+	if (run->rtt_excluded)
+		latency_hist_subtract(out, run->rtt_excluded);
 	return true;
 }

@@ -89,6 +89,32 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 	}
 }
 
+_Static_assert(sizeof(struct sample) % sizeof(uint64_t) == 0 &&
+		       sizeof(struct run_totals) % sizeof(uint64_t) == 0 &&
+		       sizeof(struct counter_reading) == 3 * sizeof(uint64_t),
+	       "a sample is uint64_t counts only");
+
+#define SAMPLE_WORDS (sizeof(struct sample) / sizeof(uint64_t))
+
+void sampler_delta(const struct sample *from, const struct sample *to,
+		   struct sample *out)
+{
+	const uint64_t *a = (const uint64_t *)from, *b = (const uint64_t *)to;
+	uint64_t *d = (uint64_t *)out;
+
+	for (size_t i = 0; i < SAMPLE_WORDS; i++)
+		d[i] = b[i] - a[i];
+}
+
+void sampler_add(struct sample *sum, const struct sample *delta)
+{
+	const uint64_t *d = (const uint64_t *)delta;
+	uint64_t *s = (uint64_t *)sum;
+
+	for (size_t i = 0; i < SAMPLE_WORDS; i++)
+		s[i] += d[i];
+}
+
 bool sampler_zc_copied(const struct run_totals *t, char *out, size_t size)
 {
 	double whole = (double)t->zc_completions;

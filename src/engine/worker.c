@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/eventfd.h>
@@ -102,9 +103,26 @@ static int worker_nodelay(struct worker_flow *flow, int fd)
 		       : 0;
 }
 
-/* Counting starts in the thread itself: perf counts the calling thread. */
+/*
+ * Counting and sampling start in the thread itself: perf counts the calling
+ * thread.  The thread takes its name first, so that top -H and perf see
+ * which it is.
+ */
 static void worker_count_me(struct worker_flow *flow, bool sender)
 {
+	char name[16];
+
+	snprintf(name, sizeof(name), "nio-%s%u", sender ? "tx" : "rx",
+		 flow->index);
+	pthread_setname_np(pthread_self(), name);
+	if (flow->profile_hz) {
+		(void)profile_thread_open(sender ? &flow->tx_profile
+						 : &flow->rx_profile,
+					  flow->profile_hz);
+		atomic_store_explicit(sender ? &flow->tx_profiled
+					     : &flow->rx_profiled,
+				      true, memory_order_release);
+	}
 	if (!flow->counters)
 		return;
 	thread_counters_open(sender ? &flow->tx_counters : &flow->rx_counters,

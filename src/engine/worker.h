@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "counters.h"
+#include "profile.h"
 #include "flow_stats.h"
 #include "latency.h"
 #include "strategy.h"
@@ -64,6 +65,18 @@ struct worker_flow {
 	struct thread_counters rx_counters;
 	atomic_bool tx_counting;
 	atomic_bool rx_counting;
+
+	/*
+	 * Sampling (profile.h) at profile_hz, 0: none.  Each thread opens
+	 * its own event, disabled, then says so; the run turns it on and
+	 * off and reads it.
+	 */
+	unsigned int profile_hz;
+	struct profile_thread tx_profile;
+	struct profile_thread rx_profile;
+	atomic_bool tx_profiled;
+	atomic_bool rx_profiled;
+	unsigned int index; /* the threads' names: nio-tx0, nio-rx0 */
 
 	pthread_t tx_thread;
 	pthread_t rx_thread;

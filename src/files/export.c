@@ -129,6 +129,22 @@ static cJSON *export_intervals(const struct run_result *r)
 	return list;
 }
 
+/* Each side's profile where it was sampled, else null; null: none at all. */
+static cJSON *export_profiles(const struct run_result *r)
+{
+	cJSON *obj;
+
+	if (!r->profile[0].present && !r->profile[1].present)
+		return cJSON_CreateNull();
+	obj = cJSON_CreateObject();
+	for (int side = 0; side < 2; side++)
+		cJSON_AddItemToObject(obj, side ? "receiver" : "sender",
+				      r->profile[side].present
+					      ? codec_profile(&r->profile[side])
+					      : cJSON_CreateNull());
+	return obj;
+}
+
 cJSON *export_run(const struct session *s, const struct run_result *r)
 {
 	cJSON *obj = cJSON_CreateObject(), *integrity;
@@ -177,6 +193,7 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 		obj, "receiver",
 		r->counted ? export_side(r->config.counters, &r->receiver)
 			   : cJSON_CreateNull());
+	cJSON_AddItemToObject(obj, "profile", export_profiles(r));
 	cJSON_AddItemToObject(obj, "intervals", export_intervals(r));
 	if (r->error)
 		cJSON_AddStringToObject(obj, "error", r->error);
@@ -522,6 +539,29 @@ static int load_intervals(const cJSON *list, const char *path,
 	return 0;
 }
 
+/* Each side's profile, where it was sampled: {"sender", "receiver"}. */
+static int load_profiles(const cJSON *obj, const char *path,
+			 struct run_result *r, char **cause)
+{
+	const cJSON *part = cJSON_GetObjectItemCaseSensitive(obj, "profile");
+	char at[8192];
+
+	r->sampling_effect = NAN; /* unless the summary says */
+	if (!part || cJSON_IsNull(part))
+		return 0; /* an export older than profiles, or none taken */
+	for (int side = 0; side < 2; side++) {
+		const char *name = side ? "receiver" : "sender";
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(part, name);
+
+		snprintf(at, sizeof(at), "%s.profile.%s", path, name);
+		if (p && !cJSON_IsNull(p) &&
+		    codec_read_profile(p, &r->profile[side], at, CODEC_FILE,
+				       cause) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int load_run(const cJSON *obj, const char *path, struct session *s,
 		    struct run_result *r, char **cause)
 {
@@ -559,7 +599,8 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 	    load_number(obj, "stopped_s", path, &r->stopped_s, cause) < 0)
 		return -EINVAL;
 	/* The summary's delivered figures are the receiver's derived ones. */
-	if (codec_read(&run_summary_record, obj, r, path, CODEC_FILE, cause) ||
+	if (load_profiles(obj, path, r, cause) < 0 ||
+	    codec_read(&run_summary_record, obj, r, path, CODEC_FILE, cause) ||
 	    codec_read(&run_totals_record, obj, &r->totals, path, CODEC_FILE,
 		       cause))
 		return -EINVAL;

@@ -128,7 +128,8 @@ static const struct {
 	(sizeof(csv_point) / sizeof(csv_point[0]) +                            \
 	 sizeof(csv_columns) / sizeof(csv_columns[0]))
 /* The delivered figures, each side's CSV metrics, and the error. */
-#define CSV_MAX (CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 1)
+#define CSV_MAX                                                                \
+	(CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 2 * (ROLES_MAX + 1) + 1)
 
 static const cJSON *at_path(const cJSON *obj, const char *path)
 {
@@ -171,6 +172,36 @@ static bool csv_in_point(const char *key)
 	return false;
 }
 
+/*
+ * Each side's profile: its copy share, then each role's share, as
+ * sender_copy_share, sender_stack_share, ... (0 .. 1); from column n on.
+ */
+static size_t csv_layout_profile(const char *names[CSV_MAX], char paths[][96],
+				 const char *when[CSV_MAX], size_t n)
+{
+	static char role_names[2 * (ROLES_MAX + 1)][64];
+	size_t k = 0;
+
+	for (int side = 0; side < 2; side++) {
+		const char *name = side ? "receiver" : "sender";
+
+		snprintf(role_names[k], sizeof(role_names[k]), "%s_copy_share",
+			 name);
+		names[n] = role_names[k++];
+		snprintf(paths[n], 96, "profile.%s.copy_share", name);
+		when[n++] = NULL;
+		for (size_t r = 0; r < role_count; r++) {
+			snprintf(role_names[k], sizeof(role_names[k]),
+				 "%s_%s_share", name, roles[r].key);
+			names[n] = role_names[k++];
+			snprintf(paths[n], 96, "profile.%s.roles.%s.share",
+				 name, roles[r].key);
+			when[n++] = NULL;
+		}
+	}
+	return n;
+}
+
 /* Every column, in order: its name and its path in a run. */
 static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 			 const char *when[CSV_MAX])
@@ -210,6 +241,7 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 			when[n++] = NULL;
 		}
 	}
+	n = csv_layout_profile(names, paths, when, n);
 	csv_add(names, paths, when, &n, "error", "error", NULL);
 	return n;
 }

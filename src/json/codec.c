@@ -448,6 +448,107 @@ int codec_read_list(const struct record *rec, const cJSON *from, void *objs,
 	return 0;
 }
 
+cJSON *codec_profile(const struct run_profile *p)
+{
+	cJSON *obj = codec_object(&run_profile_record, p);
+	cJSON *shares = cJSON_CreateObject();
+
+	for (size_t r = 0; r < role_count; r++) {
+		cJSON *role = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(role, "share",
+				      number_or_null(run_profile_share(p, r)));
+		cJSON_AddItemToObject(role, "samples",
+				      jsonfile_u64_item(p->role[r]));
+		/* The function that gave the role most of its samples. */
+		if (p->role_function[r][0])
+			cJSON_AddStringToObject(role, "function",
+						p->role_function[r]);
+		else
+			cJSON_AddNullToObject(role, "function");
+		cJSON_AddItemToObject(shares, roles[r].key, role);
+	}
+	cJSON_AddItemToObject(obj, "roles", shares);
+	cJSON_AddItemToObject(obj, "copy_share",
+			      number_or_null(run_profile_copy_share(p)));
+	cJSON_AddItemToObject(obj, "top_symbols",
+			      codec_list(&profile_top_record, p->top,
+					 sizeof(*p->top), p->top_count));
+	cJSON_AddItemToObject(obj, "other_top",
+			      codec_list(&profile_top_record, p->other,
+					 sizeof(*p->other), p->other_count));
+	return obj;
+}
+
+/* A list of at most PROFILE_TOP functions. */
+static int read_tops(const cJSON *from, struct profile_top *top, size_t *count,
+		     const char *path, enum codec_mode mode, char **cause)
+{
+	int n = cJSON_GetArraySize(from);
+
+	if (!cJSON_IsArray(from) || n > PROFILE_TOP)
+		return cause_set(cause, -EINVAL,
+				 "%s: must be a list of at most %d functions",
+				 path, PROFILE_TOP);
+	*count = (size_t)n;
+	return codec_read_list(&profile_top_record, from, top, sizeof(*top),
+			       *count, path, mode, cause);
+}
+
+int codec_read_profile(const cJSON *from, struct run_profile *p,
+		       const char *path, enum codec_mode mode, char **cause)
+{
+	const cJSON *shares = cJSON_GetObjectItemCaseSensitive(from, "roles");
+	char at[WHERE_MAX];
+	uint64_t sum = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (codec_read(&run_profile_record, from, p, path, CODEC_FILE, cause) <
+	    0)
+		return -EINVAL;
+	snprintf(at, sizeof(at), "%s.roles", path);
+	if (!cJSON_IsObject(shares))
+		return cause_set(cause, -EINVAL, "%s: must be an object", at);
+	for (size_t r = 0; r < role_count; r++) {
+		const cJSON *role = cJSON_GetObjectItemCaseSensitive(
+			shares, roles[r].key);
+		const cJSON *samples = cJSON_GetObjectItemCaseSensitive(
+			role, "samples");
+		const cJSON *function = cJSON_GetObjectItemCaseSensitive(
+			role, "function");
+
+		if (!role && mode == CODEC_FILE)
+			continue; /* a role newer than the file */
+		if (cJSON_IsString(function))
+			snprintf(p->role_function[r],
+				 sizeof(p->role_function[r]), "%s",
+				 function->valuestring);
+		if (jsonfile_u64(samples, &p->role[r]) < 0)
+			return cause_set(cause, -EINVAL,
+					 "%s.%s.samples: must be an integer "
+					 "0 .. 2^64-1",
+					 at, roles[r].key);
+		sum += p->role[r];
+	}
+	/* A file's unknown roles are its own: other, as here. */
+	if (sum > p->samples)
+		return cause_set(cause, -EINVAL,
+				 "%s: its roles hold %llu samples of %llu", at,
+				 (unsigned long long)sum,
+				 (unsigned long long)p->samples);
+	p->role[role_other] += p->samples - sum;
+	snprintf(at, sizeof(at), "%s.top_symbols", path);
+	if (read_tops(cJSON_GetObjectItemCaseSensitive(from, "top_symbols"),
+		      p->top, &p->top_count, at, mode, cause) < 0)
+		return -EINVAL;
+	snprintf(at, sizeof(at), "%s.other_top", path);
+	if (read_tops(cJSON_GetObjectItemCaseSensitive(from, "other_top"),
+		      p->other, &p->other_count, at, mode, cause) < 0)
+		return -EINVAL;
+	p->present = true;
+	return 0;
+}
+
 cJSON *codec_metrics(const struct metric_values *v, bool counted_only)
 {
 	cJSON *obj = cJSON_CreateObject();
@@ -618,6 +719,7 @@ static const struct {
 	{"netem", offsetof(struct host_info, netem), false},
 	{"rx_zerocopy", offsetof(struct host_info, rx_zerocopy), true},
 	{"uring_fixed", offsetof(struct host_info, uring_fixed), true},
+	{"profile", offsetof(struct host_info, profile), true},
 };
 
 cJSON *codec_capabilities(const struct host_info *host)

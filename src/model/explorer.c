@@ -84,7 +84,8 @@ static void sweep_begin(struct explorer *e, struct run_config *plan,
 	e->sweep = plan;
 	/* Kept apart from the plan: a frozen screen's copy outlives it. */
 	e->sweep_planned_s = (double)(plan[0].settings.warmup_ms +
-				      plan[0].settings.duration_ms) /
+				      plan[0].settings.duration_ms +
+				      run_sampled_ms(&plan[0])) /
 			     1e3;
 	if (!plan[0].settings.duration_ms)
 		e->sweep_planned_s = 0;
@@ -382,7 +383,8 @@ static void presets_count(struct explorer *e)
 				p->seconds = 0;
 				break;
 			}
-			p->seconds += (double)(s->warmup_ms + s->duration_ms) /
+			p->seconds += (double)(s->warmup_ms + s->duration_ms +
+					       run_sampled_ms(&plan[k])) /
 				      1e3;
 		}
 		free(plan);
@@ -671,18 +673,23 @@ void explorer_sample(struct explorer *e, uint64_t now_ns)
 {
 	struct sample *to = &e->samples[e->sample_count % EXPLORER_SAMPLES];
 	const struct sample *from;
+	struct sample raw;
 	size_t back;
 
 	if (e->state != EXPLORER_RUNNING) {
 		e->live.running = false;
 		return;
 	}
-	run_sample(e->run, to);
+	run_sample(e->run, &raw, to);
 	e->sample_count++;
 	e->live.running = true;
 	e->live.elapsed_s = run_elapsed_s(e->run, now_ns, &e->live.warmup);
 	e->live.starting = !run_started(e->run);
-	e->live.totals = to->totals;
+	e->live.totals = raw.totals;
+	for (int s = 0; s < SIDE_COUNT; s++)
+		e->live.profiled[s] = run_profile_now(e->run, s == SIDE_SENDER,
+						      &e->live.profile[s]);
+	e->live.sampling_effect = run_sampling_effect(e->run);
 	if (e->sample_count < 2)
 		return;
 	back = e->sample_count - 1 < e->window ? e->sample_count - 1

@@ -295,6 +295,10 @@ static cJSON *agent_result(struct agent *a, const struct run_result *r,
 			      codec_metrics(&side->derived, false));
 	cJSON_AddItemToObject(msg, "latency",
 			      rtt ? codec_hist(rtt) : cJSON_CreateNull());
+	cJSON_AddItemToObject(msg, "profile",
+			      r->profile[!sender].present
+				      ? codec_profile(&r->profile[!sender])
+				      : cJSON_CreateNull());
 	if (r->error)
 		cJSON_AddStringToObject(msg, "error", r->error);
 	else
@@ -646,7 +650,8 @@ static int agent_check_limits(struct agent *a, const struct run_config *c,
 			      char **cause)
 {
 	const struct options *o = &a->options;
-	uint64_t time_ms = c->settings.warmup_ms + c->settings.duration_ms;
+	uint64_t time_ms = c->settings.warmup_ms + c->settings.duration_ms +
+			   run_sampled_ms(c);
 	char size[24], wanted[32], allowed[32];
 	size_t bytes;
 
@@ -989,7 +994,7 @@ static void agent_tick(struct agent *a)
 	struct sample s;
 	bool counting;
 
-	run_sample(a->run, &s);
+	run_sample(a->run, &s, NULL);
 	counting = run_counters_open(a->run, sender, open);
 	cJSON_AddItemToObject(msg, "totals",
 			      codec_object(&run_totals_record, &s.totals));

@@ -122,6 +122,7 @@ static const struct field result_fields[] = {
 	{"counters", FIELD_LIST, true, false, 0, COUNTERS_MAX},
 	{"derived", FIELD_OBJECT, true, false, 0, 0},
 	{"latency", FIELD_OBJECT, true, true, 0, 0},
+	{"profile", FIELD_OBJECT, true, true, 0, 0},
 	{"error", FIELD_TEXT, true, true, 0, TEXT_MAX},
 	END,
 };

@@ -662,6 +662,7 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 	struct run_far_view *v = &rm->view;
 	const cJSON *latency = cJSON_GetObjectItemCaseSensitive(msg, "latency");
 	const cJSON *derived = cJSON_GetObjectItemCaseSensitive(msg, "derived");
+	const cJSON *profile = cJSON_GetObjectItemCaseSensitive(msg, "profile");
 	const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
 
 	v->counted = cJSON_IsTrue(
@@ -684,6 +685,10 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 	v->has_latency = cJSON_IsObject(latency);
 	if (v->has_latency &&
 	    codec_read_hist(latency, &v->latency, "result.latency", cause))
+		return -EINVAL;
+	if (cJSON_IsObject(profile) &&
+	    codec_read_profile(profile, &v->profile, "result.profile",
+			       CODEC_STRICT, cause) < 0)
 		return -EINVAL;
 	if (cJSON_IsString(error)) {
 		char *text = agent_text(msg, "error", "");

@@ -1,5 +1,6 @@
 /* The figures a screen shows. */
 #include <stdio.h>
+#include <string.h>
 
 #include "measures.h"
 #include "units.h"
@@ -80,4 +81,47 @@ void ui_zc_copied(const struct run_totals *t, char *out, size_t size)
 			 "of sends)",
 			 share, (unsigned long long)t->zc_completions,
 			 (unsigned long long)t->zc_copied_min);
+}
+
+/* Whether role a goes before role b in a profile's line. */
+static bool role_before(const struct run_profile *p, size_t a, size_t b)
+{
+	if (role_is_copy(a) != role_is_copy(b))
+		return role_is_copy(a);
+	return p->role[a] > p->role[b];
+}
+
+void ui_profile_text(const struct run_profile *p, int width, char *out,
+		     size_t size)
+{
+	size_t order[ROLES_MAX], n = 0, len = 0;
+
+	out[0] = '\0';
+	if (!p->samples) {
+		snprintf(out, size, "%s",
+			 p->why[0] ? p->why : "no samples yet");
+		return;
+	}
+	for (size_t r = 0; r < role_count; r++) {
+		size_t at = n;
+
+		/* Under 1%: not worth a place. */
+		if (p->role[r] * 100 < p->samples)
+			continue;
+		while (at > 0 && role_before(p, r, order[at - 1]))
+			at--;
+		memmove(&order[at + 1], &order[at], (n - at) * sizeof(*order));
+		order[at] = r;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char item[48];
+		int w = snprintf(item, sizeof(item), "%s%s %.0f%%",
+				 len ? "  " : "", roles[order[i]].abbrev,
+				 100 * run_profile_share(p, order[i]));
+
+		if ((int)len + w > width || len + (size_t)w >= size)
+			break;
+		len += (size_t)snprintf(out + len, size - len, "%s", item);
+	}
 }

@@ -29,5 +29,12 @@ bool ui_metric_known(const struct explorer *e, const struct ui_metric *m);
  * "copied 100% of 9120 sends (each flagged)".
  */
 void ui_zc_copied(const struct run_totals *t, char *out, size_t size);
+/*
+ * A side's profile in at most width cells: its largest roles as shares of
+ * its samples, the copy roles first ("late copy 24%  stack 51%  pin 6%"),
+ * or why it has none.
+ */
+void ui_profile_text(const struct run_profile *p, int width, char *out,
+		     size_t size);
 
 #endif

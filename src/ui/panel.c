@@ -368,6 +368,59 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 	}
 }
 
+/*
+ * Where each side's CPU goes, from the sampled intervals of the run going
+ * on or else the last one: a line per side, and at a width that has room,
+ * what sampling did there.  Nothing where nothing was sampled.
+ */
+static void gauge_profile(const struct explorer *e, int width,
+			  struct ui_lines *foot)
+{
+	static const char *const side_names[] = {"Sender", "Receiver"};
+	const struct session *s = e->session;
+	const struct run_profile *p[SIDE_COUNT] = {NULL, NULL};
+	double effect = NAN;
+	char text[256], roles_text[192];
+
+	for (int side = 0; side < SIDE_COUNT; side++) {
+		if (e->live.running && e->live.profiled[side])
+			p[side] = &e->live.profile[side];
+		else if (!e->live.running && s->result_count &&
+			 s->results[s->result_count - 1].profile[side].present)
+			p[side] =
+				&s->results[s->result_count - 1].profile[side];
+	}
+	if (!p[SIDE_SENDER] && !p[SIDE_RECEIVER])
+		return;
+	effect = e->live.running
+			 ? e->live.sampling_effect
+			 : s->results[s->result_count - 1].sampling_effect;
+	if (width >= 60 && isfinite(effect)) {
+		snprintf(text, sizeof(text),
+			 "Where the CPU goes, sampled one interval in five "
+			 "(sampling %s msg/s %+.0f%% there, left out of the "
+			 "figures):",
+			 e->live.running ? "moves" : "moved", 100 * effect);
+		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
+	}
+	for (int side = 0; side < SIDE_COUNT; side++) {
+		if (!p[side])
+			continue;
+		/* Narrow, the label gives its room to the roles. */
+		int label = width >= 60 ? 13 : 7;
+
+		ui_profile_text(p[side], width - 1 - label, roles_text,
+				sizeof(roles_text));
+		snprintf(text, sizeof(text), "%-*s%s", label,
+			 width >= 60 ? side_names[side]
+			 : side	     ? "rx CPU"
+				     : "tx CPU",
+			 roles_text);
+		ui_lines_add(foot, p[side]->samples ? ROLE_TEXT : ROLE_INACTIVE,
+			     0, "%s", text);
+	}
+}
+
 /* The rows n gauge lines take. */
 static int gauge_lines_rows(const struct gauge_line *line, size_t n)
 {
@@ -414,6 +467,7 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 		return NULL;
 	g->lines = gauge_lines(e, width, WHY_WHOLE, g->line);
 	gauge_foot(ui, e, width, &g->foot);
+	gauge_profile(e, width, &g->foot);
 	*rows = gauges_rows(g->line, g->lines, &g->foot);
 	for (int told = WHY_SHORT; told <= WHY_COUNTED; told++) {
 		/* One line each: the names go first where they crowd it. */

@@ -1,0 +1,215 @@
+/*
+ * A run's profile and the intervals it samples.  Sampling changes what it
+ * watches, so a run samples its threads only in one measured interval of
+ * RUN_SLICE_EVERY and takes those intervals out of every figure: the counts
+ * a sampled interval adds are kept apart (run->excluded), and the samples
+ * the run's figures come from are net of them (run_net), as if the clock had
+ * stood still while it sampled.  What the sampled intervals moved, against
+ * the rest, is sampling's own effect, which the result keeps too.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_private.h"
+#include "symbols.h"
+
+int run_profile_alloc(struct run *run)
+{
+	if (!run->config.settings.profile_hz)
+		return 0;
+	if (symbols_load() < 0)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < run->flow_count; i++)
+		run->flows[i].profile_hz = run->config.settings.profile_hz;
+	if (run->rtt) {
+		run->rtt_slice_from = calloc(1, sizeof(*run->rtt_slice_from));
+		run->rtt_excluded = calloc(1, sizeof(*run->rtt_excluded));
+		if (!run->rtt_slice_from || !run->rtt_excluded)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void run_profile_free(struct run *run)
+{
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		profile_thread_close(&run->flows[i].tx_profile);
+		profile_thread_close(&run->flows[i].rx_profile);
+	}
+	profile_tally_fini(&run->tally[0]);
+	profile_tally_fini(&run->tally[1]);
+	free(run->rtt_slice_from);
+	free(run->rtt_excluded);
+}
+
+void run_net(const struct run *run, const struct sample *raw,
+	     struct sample *net)
+{
+	/* In a sampled interval the clock stands where the interval began. */
+	sampler_delta(&run->excluded, run->slicing ? &run->slice_from : raw,
+		      net);
+}
+
+/* Every thread here that opened its event, on or off. */
+static void run_sampling(struct run *run, bool on)
+{
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		struct worker_flow *f = &run->flows[i];
+
+		if (atomic_load_explicit(&f->tx_profiled, memory_order_acquire))
+			profile_thread_enable(&f->tx_profile, on);
+		if (atomic_load_explicit(&f->rx_profiled, memory_order_acquire))
+			profile_thread_enable(&f->rx_profile, on);
+	}
+}
+
+static void run_drain(struct run *run)
+{
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		struct worker_flow *f = &run->flows[i];
+
+		if (atomic_load_explicit(&f->tx_profiled, memory_order_acquire))
+			profile_thread_drain(&f->tx_profile, &run->tally[0]);
+		if (atomic_load_explicit(&f->rx_profiled, memory_order_acquire))
+			profile_thread_drain(&f->rx_profile, &run->tally[1]);
+	}
+}
+
+void run_slice_end(struct run *run, const struct sample *raw)
+{
+	struct sample sliced;
+
+	if (!run->slicing)
+		return;
+	run_sampling(run, false);
+	run_drain(run);
+	sampler_delta(&run->slice_from, raw, &sliced);
+	sampler_add(&run->excluded, &sliced);
+	run->slices++;
+	run->slice_ended = true;
+	/* The window measures its duration without the sampled time. */
+	if (run->end_ns != UINT64_MAX)
+		run->end_ns += sliced.t_ns;
+	if (run->rtt_excluded) {
+		struct latency_hist *now = run->rtt_to;
+
+		/* rtt_to is free until the window ends. */
+		run_merge_latency(run, now);
+		latency_hist_subtract(now, run->rtt_slice_from);
+		latency_hist_merge(run->rtt_excluded, now);
+	}
+	run->slicing = false;
+}
+
+void run_slice_begin(struct run *run, const struct sample *raw)
+{
+	bool sampled = run->slice_ended;
+
+	run->slice_ended = false;
+	/* After every RUN_SLICE_EVERY - 1 measured intervals, one sampled. */
+	if (!run->config.settings.profile_hz || run->state != RUN_MEASURE ||
+	    sampled || ++run->measured_intervals % (RUN_SLICE_EVERY - 1) != 0)
+		return;
+	run->slice_from = *raw;
+	if (run->rtt_slice_from)
+		run_merge_latency(run, run->rtt_slice_from);
+	run->slicing = true;
+	run_sampling(run, true);
+}
+
+void run_slice_stop(struct run *run)
+{
+	if (!run->slicing)
+		return;
+	/* The window ended where the interval began: nothing to take out. */
+	run_sampling(run, false);
+	run_drain(run);
+	run->slicing = false;
+}
+
+/* Why a side here sampled nothing, or only user space. */
+static void run_side_why(const struct run *run, bool sender, char *out,
+			 size_t size, bool *user_only)
+{
+	int error = 0;
+
+	*user_only = false;
+	for (unsigned int i = 0; i < run->flow_count; i++) {
+		const struct worker_flow *f = &run->flows[i];
+		const struct profile_thread *t = sender ? &f->tx_profile
+							: &f->rx_profile;
+
+		if (!error)
+			error = t->error;
+		*user_only |= t->user_only;
+	}
+	profile_why(error, *user_only, out, size);
+	if (!error && !*user_only && symbols_kernel_why())
+		snprintf(out, size, "kernel functions unnamed: %s",
+			 symbols_kernel_why());
+}
+
+double run_sampling_effect(const struct run *run)
+{
+	/* The rest: the window so far, or as it ended. */
+	const struct sample *to = run->state >= RUN_STOPPING ? &run->measure_to
+							     : &run->last;
+	double sampled_s = (double)run->excluded.t_ns / 1e9;
+	double rest_s = (double)(to->t_ns - run->measure_from.t_ns) / 1e9;
+	double sampled, rest;
+
+	if (!run->slices || sampled_s <= 0 || rest_s <= 0)
+		return NAN;
+	sampled = (double)run->excluded.totals.messages_received / sampled_s;
+	rest = (double)(to->totals.messages_received -
+			run->measure_from.totals.messages_received) /
+	       rest_s;
+	return rest > 0 ? sampled / rest - 1 : NAN;
+}
+
+void run_profile_finish(struct run *run, struct run_result *result)
+{
+	result->sampling_effect = NAN;
+	if (!run->config.settings.profile_hz)
+		return;
+	run_slice_stop(run);
+	result->sampling_effect = run_sampling_effect(run);
+	for (int side = 0; side < 2; side++) {
+		struct run_profile *p = &result->profile[side];
+
+		/* The far end samples its own threads, on its own host. */
+		if (run_side_far(run, side == 0)) {
+			if (run_far(run)->done)
+				*p = run_far(run)->profile;
+			continue;
+		}
+		profile_summarize(&run->tally[side],
+				  run->config.settings.profile_hz, p);
+		run_side_why(run, side == 0, p->why, sizeof(p->why),
+			     &p->user_only);
+	}
+	if (run->rtt_excluded)
+		latency_hist_subtract(run->rtt_to, run->rtt_excluded);
+}
+
+uint64_t run_sampled_ms(const struct run_config *c)
+{
+	if (!c->settings.profile_hz)
+		return 0;
+	return c->settings.duration_ms / (RUN_SLICE_EVERY - 1);
+}
+
+bool run_profile_now(const struct run *run, bool sender,
+		     struct run_profile *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!run->config.settings.profile_hz || run_side_far(run, sender))
+		return false;
+	profile_summarize(&run->tally[sender ? 0 : 1],
+			  run->config.settings.profile_hz, out);
+	run_side_why(run, sender, out->why, sizeof(out->why), &out->user_only);
+	return true;
+}

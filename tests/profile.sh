@@ -1,0 +1,62 @@
+#!/bin/bash
+# Where each side's CPU goes, sampled without a PMU: every run of one-copy,
+# zero-copy and sendfile at 64K has both sides' profiles whose roles add up
+# to their samples; one-copy's receiver copies and nothing copies at
+# delivery; zero-copy's sender pins pages and the kernel copies them at
+# delivery anyway (veth delivers locally); sendfile's sender does not copy
+# on send.  The sampled intervals are out of the measured figures, and
+# --no-profile samples nothing.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+
+# 4 kHz: a thread that sleeps half the time still gives hundreds.
+"$NIO_TOP" --batch -s one-copy,zero-copy,sendfile -m 64K -d 2 -w 0.2 \
+	--profile-hz 4000 -o "$tmp/p.json" >/dev/null 2>"$tmp/p.err"
+ok $? "one-copy, zero-copy and sendfile at 64K, sampled" || diag "$tmp/p.err"
+why=$(jq -r '.runs[0].profile.sender.why // empty' "$tmp/p.json")
+if [ "$(jq '[.runs[].profile.sender.samples // 0] | add' "$tmp/p.json")" = 0 ]; then
+	skip_all "no samples here: ${why:-no profile}"
+fi
+
+jq_true "$tmp/p.json" '[.runs[] | .profile.sender.samples > 100 and .profile.receiver.samples > 100] | all'
+ok $? "every run: both sides sampled ($(jq -c '[.runs[] | [.profile.sender.samples, .profile.receiver.samples]]' "$tmp/p.json") samples)"
+jq_true "$tmp/p.json" '[.runs[].profile[] | ([.roles[].samples] | add) == .samples] | all'
+ok $? "every side's roles add up to its samples"
+jq_true "$tmp/p.json" '[.runs[].profile[] | ([.roles[].share] | add) > 0.999 and ([.roles[].share] | add) < 1.001] | all'
+ok $? "and their shares to 100%"
+
+role() { # FILE STRATEGY SIDE ROLE: the role's share, in percent
+	jq -r --arg s "$2" --arg side "$3" --arg r "$4" \
+		'.runs[] | select(.strategy == $s) | .profile[$side].roles[$r].share * 100 | floor' "$1"
+}
+share=$(role "$tmp/p.json" one-copy receiver copy_receive)
+[ "$share" -ge 1 ]
+ok $? "one-copy's receiver copies on receive ($share%)"
+share=$(role "$tmp/p.json" one-copy sender copy_deferred)
+[ "$share" = 0 ]
+ok $? "one-copy's sender has no copy at delivery ($share%)"
+share=$(role "$tmp/p.json" zero-copy sender copy_deferred)
+[ "$share" -ge 1 ]
+ok $? "zero-copy's sender: the kernel copies at delivery ($share%)"
+share=$(role "$tmp/p.json" zero-copy sender pin)
+[ "$share" -ge 1 ]
+ok $? "zero-copy's sender pins pages ($share%)"
+share=$(role "$tmp/p.json" sendfile sender copy_send)
+[ "$share" = 0 ]
+ok $? "sendfile's sender does not copy on send ($share%)"
+jq_true "$tmp/p.json" '[.runs[].profile.sender.top_symbols[0].symbol | type == "string"] | all'
+ok $? "each side names its top functions ($(jq -r '[.runs[] | .strategy + ": " + .profile.sender.top_symbols[0].symbol] | join(", ")' "$tmp/p.json"))"
+
+# One interval in five is sampled and left out: the window still measures
+# its 2 s, with a fifth of that time more sampled beside it, and none of its
+# intervals is a sampled one.
+jq_true "$tmp/p.json" '[.runs[] | .measured_s > 1.99 and .measured_s < 2.05 and ([.intervals[] | select(.warmup | not) | .length_s] | add) > 1.99 and (.sampling_effect | type == "number")] | all'
+ok $? "the sampled intervals are out of the 2 s measured ($(jq -c '[.runs[].measured_s]' "$tmp/p.json") s) and their effect is measured ($(jq -c '[.runs[].sampling_effect]' "$tmp/p.json"))"
+
+"$NIO_TOP" --batch -s one-copy -m 64K -d 1 -w 0.2 --min-measured 0 \
+	--no-profile -o "$tmp/n.json" >/dev/null 2>&1
+jq_true "$tmp/n.json" '.runs[0].profile == null and .runs[0].profile_hz == 0 and .runs[0].measured_s > 0.95'
+ok $? "--no-profile: no profile, and the whole window measured"
+
+done_testing
