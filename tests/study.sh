@@ -3,7 +3,8 @@
 # grid), shortened, in batch with every report -- 96 runs with equal bytes,
 # an analysis by mode whose every verdict says what it rests on (and, with
 # one run per point, claims nothing), a CSV of 96 rows, an SVG of the four
-# figures whose every panel has drawn pixels (rendered by rsvg-convert), the
+# figures and where each side's CPU goes, whose every panel has drawn pixels
+# (rendered by rsvg-convert), the
 # cache figure saying why where there is no PMU -- then the export replayed
 # as a preset (same config), and loaded back without running (64-bit counts
 # exact, and a bad export named).
@@ -13,9 +14,9 @@ need_cmd jq python3
 
 before=$(net_snapshot)
 cd "$tmp" || exit 1
-"$NIO_TOP" --batch -p pa02 -d 0.2 -w 0.1 --repeat 1 --min-measured 0 \
-	-o r.json --csv r.csv --svg r.svg >table 2>err
-ok $? "pa02 -d 0.2 -w 0.1 --repeat 1 with -o, --csv, --svg exits 0"
+"$NIO_TOP" --batch -p pa02 -d 0.4 -w 0.1 --repeat 1 --min-measured 0 \
+	--profile-hz 4000 -o r.json --csv r.csv --svg r.svg >table 2>err
+ok $? "pa02 -d 0.4 -w 0.1 --repeat 1 with -o, --csv, --svg exits 0"
 jq_true r.json '(.runs | length) == 96'
 ok $? "96 runs exported ($(jq '.runs | length' r.json))"
 jq_true r.json '[.runs[] | .bytes_sent == .bytes_received and .messages_sent == .messages_received and .bytes_sent > 0 and .error == null] | all'
@@ -67,7 +68,7 @@ ns = "{http://www.w3.org/2000/svg}"
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == ns + "svg", root.tag
 figures = [g.get("id") for g in root.iter(ns + "g") if (g.get("id") or "").startswith("figure-")]
-assert figures == ["figure-throughput", "figure-latency", "figure-caches", "figure-cost"], figures
+assert figures == ["figure-throughput", "figure-latency", "figure-caches", "figure-cost", "figure-profile"], figures
 def panels(key):
     return [r for r in root.iter(ns + "rect") if r.get("class") == "panel" and r.get("id").startswith(key + "-panel-")]
 def texts(fig):
@@ -86,12 +87,19 @@ for fig in figures:
     t = texts(fig)
     for word in ("host ", "Linux ", "CPUs", "nio-top ", "repeat 1", "over veth"):
         assert word in t, (fig, word)
+# Where the CPU goes: a panel per flow count, a stacked bar per side of
+# every stream point, the roles named in the legend.
+prof = [r for r in root.iter(ns + "rect") if r.get("class") == "profile-panel"]
+bars = [r for r in root.iter(ns + "rect") if r.get("class") == "role"]
+assert len(prof) == 4, "a profile panel per flow count"
+assert len(bars) >= 2 * 3 * 4 * 4, ("stacked bars", len(bars))
+assert "copy on receive" in texts("figure-profile") and "the TCP/IP stack" in texts("figure-profile")
 # The latency panels are against flows 1 .. 8; no rr size is a stream tick.
 lat = texts("figure-latency")
 assert "256 B messages" in lat and "16 KiB messages" in lat, lat[:200]
 print("ok")
 PY
-ok $? "the SVG holds the four figures, their panels and footers ($(tail -1 figures))"
+ok $? "the SVG holds the five figures, their panels and footers ($(tail -1 figures))"
 if command -v rsvg-convert >/dev/null; then
 	rsvg-convert -b white r.svg -o r.png 2>/dev/null
 	ok $? "rsvg-convert renders the SVG"
@@ -153,6 +161,17 @@ for r in root.iter(ns + "rect"):
         # The plot area, left of the axis labels and above the x labels.
         n = count(x + 62, y + 28, x + pw - 14, y + ph - 44, series)
         assert n > 30, (r.get("id"), "series pixels", n)
+    print(r.get("id"), n)
+# The profile's panels: their bars' colours drawn.
+fills = {tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))
+         for e in root.iter(ns + "rect") if e.get("class") == "role" for c in [e.get("fill")]}
+bar = lambda px: any(sum(abs(p - q) for p, q in zip(px, c)) < 30 for c in fills)
+for r in root.iter(ns + "rect"):
+    if r.get("class") != "profile-panel":
+        continue
+    x, y, pw, ph = (float(r.get(k)) for k in ("x", "y", "width", "height"))
+    n = count(x + 48, y + 44, x + pw, y + ph - 56, bar)
+    assert n > 500, (r.get("id"), "bar pixels", n)
     print(r.get("id"), n)
 PY
 	ok $? "every figure's panel has drawn pixels ($(wc -l <pixels) panels: $(paste -sd' ' pixels | cut -c1-80))"

@@ -48,7 +48,11 @@ struct strategy_params {
 struct strategy_step {
 	const char *stage;
 	const char *move; /* NULL on the last stage */
-	bool copies;	  /* the move copies the payload */
+	/*
+	 * The move copies the payload: the role (role.h) whose functions
+	 * make that copy, "copy_send"; NULL where it copies nothing.
+	 */
+	const char *copy;
 };
 
 #define STRATEGY_STEPS_MAX 8

@@ -82,8 +82,8 @@ struct option_type_ops {
 	void (*set_position)(const struct option_row *row, void *value,
 			     double position);
 	size_t (*positions)(const struct option_row *row);
-	void (*text)(const struct option_row *row, const void *value,
-		     char *out, size_t size);
+	void (*text)(const struct option_row *row, const void *value, char *out,
+		     size_t size);
 	size_t value_size;
 
 	/*

@@ -17,68 +17,8 @@
 #include "options.h"
 #include "outfile.h"
 #include "report.h"
+#include "report_private.h"
 #include "units.h"
-
-/* A growing text buffer. */
-struct text {
-	char *data;
-	size_t len;
-	size_t capacity;
-	bool failed;
-};
-
-static void put(struct text *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (t->failed)
-		return;
-	for (;;) {
-		size_t room = t->capacity - t->len;
-
-		va_start(ap, fmt);
-		n = vsnprintf(t->data ? t->data + t->len : NULL, room, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			t->failed = true;
-			return;
-		}
-		if ((size_t)n < room) {
-			t->len += (size_t)n;
-			return;
-		}
-		size_t capacity = t->capacity ? 2 * t->capacity : 4096;
-
-		while (capacity - t->len <= (size_t)n)
-			capacity *= 2;
-		char *grown = realloc(t->data, capacity);
-
-		if (!grown) {
-			t->failed = true;
-			return;
-		}
-		t->data = grown;
-		t->capacity = capacity;
-	}
-}
-
-static int text_write(struct text *t, const char *path, char **cause)
-{
-	int r;
-
-	*cause = NULL;
-	if (t->failed) {
-		free(t->data);
-		return -ENOMEM;
-	}
-	r = outfile_write_text(path, t->data ? t->data : "", cause);
-	free(t->data);
-	return r;
-}
 
 /*
  * The CSV's columns: each a path into the run as the export writes it
@@ -255,27 +195,27 @@ static void csv_cell(struct text *t, const cJSON *v)
 		return;
 	} else if (cJSON_IsArray(v)) {
 		/* A list as the command line spells it: "0,1", quoted. */
-		put(t, "\"");
+		report_put(t, "\"");
 		cJSON_ArrayForEach(item, v)
 		{
-			put(t, "%s", item == v->child ? "" : ",");
+			report_put(t, "%s", item == v->child ? "" : ",");
 			csv_cell(t, item);
 		}
-		put(t, "\"");
+		report_put(t, "\"");
 	} else if (cJSON_IsRaw(v)) {
-		put(t, "%s", v->valuestring);
+		report_put(t, "%s", v->valuestring);
 	} else if (cJSON_IsNumber(v)) {
-		put(t, "%.6g", v->valuedouble);
+		report_put(t, "%.6g", v->valuedouble);
 	} else if (cJSON_IsBool(v)) {
-		put(t, "%s", cJSON_IsTrue(v) ? "true" : "false");
+		report_put(t, "%s", cJSON_IsTrue(v) ? "true" : "false");
 	} else if (cJSON_IsString(v) && strpbrk(v->valuestring, ",\"\n")) {
 		/* Quoted, with inner quotes doubled (RFC 4180). */
-		put(t, "\"");
+		report_put(t, "\"");
 		for (const char *c = v->valuestring; *c; c++)
-			put(t, *c == '"' ? "\"\"" : "%c", *c);
-		put(t, "\"");
+			report_put(t, *c == '"' ? "\"\"" : "%c", *c);
+		report_put(t, "\"");
 	} else if (cJSON_IsString(v)) {
-		put(t, "%s", v->valuestring);
+		report_put(t, "%s", v->valuestring);
 	}
 }
 
@@ -287,24 +227,24 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 	struct text t = {0};
 
 	for (size_t c = 0; c < n; c++)
-		put(&t, "%s%s", c ? "," : "", names[c]);
-	put(&t, "\n");
+		report_put(&t, "%s%s", c ? "," : "", names[c]);
+	report_put(&t, "\n");
 	for (size_t i = 0; i < s->result_count; i++) {
 		cJSON *run = export_run(s, &s->results[i]);
 
 		for (size_t c = 0; c < n; c++) {
 			if (c)
-				put(&t, ",");
+				report_put(&t, ",");
 			if (!when[c] || cJSON_IsTrue(at_path(run, when[c])))
 				csv_cell(&t, at_path(run, paths[c]));
 		}
-		put(&t, "\n");
+		report_put(&t, "\n");
 		cJSON_Delete(run);
 	}
 	/* outfile_write_text() ends the file with a newline of its own. */
 	if (!t.failed && t.len)
 		t.data[--t.len] = '\0';
-	return text_write(&t, path, cause);
+	return report_text_write(&t, path, cause);
 }
 
 /*
@@ -315,13 +255,6 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
  * a figure plots one quantity) by dash pattern, so that they stay apart in
  * grey print.
  */
-#define SVG_WIDTH   1000
-#define SVG_MARGIN  20
-#define PANEL_GAP   20
-#define PANEL_H	    280
-#define FIGURE_HEAD 90 /* title, note and legend */
-#define FIGURE_FOOT 64
-#define FIGURE_GAP  30
 #define PLOT_LEFT   62
 #define PLOT_RIGHT  14
 #define PLOT_TOP    28
@@ -380,29 +313,6 @@ void report_style_colour(struct report_style *style, size_t i,
 		 (unsigned int)lround(gamma_encode(c[2]) * 255));
 	if (style->colour_count <= i)
 		style->colour_count = i + 1;
-}
-
-/* Text for an XML attribute or element. */
-static void put_escaped(struct text *t, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			put(t, "&amp;");
-			break;
-		case '<':
-			put(t, "&lt;");
-			break;
-		case '>':
-			put(t, "&gt;");
-			break;
-		case '"':
-			put(t, "&quot;");
-			break;
-		default:
-			put(t, "%c", *s);
-		}
-	}
 }
 
 /* 1, 2 or 5 times a power of ten, at least x. */
@@ -542,13 +452,13 @@ static void y_tick(struct text *t, const struct panel *p, double v, double step)
 	double y = py(p, v);
 
 	tick_text(v, step, label, sizeof(label));
-	put(t,
-	    "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-	    "stroke=\"#d9d9d9\" stroke-width=\"0.8\"/>"
-	    "<text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" "
-	    "text-anchor=\"end\">%s</text>\n",
-	    panel_left(p), y, panel_right(p), y, panel_left(p) - 5, y + 4,
-	    label);
+	report_put(t,
+		   "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
+		   "stroke=\"#d9d9d9\" stroke-width=\"0.8\"/>"
+		   "<text x=\"%.0f\" y=\"%.1f\" font-size=\"11\" "
+		   "text-anchor=\"end\">%s</text>\n",
+		   panel_left(p), y, panel_right(p), y, panel_left(p) - 5,
+		   y + 4, label);
 }
 
 /*
@@ -579,34 +489,36 @@ static void put_marker(struct text *t, size_t shape, double x, double y,
 
 	switch (shape % 5) {
 	case 0:
-		put(t,
-		    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
-		    "stroke=\"%s\" stroke-width=\"1.2\"/>",
-		    x, y, fill, colour);
+		report_put(
+			t,
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
+			"stroke=\"%s\" stroke-width=\"1.2\"/>",
+			x, y, fill, colour);
 		break;
 	case 1:
-		put(t,
-		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"7.5\" height=\"7.5\" "
-		    "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.2\"/>",
-		    x - 3.75, y - 3.75, fill, colour);
+		report_put(t,
+			   "<rect x=\"%.1f\" y=\"%.1f\" width=\"7.5\" "
+			   "height=\"7.5\" "
+			   "fill=\"%s\" stroke=\"%s\" stroke-width=\"1.2\"/>",
+			   x - 3.75, y - 3.75, fill, colour);
 		break;
 	case 2:
-		put(t,
-		    "<path d=\"M%.1f,%.1fl4.5,8h-9z\" fill=\"%s\" "
-		    "stroke=\"%s\" stroke-width=\"1.2\"/>",
-		    x, y - 5, fill, colour);
+		report_put(t,
+			   "<path d=\"M%.1f,%.1fl4.5,8h-9z\" fill=\"%s\" "
+			   "stroke=\"%s\" stroke-width=\"1.2\"/>",
+			   x, y - 5, fill, colour);
 		break;
 	case 3:
-		put(t,
-		    "<path d=\"M%.1f,%.1fl5,5l-5,5l-5,-5z\" fill=\"%s\" "
-		    "stroke=\"%s\" stroke-width=\"1.2\"/>",
-		    x, y - 5, fill, colour);
+		report_put(t,
+			   "<path d=\"M%.1f,%.1fl5,5l-5,5l-5,-5z\" fill=\"%s\" "
+			   "stroke=\"%s\" stroke-width=\"1.2\"/>",
+			   x, y - 5, fill, colour);
 		break;
 	default:
-		put(t,
-		    "<path d=\"M%.1f,%.1fl8,8m0,-8l-8,8\" stroke=\"%s\" "
-		    "stroke-width=\"2.2\"/>",
-		    x - 4, y - 4, colour);
+		report_put(t,
+			   "<path d=\"M%.1f,%.1fl8,8m0,-8l-8,8\" stroke=\"%s\" "
+			   "stroke-width=\"2.2\"/>",
+			   x - 4, y - 4, colour);
 	}
 }
 
@@ -639,10 +551,10 @@ static void panel_axes(const struct svg *g, const struct panel *p)
 			 bytes[strlen(bytes) - 1]);
 	else
 		snprintf(label, sizeof(label), "%s B messages", bytes);
-	put(t,
-	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\" "
-	    "font-weight=\"bold\">%s</text>\n",
-	    left, p->y + 16, label);
+	report_put(t,
+		   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\" "
+		   "font-weight=\"bold\">%s</text>\n",
+		   left, p->y + 16, label);
 	if (p->log_y)
 		y_ticks_log(t, p);
 	else
@@ -661,32 +573,35 @@ static void panel_axes(const struct svg *g, const struct panel *p)
 			units_format_size((size_t)v, label, sizeof(label));
 		else
 			snprintf(label, sizeof(label), "%.0f", v);
-		put(t,
-		    "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
-		    "stroke=\"#ececec\" stroke-width=\"0.8\"/>"
-		    "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
-		    "stroke=\"#000\"/>"
-		    "<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" "
-		    "text-anchor=\"middle\">%s</text>\n",
-		    x, top, x, bottom, x, bottom, x, bottom + 4, x, bottom + 16,
-		    label);
+		report_put(
+			t,
+			"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+			"stroke=\"#ececec\" stroke-width=\"0.8\"/>"
+			"<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+			"stroke=\"#000\"/>"
+			"<text x=\"%.1f\" y=\"%.0f\" font-size=\"11\" "
+			"text-anchor=\"middle\">%s</text>\n",
+			x, top, x, bottom, x, bottom, x, bottom + 4, x,
+			bottom + 16, label);
 	}
-	put(t,
-	    "<path d=\"M%.0f,%.0fV%.0fH%.0f\" fill=\"none\" "
-	    "stroke=\"#000\"/>\n",
-	    left, top, bottom, right);
-	put(t,
-	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
-	    "text-anchor=\"middle\">%s</text>\n",
-	    (left + right) / 2, bottom + 32,
-	    g->f->axis == FIGURE_BY_SIZE ? "message size, bytes (log 2 scale)"
-					 : "flows (log 2 scale)");
-	put(t,
-	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
-	    "text-anchor=\"middle\" transform=\"rotate(-90 %.0f %.0f)\">",
-	    p->x + 14, (top + bottom) / 2, p->x + 14, (top + bottom) / 2);
-	put_escaped(t, g->f->unit);
-	put(t, "%s</text>\n", p->log_y ? ", log scale" : "");
+	report_put(t,
+		   "<path d=\"M%.0f,%.0fV%.0fH%.0f\" fill=\"none\" "
+		   "stroke=\"#000\"/>\n",
+		   left, top, bottom, right);
+	report_put(t,
+		   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
+		   "text-anchor=\"middle\">%s</text>\n",
+		   (left + right) / 2, bottom + 32,
+		   g->f->axis == FIGURE_BY_SIZE
+			   ? "message size, bytes (log 2 scale)"
+			   : "flows (log 2 scale)");
+	report_put(
+		t,
+		"<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
+		"text-anchor=\"middle\" transform=\"rotate(-90 %.0f %.0f)\">",
+		p->x + 14, (top + bottom) / 2, p->x + 14, (top + bottom) / 2);
+	report_put_escaped(t, g->f->unit);
+	report_put(t, "%s</text>\n", p->log_y ? ", log scale" : "");
 }
 
 /* One strategy's line for quantity q, and its points' bars. */
@@ -697,16 +612,18 @@ static void series_line(const struct svg *g, const struct panel *p,
 {
 	struct text *t = g->t;
 
-	put(t,
-	    "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\"%s%s%s "
-	    "points=\"",
-	    colour, *dash ? " stroke-dasharray=\"" : "", dash,
-	    *dash ? "\"" : "");
+	report_put(t,
+		   "<polyline fill=\"none\" stroke=\"%s\" "
+		   "stroke-width=\"1.8\"%s%s%s "
+		   "points=\"",
+		   colour, *dash ? " stroke-dasharray=\"" : "", dash,
+		   *dash ? "\"" : "");
 	for (size_t k = 0; k < s->count; k++)
 		if (s->point[k].value[q].runs)
-			put(t, "%.1f,%.1f ", px(p, s->point[k].x) + dodge,
-			    py(p, s->point[k].value[q].median));
-	put(t, "\"/>\n");
+			report_put(t, "%.1f,%.1f ",
+				   px(p, s->point[k].x) + dodge,
+				   py(p, s->point[k].value[q].median));
+	report_put(t, "\"/>\n");
 }
 
 /* A point's marker, with its runs' range and (latency) its whisker. */
@@ -722,27 +639,29 @@ static void series_point(const struct svg *g, const struct panel *p,
 
 	/* The runs' range: an error bar with caps. */
 	if (stat->runs > 1 && stat->max > stat->min)
-		put(t,
-		    "<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh6M%.1f,%.1fh6\" "
-		    "stroke=\"%s\" stroke-width=\"1.2\"/>\n",
-		    cx, py(p, stat->min), py(p, stat->max), cx - 3,
-		    py(p, stat->min), cx - 3, py(p, stat->max), colour);
+		report_put(
+			t,
+			"<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh6M%.1f,%.1fh6\" "
+			"stroke=\"%s\" stroke-width=\"1.2\"/>\n",
+			cx, py(p, stat->min), py(p, stat->max), cx - 3,
+			py(p, stat->min), cx - 3, py(p, stat->max), colour);
 	/* The latency figure: p50's whisker up to p99. */
 	if (g->f->whisker && q == 0 && pt->value[1].runs)
-		put(t,
-		    "<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh8\" stroke=\"%s\" "
-		    "stroke-width=\"0.9\"/>\n",
-		    cx, py(p, stat->median), py(p, pt->value[1].median), cx - 4,
-		    py(p, pt->value[1].median), colour);
+		report_put(
+			t,
+			"<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh8\" stroke=\"%s\" "
+			"stroke-width=\"0.9\"/>\n",
+			cx, py(p, stat->median), py(p, pt->value[1].median),
+			cx - 4, py(p, pt->value[1].median), colour);
 	units_format_size(a->msg_size, size, sizeof(size));
-	put(t,
-	    "<g><title>%s %s x%u %s: %.4g (median of %zu run%s, %.4g .. "
-	    "%.4g)</title>",
-	    a->strategy->name, size, a->threads, g->f->quantity[q].label,
-	    stat->median, stat->runs, stat->runs == 1 ? "" : "s", stat->min,
-	    stat->max);
+	report_put(t,
+		   "<g><title>%s %s x%u %s: %.4g (median of %zu run%s, %.4g .. "
+		   "%.4g)</title>",
+		   a->strategy->name, size, a->threads, g->f->quantity[q].label,
+		   stat->median, stat->runs, stat->runs == 1 ? "" : "s",
+		   stat->min, stat->max);
 	put_marker(t, series, cx, py(p, stat->median), colour, q > 0);
-	put(t, "</g>\n");
+	report_put(t, "</g>\n");
 }
 
 /* Series k of the legend in the panel: each of its plot's series. */
@@ -774,22 +693,23 @@ static void panel_series(const struct svg *g, const struct panel *p,
 static void panel_note(const struct svg *g, const struct panel *p,
 		       const char *line, const char *detail)
 {
-	put(g->t,
-	    "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
-	    "fill=\"#f6f6f6\" stroke=\"#bbb\"/>\n"
-	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\" "
-	    "text-anchor=\"middle\">",
-	    p->x, p->y, p->w, p->h, p->x + p->w / 2, p->y + p->h / 2 - 6);
-	put_escaped(g->t, line);
-	put(g->t, "</text>\n");
+	report_put(g->t,
+		   "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
+		   "fill=\"#f6f6f6\" stroke=\"#bbb\"/>\n"
+		   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\" "
+		   "text-anchor=\"middle\">",
+		   p->x, p->y, p->w, p->h, p->x + p->w / 2,
+		   p->y + p->h / 2 - 6);
+	report_put_escaped(g->t, line);
+	report_put(g->t, "</text>\n");
 	if (!detail || !*detail)
 		return;
-	put(g->t,
-	    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#555\" "
-	    "text-anchor=\"middle\">",
-	    p->x + p->w / 2, p->y + p->h / 2 + 16);
-	put_escaped(g->t, detail);
-	put(g->t, "</text>\n");
+	report_put(g->t,
+		   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#555\" "
+		   "text-anchor=\"middle\">",
+		   p->x + p->w / 2, p->y + p->h / 2 + 16);
+	report_put_escaped(g->t, detail);
+	report_put(g->t, "</text>\n");
 }
 
 static void figure_legend(const struct svg *g, double y)
@@ -800,73 +720,80 @@ static void figure_legend(const struct svg *g, double y)
 	for (size_t i = 0; i < g->series_count; i++) {
 		const char *dash = figure_two_lines(g->f) ? "" : dashes[i % 5];
 
-		put(t,
-		    "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
-		    "stroke=\"%s\" stroke-width=\"1.8\"%s%s%s/>",
-		    x, y, x + 28, y, series_colour(g, i),
-		    *dash ? " stroke-dasharray=\"" : "", dash,
-		    *dash ? "\"" : "");
+		report_put(
+			t,
+			"<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
+			"stroke=\"%s\" stroke-width=\"1.8\"%s%s%s/>",
+			x, y, x + 28, y, series_colour(g, i),
+			*dash ? " stroke-dasharray=\"" : "", dash,
+			*dash ? "\"" : "");
 		put_marker(t, i, x + 14, y, series_colour(g, i), false);
-		put(t,
-		    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\">%s</text>\n",
-		    x + 34, y + 4, g->series[i]->name);
+		report_put(t,
+			   "<text x=\"%.0f\" y=\"%.0f\" "
+			   "font-size=\"13\">%s</text>\n",
+			   x + 34, y + 4, g->series[i]->name);
 		x += 48 + 8 * (double)strlen(g->series[i]->name);
 	}
 	if (figure_two_lines(g->f))
-		put(t,
-		    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
-		    "fill=\"#333\">solid, filled: %s; dashed, hollow: "
-		    "%s</text>\n",
-		    x + 10, y + 4, g->f->quantity[0].label,
-		    g->f->quantity[1].label);
+		report_put(t,
+			   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
+			   "fill=\"#333\">solid, filled: %s; dashed, hollow: "
+			   "%s</text>\n",
+			   x + 10, y + 4, g->f->quantity[0].label,
+			   g->f->quantity[1].label);
 }
 
-/*
- * Where and how the numbers were made, under each figure: the host, and
- * the runs it draws (not the options the session started with).
- */
-static void figure_footer(const struct svg *g, double y)
+void report_footer(struct text *t, const struct session *s,
+		   const struct figure_scope *scope, const char *points,
+		   double y)
 {
-	const struct session *s = g->s;
 	const struct options *o = &s->options;
 	const struct host_info *h = &s->host;
-	const struct figure_scope scope = {
-		.mode = g->f->mode, .axis = g->f->axis, .rx_any = true};
-	struct text *t = g->t;
 	struct figure_runs drawn;
 	char runs[320], pmu[160];
 
-	figure_runs_of(&s->analysis, s->results, &scope, &drawn);
+	figure_runs_of(&s->analysis, s->results, scope, &drawn);
 	figure_runs_text(&drawn, false, runs, sizeof(runs));
 	snprintf(pmu, sizeof(pmu), "%s",
 		 h->pmu.available ? "hardware PMU counted"
 				  : "no hardware PMU (task-clock only)");
-	put(t,
-	    "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" fill=\"#333\">"
-	    "host ",
-	    SVG_MARGIN, y);
-	put_escaped(t, h->hostname[0] ? h->hostname : "unknown");
-	put(t, ", Linux ");
-	put_escaped(t, h->kernel);
-	put(t, ", ");
-	put_escaped(t, h->cpu_model);
-	put(t, ", %u CPUs, %s</text>\n", h->cpus, pmu);
-	put(t,
-	    "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" fill=\"#333\">"
-	    "nio-top " NIO_TOP_VERSION ", ",
-	    SVG_MARGIN, y + 15);
-	put_escaped(t, s->date[0] ? s->date : "undated");
-	put(t, "; %s over %s: ", run_mode_name(g->f->mode),
-	    topo_kind_name(s->topo.options.kind));
-	put_escaped(t, runs);
-	put(t, "</text>\n");
-	put(t,
-	    "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" fill=\"#333\">"
-	    "Each point is the median of its runs, a bar their range; runs "
-	    "measured under %g s or over fewer than %d intervals, and runs a "
-	    "stop ended, are left out.</text>\n",
-	    SVG_MARGIN, y + 30, (double)o->min_measured_ms / 1000,
-	    ANALYSIS_MIN_INTERVALS);
+	report_put(t,
+		   "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" "
+		   "fill=\"#333\">host ",
+		   SVG_MARGIN, y);
+	report_put_escaped(t, h->hostname[0] ? h->hostname : "unknown");
+	report_put(t, ", Linux ");
+	report_put_escaped(t, h->kernel);
+	report_put(t, ", ");
+	report_put_escaped(t, h->cpu_model);
+	report_put(t, ", %u CPUs, %s</text>\n", h->cpus, pmu);
+	report_put(t,
+		   "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" "
+		   "fill=\"#333\">nio-top " NIO_TOP_VERSION ", ",
+		   SVG_MARGIN, y + 15);
+	report_put_escaped(t, s->date[0] ? s->date : "undated");
+	report_put(t, "; %s over %s: ", run_mode_name(scope->mode),
+		   topo_kind_name(s->topo.options.kind));
+	report_put_escaped(t, runs);
+	report_put(t, "</text>\n");
+	report_put(t,
+		   "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" "
+		   "fill=\"#333\">%s; runs measured under %g s or over fewer "
+		   "than %d intervals, and runs a stop ended, are left "
+		   "out.</text>\n",
+		   SVG_MARGIN, y + 30, points,
+		   (double)o->min_measured_ms / 1000, ANALYSIS_MIN_INTERVALS);
+}
+
+/* Where and how the numbers were made, under each figure. */
+static void figure_footer(const struct svg *g, double y)
+{
+	const struct figure_scope scope = {
+		.mode = g->f->mode, .axis = g->f->axis, .rx_any = true};
+
+	report_footer(g->t, g->s, &scope,
+		      "Each point is the median of its runs, a bar their range",
+		      y);
 }
 
 /* The strategies the figure has points of, in registry order. */
@@ -933,20 +860,22 @@ static const char *figure_why(const struct svg *g, size_t panels, char *line,
 /* The figure's title and how to read it. */
 static void figure_head(const struct svg *g, size_t number, double y)
 {
-	put(g->t,
-	    "<g id=\"figure-%s\">\n<text x=\"%d\" y=\"%.0f\" font-size=\"18\" "
-	    "font-weight=\"bold\">Figure %zu. ",
-	    g->f->key, SVG_MARGIN, y + 26, number);
-	put_escaped(g->t, g->f->title);
-	put(g->t, "</text>\n");
-	put(g->t,
-	    "<text x=\"%d\" y=\"%.0f\" font-size=\"12\" fill=\"#333\">%s, "
-	    "%s. ",
-	    SVG_MARGIN, y + 46, run_mode_name(g->f->mode),
-	    g->f->axis == FIGURE_BY_SIZE ? "a panel per flow count"
-					 : "a panel per message size");
-	put_escaped(g->t, g->f->note);
-	put(g->t, "</text>\n");
+	report_put(g->t,
+		   "<g id=\"figure-%s\">\n<text x=\"%d\" y=\"%.0f\" "
+		   "font-size=\"18\" "
+		   "font-weight=\"bold\">Figure %zu. ",
+		   g->f->key, SVG_MARGIN, y + 26, number);
+	report_put_escaped(g->t, g->f->title);
+	report_put(g->t, "</text>\n");
+	report_put(
+		g->t,
+		"<text x=\"%d\" y=\"%.0f\" font-size=\"12\" fill=\"#333\">%s, "
+		"%s. ",
+		SVG_MARGIN, y + 46, run_mode_name(g->f->mode),
+		g->f->axis == FIGURE_BY_SIZE ? "a panel per flow count"
+					     : "a panel per message size");
+	report_put_escaped(g->t, g->f->note);
+	report_put(g->t, "</text>\n");
 }
 
 /* Panel i of a figure: its frame, then the note or the plot. */
@@ -954,10 +883,11 @@ static void svg_panel(const struct svg *g, struct panel *p, size_t i,
 		      const char *why, const char *reason)
 {
 	/* Its bounds, for whoever checks the drawing (tests do). */
-	put(g->t,
-	    "<rect class=\"panel\" id=\"%s-panel-%zu\" x=\"%.0f\" y=\"%.0f\" "
-	    "width=\"%.0f\" height=\"%.0f\" fill=\"none\"/>\n",
-	    g->f->key, i + 1, p->x, p->y, p->w, p->h);
+	report_put(g->t,
+		   "<rect class=\"panel\" id=\"%s-panel-%zu\" x=\"%.0f\" "
+		   "y=\"%.0f\" "
+		   "width=\"%.0f\" height=\"%.0f\" fill=\"none\"/>\n",
+		   g->f->key, i + 1, p->x, p->y, p->w, p->h);
 	if (why) {
 		panel_note(g, p, why, reason);
 		return;
@@ -1016,7 +946,7 @@ static double svg_figure(struct svg *g, size_t number, double y)
 	free(plot);
 	height = FIGURE_HEAD + (double)rows * PANEL_H;
 	figure_footer(g, y + height + 14);
-	put(g->t, "</g>\n");
+	report_put(g->t, "</g>\n");
 	return height + FIGURE_FOOT;
 }
 
@@ -1037,16 +967,18 @@ int report_write_svg(const char *path, const struct session *s,
 		g.f = &figures[i];
 		y += svg_figure(&g, i + 1, y) + FIGURE_GAP;
 	}
-	put(&t,
-	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-	    "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
-	    "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
-	    "<title>nio-top: %zu runs</title>\n"
-	    "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-	    SVG_WIDTH, y, SVG_WIDTH, y, s->result_count);
-	put(&t, "%s</svg>", body.data ? body.data : "");
+	y += report_profile_figure(&body, s, figure_count + 1, y) + FIGURE_GAP;
+	report_put(
+		&t,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+		"width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
+		"font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+		"<title>nio-top: %zu runs</title>\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
+		SVG_WIDTH, y, SVG_WIDTH, y, s->result_count);
+	report_put(&t, "%s</svg>", body.data ? body.data : "");
 	t.failed |= body.failed;
 	free(body.data);
-	return text_write(&t, path, cause);
+	return report_text_write(&t, path, cause);
 }

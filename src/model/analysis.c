@@ -371,6 +371,35 @@ static int add_crossovers(struct analysis *a, const struct run_result *results,
 	return 0;
 }
 
+/*
+ * What the zero-copy senders' profiles say of it: their CPU in the copy at
+ * delivery and in pinning pages, over every sampled zero-copy run; "" where
+ * none was sampled.
+ */
+static void zerocopy_profile(const struct run_result *results, size_t count,
+			     char *out, size_t size)
+{
+	size_t late = role_find("copy_deferred"), pin = role_find("pin");
+	uint64_t samples = 0, late_samples = 0, pin_samples = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < count; i++) {
+		const struct run_profile *p = &results[i].profile[0];
+
+		if (!results[i].config.strategy->zerocopy || !p->present)
+			continue;
+		samples += p->samples;
+		late_samples += p->role[late];
+		pin_samples += p->role[pin];
+	}
+	if (samples)
+		snprintf(out, size,
+			 "; sampled, its senders spent %.0f%% of their CPU in "
+			 "the copy at delivery and %.0f%% pinning pages",
+			 100.0 * (double)late_samples / (double)samples,
+			 100.0 * (double)pin_samples / (double)samples);
+}
+
 static void zerocopy_why(struct analysis *a, const struct run_result *results,
 			 size_t count)
 {
@@ -420,6 +449,9 @@ static void zerocopy_why(struct analysis *a, const struct run_result *results,
 			 100.0 - 100.0 * (double)sum.zc_copied /
 					 (double)sum.zc_completions,
 			 share);
+	len = strlen(a->zerocopy_why);
+	zerocopy_profile(results, count, a->zerocopy_why + len,
+			 sizeof(a->zerocopy_why) - len);
 	len = strlen(a->zerocopy_why);
 	/* A lead that more work cannot explain is said to be suspect. */
 	if (suspect)

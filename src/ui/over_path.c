@@ -34,7 +34,7 @@ static int explain_path(const struct run_config *config,
 		if (strncmp(path[i].stage, queue, strlen(queue)) != 0)
 			continue;
 		path[i].move = rx_path[0].move;
-		path[i].copies = rx_path[0].copies;
+		path[i].copy = rx_path[0].copy;
 		n = i + 1;
 		for (int j = 1; n < STRATEGY_STEPS_MAX && rx_path[j].stage; j++)
 			path[n++] = rx_path[j];
@@ -43,16 +43,89 @@ static int explain_path(const struct run_config *config,
 	return n;
 }
 
+/*
+ * A side's profile for the strategy the path shows: the run going on's, or
+ * the last run's if it ran that strategy; NULL where none was sampled.
+ */
+static const struct run_profile *path_profile(const struct explorer *e,
+					      int side)
+{
+	const struct session *s = e->session;
+	const struct run_result *last =
+		s->result_count ? &s->results[s->result_count - 1] : NULL;
+
+	if (e->live.running)
+		return e->running.strategy == e->config.strategy &&
+				       e->live.profiled[side] &&
+				       e->live.profile[side].samples
+			       ? &e->live.profile[side]
+			       : NULL;
+	return last && last->config.strategy == e->config.strategy &&
+			       last->profile[side].present &&
+			       last->profile[side].samples
+		       ? &last->profile[side]
+		       : NULL;
+}
+
+/*
+ * Under a copy, what the profile measured of it: the share of its side's
+ * CPU the copy's role took and the function that took most of it; the copy
+ * at delivery runs on either side.
+ */
+static bool path_measured(const struct explorer *e, const char *copy,
+			  bool receiver, char *text, size_t size)
+{
+	const struct run_profile *tx = path_profile(e, SIDE_SENDER);
+	const struct run_profile *rx = path_profile(e, SIDE_RECEIVER);
+	size_t role = role_find(copy);
+	bool both = strcmp(copy, "copy_deferred") == 0;
+	const struct run_profile *p = receiver ? rx : tx;
+
+	if (role == SIZE_MAX || (!p && !both) || (both && !tx && !rx))
+		return false;
+	if (both && tx && rx)
+		snprintf(text, size,
+			 "measured: %.0f%% of the sender's CPU and %.0f%% of "
+			 "the receiver's%s%s",
+			 100 * run_profile_share(tx, role),
+			 100 * run_profile_share(rx, role),
+			 tx->role_function[role][0] ? ", in " : "",
+			 tx->role_function[role]);
+	else {
+		p = p ? p : tx ? tx : rx;
+		snprintf(text, size, "measured: %.0f%% of the %s's CPU%s%s",
+			 100 * run_profile_share(p, role),
+			 p == rx ? "receiver" : "sender",
+			 p->role_function[role][0] ? ", in " : "",
+			 p->role_function[role]);
+	}
+	return true;
+}
+
+/* Text wrapped under a move, the connector running down beside it. */
+static void path_connected(const struct ui *ui, enum theme_role role, int width,
+			   const char *text, struct ui_lines *l)
+{
+	struct ui_lines lines = {0};
+
+	ui_lines_wrap(&lines, ROLE_TEXT, width - 4, 2, text);
+	for (size_t k = 0; k < lines.count; k++)
+		ui_lines_add(l, role, 2, "%s %*s%s", ui->utf8 ? "\u2502" : "|",
+			     lines.line[k].indent, "", lines.line[k].text);
+	ui_lines_free(&lines);
+}
+
 /* The stages and moves, each move marked COPY or not, its connector drawn. */
 static int path_lines(const struct ui *ui, const struct explorer *e, int width,
 		      struct ui_lines *l)
 {
 	struct strategy_step path[STRATEGY_STEPS_MAX];
 	int steps = explain_path(&e->config, path), copies = 0;
+	const char *queue = strategy_rx_path(e->config.strategy)[0].stage;
+	bool receiver = false;
 	unsigned int fields = e->config.settings.fields
 				      ? e->config.settings.fields
 				      : MESSAGE_FIELDS_DEFAULT;
-	struct ui_lines move = {0};
 	char text[512], said[256];
 
 	for (int i = 0; i < steps; i++) {
@@ -62,20 +135,19 @@ static int path_lines(const struct ui *ui, const struct explorer *e, int width,
 		ui_lines_wrap(l, ROLE_SELECTED, width, 2, said);
 		if (!s->move)
 			break;
-		copies += s->copies;
+		/* From the receiver's queue on, the moves are the receiver's. */
+		receiver |= strncmp(s->stage, queue, strlen(queue)) == 0;
+		copies += s->copy != NULL;
 		strategy_step_text(s->move, fields, said, sizeof(said));
 		snprintf(text, sizeof(text), "%s%s",
-			 s->copies ? "COPY  " : "no copy  ", said);
+			 s->copy ? "COPY  " : "no copy  ", said);
 		/* The connector runs down every line of the move. */
-		ui_lines_wrap(&move, ROLE_TEXT, width - 4, 2, text);
-		for (size_t k = 0; k < move.count; k++)
-			ui_lines_add(l,
-				     s->copies ? ROLE_SENDER_HIGH
-					       : ROLE_RECEIVER_HIGH,
-				     2, "%s %*s%s", ui->utf8 ? "\u2502" : "|",
-				     move.line[k].indent, "",
-				     move.line[k].text);
-		ui_lines_free(&move);
+		path_connected(ui,
+			       s->copy ? ROLE_SENDER_HIGH : ROLE_RECEIVER_HIGH,
+			       width, text, l);
+		if (s->copy &&
+		    path_measured(e, s->copy, receiver, text, sizeof(text)))
+			path_connected(ui, ROLE_HIGHLIGHT, width, text, l);
 		ui_lines_add(l, ROLE_TEXT, 2, "%s", ui->utf8 ? "\u25bc" : "v");
 	}
 	return copies;

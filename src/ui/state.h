@@ -48,6 +48,12 @@ struct ui_column {
 	/* An rr run's round trip (stream runs show "-"). */
 	bool latency;
 	enum figure_percentile percentile;
+	/*
+	 * A share of metric.side's profile, in %: a role's, or the copy
+	 * roles' together (role ROLES_MAX).  Unsampled runs show "-".
+	 */
+	bool profile;
+	size_t role;
 };
 
 /* The runs table: what is selected, marked, sorted and filtered. */

@@ -71,6 +71,17 @@ size_t ui_runs_columns(struct ui_column *col)
 			}
 		}
 	}
+	/* Each side's copy share, where the run was sampled. */
+	for (int s = 0; s < SIDE_COUNT && n < UI_COLUMNS_MAX; s++) {
+		col[n] = (struct ui_column){.metric = {0, (enum gauge_side)s},
+					    .profile = true,
+					    .role = ROLES_MAX};
+		snprintf(col[n].key, sizeof(col[n].key), "%s_copy_share",
+			 s ? "rx" : "tx");
+		snprintf(col[n].head, sizeof(col[n].head), "copy %s",
+			 s ? "rx" : "tx");
+		n++;
+	}
 	return n;
 }
 
@@ -82,6 +93,16 @@ bool ui_column_value(const struct run_result *r, const struct ui_column *c,
 
 	if (c->latency)
 		return figure_run_value(&q, r, v);
+	if (c->profile) {
+		const struct run_profile *p = &r->profile[c->metric.side];
+
+		if (!p->present || !p->samples)
+			return false;
+		*v = 100 * (c->role == ROLES_MAX
+				    ? run_profile_copy_share(p)
+				    : run_profile_share(p, c->role));
+		return true;
+	}
 	return run_result_metric(r, c->metric.side == SIDE_SENDER,
 				 c->metric.metric, v);
 }
@@ -91,8 +112,10 @@ void ui_column_cell(const struct run_result *r, const struct ui_column *c,
 {
 	double v;
 
-	if (c->latency && !ui_column_value(r, c, &v))
+	if ((c->latency || c->profile) && !ui_column_value(r, c, &v))
 		snprintf(out, size, "-");
+	else if (c->profile)
+		snprintf(out, size, "%.0f%%", v);
 	else if (c->latency)
 		ui_format_value(v, out, size);
 	else

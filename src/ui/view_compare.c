@@ -177,7 +177,7 @@ static void compare_title(const struct compare_set *set, char *out, size_t size)
 	else
 		snprintf(out + len, size - len,
 			 " ratios to run %zu, beside run %zu, the one before "
-			 "it (c marks others)",
+			 "it",
 			 set->pick[0] + 1, set->pick[1] + 1);
 }
 
@@ -432,6 +432,67 @@ static void compare_rows(const struct ui *ui, const struct explorer *e,
 	}
 }
 
+/* Whether any compared run's profile has a share of column c's role. */
+static bool any_share(const struct explorer *e, const struct compare_set *set,
+		      const struct ui_column *c)
+{
+	double v;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (ui_column_value(&e->session->results[set->pick[i]], c,
+				    &v) &&
+		    v >= 0.5)
+			return true;
+	return false;
+}
+
+/*
+ * Where each side's CPU went, a row per role that any of these runs has,
+ * and what sampling did to each run: their profiles, side by side.
+ */
+static void compare_profiles(const struct explorer *e,
+			     const struct compare_set *set, struct ui_lines *l)
+{
+	const struct run_result *results = e->session->results;
+	int pad = set->ratio ? 7 : 0;
+	char name[64], line[512];
+	size_t len;
+
+	for (int side = 0; side < SIDE_COUNT; side++)
+		for (size_t r = 0; r <= role_count; r++) {
+			/* role_count: the copy roles together, first. */
+			struct ui_column c = {
+				.metric = {0, (enum gauge_side)side},
+				.profile = true,
+				.role = r == 0 ? ROLES_MAX : r - 1};
+
+			if (!any_share(e, set, &c))
+				continue;
+			snprintf(name, sizeof(name), "CPU in %s %% (%s)",
+				 c.role == ROLES_MAX ? "copies"
+						     : roles[c.role].abbrev,
+				 side ? "receiver" : "sender");
+			compare_row(e, set, &c, name, l);
+		}
+	len = (size_t)snprintf(line, sizeof(line), "%-*.*s", COMPARE_LABEL,
+			       COMPARE_LABEL - 1, "Sampling moved msg/s");
+	for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
+		double effect = results[set->pick[i]].sampling_effect;
+		char cell[24] = "-";
+
+		if (isfinite(effect))
+			snprintf(cell, sizeof(cell), "%+.0f%%", 100 * effect);
+		len += (size_t)snprintf(line + len, sizeof(line) - len,
+					"%*s%*s", set->column - pad, cell, pad,
+					"");
+	}
+	for (size_t i = 0; i < set->n; i++)
+		if (isfinite(results[set->pick[i]].sampling_effect)) {
+			ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
+			break;
+		}
+}
+
 /* Shares the gauges' foot gives live: what the kernel did. */
 static void compare_shares(const struct explorer *e,
 			   const struct compare_set *set, struct ui_lines *l)
@@ -514,6 +575,7 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 	compare_notes(ui, e, &set, r->w - 4, &l);
 	compare_rows(ui, e, &set, &l);
 	compare_shares(e, &set, &l);
+	compare_profiles(e, &set, &l);
 	/* Where the rows scroll, the corner over the names says how. */
 	if (r->h - 2 - (int)l.fixed < (int)(l.count - l.fixed))
 		memcpy(l.line[2].text, "(Up/Down scroll)", 16);

@@ -19,21 +19,22 @@ const struct strategy_ops strategy_one_copy = {
 	.rx_close = scatter_close,
 	.path =
 		{
-			{"sender: 8 message fields on the heap",
+			{"sender: {fields} message fields on the heap",
 			 "sendmsg({fields}-entry iovec): the kernel gathers "
 			 "them "
 			 "into "
 			 "socket buffers",
-			 true},
+			 "copy_send"},
 			{"kernel: the sender's TCP socket buffer (skbs)",
 			 "veth pair: the skb moves to the other namespace",
-			 false},
+			 NULL},
 			{"kernel: the receiver's TCP queue",
 			 "recvmsg({fields}-entry iovec): the kernel scatters "
 			 "into "
 			 "the "
 			 "fields",
-			 true},
-			{"receiver: 8 message fields on the heap", NULL, false},
+			 "copy_receive"},
+			{"receiver: {fields} message fields on the heap", NULL,
+			 NULL},
 		},
 };

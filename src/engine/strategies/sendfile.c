@@ -87,14 +87,14 @@ const struct strategy_ops strategy_sendfile = {
 	.path =
 		{
 			{"sender: the fields, in a memfd's mapped pages",
-			 "sendfile(): TCP takes the page-cache pages", false},
+			 "sendfile(): TCP takes the page-cache pages", NULL},
 			{"kernel: skbs that point at the memfd's pages",
-			 "veth, local socket: none pinned, none copied", false},
+			 "veth, local socket: none pinned, none copied", NULL},
 			{"kernel: the receiver's TCP queue (still the sender's "
 			 "pages)",
 			 "recvmsg(iovec): the kernel copies into the fields",
-			 true},
+			 "copy_receive"},
 			{"receiver: the message fields on the heap", NULL,
-			 false},
+			 NULL},
 		},
 };

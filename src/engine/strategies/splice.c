@@ -163,16 +163,16 @@ const struct strategy_ops strategy_splice = {
 	.path =
 		{
 			{"sender: the fields in the application's pages",
-			 "vmsplice(): the pipe takes the pages", false},
+			 "vmsplice(): the pipe takes the pages", NULL},
 			{"kernel: a pipe whose buffers are the sender's pages",
-			 "splice(): TCP takes the pipe's pages", false},
+			 "splice(): TCP takes the pipe's pages", NULL},
 			{"kernel: skbs that point at the sender's pages",
-			 "veth, local socket: none pinned, none copied", false},
+			 "veth, local socket: none pinned, none copied", NULL},
 			{"kernel: the receiver's TCP queue (still the sender's "
 			 "pages)",
 			 "recvmsg(iovec): the kernel copies into the fields",
-			 true},
+			 "copy_receive"},
 			{"receiver: the message fields on the heap", NULL,
-			 false},
+			 NULL},
 		},
 };

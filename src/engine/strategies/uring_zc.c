@@ -50,18 +50,20 @@ const struct strategy_ops strategy_uring_zc = {
 	.rx_close = uring_rx_close,
 	.path =
 		{
-			{"sender: 8 message fields, pinned until notified",
+			{"sender: {fields} message fields, pinned until "
+			 "notified",
 			 "IORING_OP_SENDMSG_ZC: the kernel pins the pages, no "
 			 "copy",
-			 false},
+			 NULL},
 			{"kernel: skbs that point at the sender's pages",
 			 "veth to a local socket: the kernel copies the pinned "
 			 "pages at delivery (reported in the notification)",
-			 true},
+			 "copy_deferred"},
 			{"kernel: the receiver's TCP queue",
 			 "IORING_OP_RECVMSG: the kernel scatters into the "
 			 "fields",
-			 true},
-			{"receiver: 8 message fields on the heap", NULL, false},
+			 "copy_receive"},
+			{"receiver: {fields} message fields on the heap", NULL,
+			 NULL},
 		},
 };

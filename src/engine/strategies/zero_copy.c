@@ -313,20 +313,22 @@ const struct strategy_ops strategy_zero_copy = {
 	.rx_close = scatter_close,
 	.path =
 		{
-			{"sender: 8 message fields, pinned until completed",
+			{"sender: {fields} message fields, pinned until "
+			 "completed",
 			 "sendmsg(MSG_ZEROCOPY): the kernel pins the pages, no "
 			 "copy",
-			 false},
+			 NULL},
 			{"kernel: skbs that point at the sender's pages",
 			 "veth to a local socket: the kernel copies the pinned "
 			 "pages at delivery (SO_EE_CODE_ZEROCOPY_COPIED)",
-			 true},
+			 "copy_deferred"},
 			{"kernel: the receiver's TCP queue",
 			 "recvmsg({fields}-entry iovec): the kernel scatters "
 			 "into "
 			 "the "
 			 "fields",
-			 true},
-			{"receiver: 8 message fields on the heap", NULL, false},
+			 "copy_receive"},
+			{"receiver: {fields} message fields on the heap", NULL,
+			 NULL},
 		},
 };
