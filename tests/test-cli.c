@@ -1,6 +1,7 @@
 /*
  * Command-line parsing: sizes with suffixes and their range, lists, and that
- * every bad value is refused with a cause naming the option and the value.
+ * every bad value is refused with a cause naming the option and the value;
+ * and a strategy's step text said with the --fields given.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -277,6 +278,23 @@ static void test_controls(void)
 	   "the controls read become the options, given; the rest stay");
 }
 
+static void test_step_text(void)
+{
+	char said[128];
+
+	strategy_step_text("sender: {fields} message fields on the heap", 8,
+			   said, sizeof(said));
+	ok(strcmp(said, "sender: 8 message fields on the heap") == 0, "%s",
+	   said);
+	strategy_step_text("sender: {fields} message fields on the heap", 1,
+			   said, sizeof(said));
+	ok(strcmp(said, "sender: 1 message field on the heap") == 0, "%s",
+	   said);
+	strategy_step_text("recvmsg({fields}-entry iovec)", 1, said,
+			   sizeof(said));
+	ok(strcmp(said, "recvmsg(1-entry iovec)") == 0, "%s", said);
+}
+
 int main(void)
 {
 	test_sizes();
@@ -284,5 +302,6 @@ int main(void)
 	test_good();
 	test_bad();
 	test_controls();
+	test_step_text();
 	return tap_done();
 }

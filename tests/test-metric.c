@@ -112,15 +112,22 @@ static void test_man(const char *path)
 	free(text);
 }
 
-/* The roles as nio-top(1) lists them: each key, what it is, its functions. */
+/*
+ * The roles as nio-top(1) lists them: each key, what it is (and its
+ * abbreviation), its functions.
+ */
 static void roles_man(FILE *out)
 {
 	for (size_t r = 0; r < role_count; r++) {
 		const char *p = roles[r].functions;
 
-		fprintf(out, ".It Li %s\n%c%s: %s.\n", roles[r].key,
+		fprintf(out, ".It Li %s\n%c%s", roles[r].key,
 			toupper((unsigned char)roles[r].label[0]),
-			roles[r].label + 1, roles[r].why);
+			roles[r].label + 1);
+		if (strcmp(roles[r].abbrev, roles[r].label) != 0)
+			fprintf(out, " (%s on the gauges and in compare)",
+				roles[r].abbrev);
+		fprintf(out, ": %s.\n", roles[r].why);
 		while (*p) {
 			size_t len = strcspn(p, " ");
 
@@ -164,6 +171,11 @@ static void test_roles(void)
 		   role_of_function("rep_movs_alternative", true) == SIZE_MAX,
 	   "the kernel's own memcpy is no role by itself: its caller says "
 	   "which copy");
+	ok(role_of_function("_copy_from_user", true) == SIZE_MAX &&
+		   role_of_function("_copy_to_user", true) == SIZE_MAX &&
+		   role_of_function("iov_iter_extract_pages", true) == SIZE_MAX,
+	   "a system call's arguments copied, and MSG_SPLICE_PAGES' page "
+	   "references, are no copy and no pinning by themselves");
 	ok(role_of_function("message_serialize", true) == SIZE_MAX &&
 		   role_of_function("tcp_sendmsg", false) == SIZE_MAX,
 	   "a user function matches user patterns only, and the kernel's "

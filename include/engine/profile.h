@@ -34,14 +34,14 @@ struct profile_thread {
 	bool user_only; /* kernel samples refused: user space only */
 };
 
-/* A function's samples in a tally. */
+/* A function's samples in a tally that went to one role. */
 struct profile_function {
 	uint32_t symbol; /* symbols.h id */
 	uint32_t role;
 	uint64_t samples;
 };
 
-/* Samples by function: open addressing by symbol. */
+/* Samples by function and role: open addressing by both. */
 struct profile_counts {
 	struct profile_function *slot;
 	size_t capacity;
@@ -64,7 +64,7 @@ struct profile_tally {
 struct profile_top {
 	char symbol[64];
 	char object[24]; /* "kernel", "nio-top", "libc.so.6" */
-	char role[24];	 /* its first sample's role's key */
+	char role[24];	 /* the role these samples went to */
 	uint64_t samples;
 	double share; /* of the side's samples */
 };

@@ -23,7 +23,7 @@
 struct role {
 	const char *key;    /* in exports and CSV columns: "copy_deferred" */
 	const char *label;  /* for people: "copy at delivery" */
-	const char *abbrev; /* a gauge's: "late copy" */
+	const char *abbrev; /* a gauge's: "deliv copy" */
 	/*
 	 * Function names, "prefix*" for a prefix, space separated; a
 	 * name after "user:" is a user-space one only (libc's memcpy, not

@@ -19,6 +19,7 @@ struct batch {
 	uint64_t started_ns;
 	bool stopped; /* by a signal */
 	bool failed;
+	bool profile_said; /* why a profile is partial or missing, said once */
 };
 
 static void batch_header(void)
@@ -189,6 +190,12 @@ static void batch_finish(struct batch *b)
 		return;
 	}
 	b->failed |= result.error != NULL;
+	for (size_t side = 0; side < 2 && !b->profile_said; side++)
+		if (result.profile[side].why[0]) {
+			fprintf(stderr, "nio-top: profile: %s\n",
+				result.profile[side].why);
+			b->profile_said = true;
+		}
 	if (session_add_result(b->session, &result) < 0)
 		b->failed = true;
 	else

@@ -551,7 +551,7 @@ void counter_evaluate(const struct counter_set *set, unsigned int i,
 				 ev->missing);
 		else if (ev->hardware && !set->pmu_present)
 			snprintf(out->reason, sizeof(out->reason),
-				 "this machine has no hardware PMU (none "
+				 "no hardware PMU on this machine (none "
 				 "in " PMU_DIR ", as in most VMs)");
 		else
 			snprintf(out->reason, sizeof(out->reason),

@@ -109,9 +109,18 @@ void profile_thread_enable(struct profile_thread *t, bool on)
 		      on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
-/* The entry for symbol, made if need be; NULL without memory. */
+/* Where a function in a role starts its search: symbol and role mixed. */
+static size_t function_hash(uint32_t symbol, uint32_t role, size_t mask)
+{
+	return ((size_t)symbol * 31 + role) & mask;
+}
+
+/*
+ * The entry for symbol in role, made if need be (a function whose samples
+ * went to two roles has an entry in each); NULL without memory.
+ */
 static struct profile_function *function_slot(struct profile_counts *c,
-					      uint32_t symbol)
+					      uint32_t symbol, uint32_t role)
 {
 	size_t mask, i;
 
@@ -127,8 +136,9 @@ static struct profile_function *function_slot(struct profile_counts *c,
 
 			if (!f->samples)
 				continue;
-			for (i = f->symbol & (capacity - 1); grown[i].samples;
-			     i = (i + 1) & (capacity - 1))
+			for (i = function_hash(f->symbol, f->role,
+					       capacity - 1);
+			     grown[i].samples; i = (i + 1) & (capacity - 1))
 				;
 			grown[i] = *f;
 		}
@@ -137,11 +147,13 @@ static struct profile_function *function_slot(struct profile_counts *c,
 		c->capacity = capacity;
 	}
 	mask = c->capacity - 1;
-	for (i = symbol & mask; c->slot[i].samples; i = (i + 1) & mask)
-		if (c->slot[i].symbol == symbol)
+	for (i = function_hash(symbol, role, mask); c->slot[i].samples;
+	     i = (i + 1) & mask)
+		if (c->slot[i].symbol == symbol && c->slot[i].role == role)
 			return &c->slot[i];
 	c->count++;
 	c->slot[i].symbol = symbol;
+	c->slot[i].role = role;
 	return &c->slot[i];
 }
 
@@ -149,14 +161,10 @@ static struct profile_function *function_slot(struct profile_counts *c,
 static void count_function(struct profile_counts *c, uint32_t symbol,
 			   uint32_t role)
 {
-	struct profile_function *f = function_slot(c, symbol);
+	struct profile_function *f = function_slot(c, symbol, role);
 
-	if (!f)
-		return;
-	/* A function is listed in the role of its first sample. */
-	if (!f->samples)
-		f->role = role;
-	f->samples++;
+	if (f)
+		f->samples++;
 }
 
 /* A symbol's role, remembered: the table is walked once per function. */

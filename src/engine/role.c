@@ -2,6 +2,10 @@
  * The role table, and the one function that finds a function's role.  The
  * kernel's low-level copy routines (rep_movs_alternative, memcpy) are in no
  * role by themselves: the function that called them says which copy it is.
+ * Nor are _copy_from_user and _copy_to_user (a system call's arguments,
+ * never the payload, which goes through an iov_iter), or
+ * iov_iter_extract_pages (page references for MSG_SPLICE_PAGES, pinned
+ * only when vmsplice's gup below it is).
  */
 #include <string.h>
 
@@ -9,19 +13,18 @@
 
 const struct role roles[] = {
 	{"copy_send", "copy on send", "send copy",
-	 "_copy_from_iter* copy_page_from_iter* _copy_from_user "
-	 "csum_and_copy_from_iter* copy_from_user_iter "
+	 "_copy_from_iter* copy_page_from_iter* csum_and_copy_from_iter* "
+	 "copy_from_user_iter "
 	 "skb_do_copy_data_nocache",
 	 "the kernel copies the message from the sender's pages into socket "
 	 "buffers"},
-	{"copy_deferred", "copy at delivery", "late copy",
+	{"copy_deferred", "copy at delivery", "deliv copy",
 	 "skb_copy_ubufs skb_orphan_frags_rx",
 	 "the copy a zero-copy send gets anyway: the kernel copies pinned "
 	 "pages before a local receiver may see them"},
 	{"copy_receive", "copy on receive", "recv copy",
 	 "_copy_to_iter copy_page_to_iter* skb_copy_datagram_iter "
-	 "__skb_datagram_iter simple_copy_to_iter _copy_to_user "
-	 "copy_to_user_iter",
+	 "__skb_datagram_iter simple_copy_to_iter copy_to_user_iter",
 	 "the kernel copies the message from socket buffers into the "
 	 "receiver's pages"},
 	{"copy_user", "copy in user space", "user copy",
@@ -31,7 +34,7 @@ const struct role roles[] = {
 	 "one buffer"},
 	{"pin", "pinning pages", "pin",
 	 "gup_fast* __gup* get_user_pages* pin_user_pages* unpin_user_page* "
-	 "iov_iter_get_pages* iov_iter_extract_pages* try_grab_folio* "
+	 "iov_iter_get_pages* try_grab_folio* "
 	 "zerocopy_fill_skb_from_iter __zerocopy_sg_from_iter "
 	 "mm_account_pinned_pages mm_unaccount_pinned_pages io_pin_pages",
 	 "finding and pinning the sender's pages for a zero-copy send, and "

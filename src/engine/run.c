@@ -364,6 +364,22 @@ static void run_boundary(struct run *run, const struct sample *raw)
 	run->last = net;
 }
 
+/*
+ * Reads the interval that ends now into raw and closes it.  A sampled
+ * interval's rings are read before its end is, so that the time reading
+ * them takes is sampled time too, never the next measured interval's:
+ * "now" is then when they are read.
+ */
+static uint64_t run_read_boundary(struct run *run, uint64_t now_ns,
+				  struct sample *raw)
+{
+	if (run_slice_close(run))
+		now_ns = clock_now_ns();
+	run_read(run, now_ns, raw);
+	run_boundary(run, raw);
+	return now_ns;
+}
+
 void run_begin_stop(struct run *run, uint64_t now_ns)
 {
 	if (run->state >= RUN_STOPPING)
@@ -476,8 +492,7 @@ static void run_close_tick(struct run *run, uint64_t now_ns)
 {
 	struct sample s;
 
-	run_read(run, now_ns, &s);
-	run_boundary(run, &s);
+	run_read_boundary(run, now_ns, &s);
 }
 
 /*
@@ -547,8 +562,7 @@ bool run_tick(struct run *run, uint64_t now_ns)
 	    now_ns >= run_deadline_ns(run)) {
 		struct sample s;
 
-		run_read(run, now_ns, &s);
-		run_boundary(run, &s);
+		now_ns = run_read_boundary(run, now_ns, &s);
 		if (run->state == RUN_WARMUP && now_ns >= run->warmup_end_ns) {
 			run_enter_measure(run, &run->last);
 			run_mark_far(run, RUN_MARK_MEASURE, NULL);

@@ -146,7 +146,12 @@ void run_profile_free(struct run *run);
 /* raw with the sampled intervals taken out: the figures' sample. */
 void run_net(const struct run *run, const struct sample *raw,
 	     struct sample *net);
-/* At a boundary, raw: a sampled interval ends here (taken out, read). */
+/*
+ * Before a boundary is read: a sampled interval stops sampling and its
+ * rings are read (true), so that reading them is sampled time.
+ */
+bool run_slice_close(struct run *run);
+/* At the boundary, raw: the sampled interval ends here, taken out. */
 void run_slice_end(struct run *run, const struct sample *raw);
 /* After it, in the window: the next interval is sampled, if its turn. */
 void run_slice_begin(struct run *run, const struct sample *raw);

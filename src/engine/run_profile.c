@@ -78,14 +78,21 @@ static void run_drain(struct run *run)
 	}
 }
 
+bool run_slice_close(struct run *run)
+{
+	if (!run->slicing)
+		return false;
+	run_sampling(run, false);
+	run_drain(run);
+	return true;
+}
+
 void run_slice_end(struct run *run, const struct sample *raw)
 {
 	struct sample sliced;
 
 	if (!run->slicing)
 		return;
-	run_sampling(run, false);
-	run_drain(run);
 	sampler_delta(&run->slice_from, raw, &sliced);
 	sampler_add(&run->excluded, &sliced);
 	run->slices++;

@@ -13,16 +13,17 @@
 #include "role.h"
 #include "units.h"
 
-#define BAR_W	   9  /* a side's bar */
+#define BAR_W_MIN  9  /* a side's bar, at its narrowest */
+#define BAR_W_MAX  36 /* and at its widest */
 #define BAR_GAP	   5  /* between a strategy's two bars and the next */
-#define PANEL_TOP  44 /* the panel's heading and the sizes */
+#define PANEL_TOP  58 /* the heading, the sizes, the copy shares */
 #define PANEL_FOOT 56 /* the sizes and strategies under the bars */
 #define PANEL_LEFT 48 /* the percentages */
 
 /* A colour per role, in the role table's order; other grey. */
 static const char *const role_colours[] = {
-	"#c0392b", "#f39c12", "#8e44ad", "#e84393", "#16a085", "#27ae60",
-	"#2980b9", "#f1c40f", "#2c3e50", "#7f8c8d", "#bdc3c7", "#eeeeee",
+	"#c0392b", "#f39c12", "#8e44ad", "#e84393", "#16a085", "#a3cb38",
+	"#2980b9", "#f1c40f", "#2c3e50", "#8d6e63", "#bdc3c7", "#eeeeee",
 };
 
 static const char *role_colour(size_t r)
@@ -64,9 +65,12 @@ static bool point_drawn(const struct analysis *a,
 	       point_profile(a, results, p, 0, &tx);
 }
 
-/* One side's bar: its roles stacked from the bottom, copies first. */
+/*
+ * One side's bar, bar_w wide: its roles stacked from the bottom, copies
+ * first, and its copy share over it.
+ */
 static void side_bar(struct text *t, const struct run_profile *p, double x,
-		     double bottom, double height)
+		     double bar_w, double bottom, double height)
 {
 	double y = bottom;
 
@@ -78,11 +82,16 @@ static void side_bar(struct text *t, const struct run_profile *p, double x,
 		y -= h;
 		report_put(t,
 			   "<rect class=\"role\" x=\"%.1f\" y=\"%.1f\" "
-			   "width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>"
-			   "%s %.0f%%</title></rect>\n",
-			   x, y, BAR_W, h, role_colour(r), roles[r].label,
+			   "width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+			   "<title>%s %.0f%%</title></rect>\n",
+			   x, y, bar_w, h, role_colour(r), roles[r].label,
 			   100.0 * (double)p->role[r] / (double)p->samples);
 	}
+	report_put(t,
+		   "<text class=\"copy-share\" x=\"%.1f\" y=\"%.1f\" "
+		   "font-size=\"9\" text-anchor=\"middle\">%.0f</text>\n",
+		   x + bar_w / 2, bottom - height - 3,
+		   100 * run_profile_copy_share(p));
 }
 
 /* The sizes of the points drawn at a flow count, smallest first. */
@@ -113,17 +122,17 @@ static size_t panel_sizes(const struct session *s, unsigned int threads,
 	return n;
 }
 
-/* A point's two bars at x, its name under them. */
+/* A point's two bars at x, each bar_w wide, its name under them. */
 static void point_bars(struct text *t, const struct session *s,
-		       const struct analysis_point *p, double x, double bottom,
-		       double height)
+		       const struct analysis_point *p, double x, double bar_w,
+		       double bottom, double height)
 {
 	struct run_profile tx, rx;
 
 	point_profile(&s->analysis, s->results, p, 0, &tx);
-	side_bar(t, &tx, x, bottom, height);
+	side_bar(t, &tx, x, bar_w, bottom, height);
 	if (point_profile(&s->analysis, s->results, p, 1, &rx))
-		side_bar(t, &rx, x + BAR_W, bottom, height);
+		side_bar(t, &rx, x + bar_w + 1, bar_w, bottom, height);
 	report_put(t,
 		   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" "
 		   "transform=\"rotate(60 %.0f %.0f)\">",
@@ -142,7 +151,22 @@ static void profile_panel(struct text *t, const struct session *s,
 	double at = x + PANEL_LEFT;
 	size_t sizes[ANALYSIS_SIZES_MAX];
 	size_t size_count = panel_sizes(s, threads, sizes, ANALYSIS_SIZES_MAX);
+	size_t points = 0;
+	double bar_w;
 	char size[24];
+
+	/* The bars as wide as the panel lets them be, within reason. */
+	for (size_t i = 0; i < a->point_count; i++)
+		points += point_drawn(a, s->results, &a->points[i], threads);
+	bar_w = points ? ((w - PANEL_LEFT - 8 -
+			   (double)size_count * 3 * BAR_GAP) /
+				  (double)points -
+			  BAR_GAP - 1) /
+				 2
+		       : BAR_W_MIN;
+	bar_w = bar_w < BAR_W_MIN   ? BAR_W_MIN
+		: bar_w > BAR_W_MAX ? BAR_W_MAX
+				    : bar_w;
 
 	report_put(t,
 		   "<rect class=\"profile-panel\" id=\"profile-panel-%zu\" "
@@ -152,7 +176,8 @@ static void profile_panel(struct text *t, const struct session *s,
 	report_put(
 		t,
 		"<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\">%u flow%s: "
-		"each strategy's sender (left) and receiver (right)</text>\n",
+		"each strategy's sender (left) and receiver (right), its copy "
+		"share over each bar</text>\n",
 		x + 8, y + 18, threads, threads == 1 ? "" : "s");
 	for (int pct = 0; pct <= 100; pct += 25)
 		report_put(t,
@@ -166,16 +191,16 @@ static void profile_panel(struct text *t, const struct session *s,
 		report_put(t,
 			   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
 			   "font-weight=\"bold\">%s</text>\n",
-			   at, y + PANEL_TOP - 6, size);
+			   at, y + PANEL_TOP - 18, size);
 		for (size_t i = 0; i < a->point_count; i++) {
 			const struct analysis_point *p = &a->points[i];
 
 			if (p->msg_size != sizes[k] ||
 			    !point_drawn(a, s->results, p, threads) ||
-			    at + 2 * BAR_W > x + w)
+			    at + 2 * bar_w + 1 > x + w)
 				continue;
-			point_bars(t, s, p, at, bottom, height);
-			at += 2 * BAR_W + BAR_GAP;
+			point_bars(t, s, p, at, bar_w, bottom, height);
+			at += 2 * bar_w + 1 + BAR_GAP;
 		}
 		at += 3 * BAR_GAP;
 	}

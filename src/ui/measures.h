@@ -31,7 +31,7 @@ bool ui_metric_known(const struct explorer *e, const struct ui_metric *m);
 void ui_zc_copied(const struct run_totals *t, char *out, size_t size);
 /*
  * A side's profile in at most width cells: its largest roles as shares of
- * its samples, the copy roles first ("late copy 24%  stack 51%  pin 6%"),
+ * its samples, the copy roles first ("deliv copy 24%  stack 51%  pin 6%"),
  * or why it has none.
  */
 void ui_profile_text(const struct run_profile *p, int width, char *out,

@@ -47,53 +47,67 @@ static int explain_path(const struct run_config *config,
  * A side's profile for the strategy the path shows: the run going on's, or
  * the last run's if it ran that strategy; NULL where none was sampled.
  */
+/*
+ * The profile of a side for the strategy drawn: the running run's, or the
+ * last run's of that strategy; *run is its number (from 1).
+ */
 static const struct run_profile *path_profile(const struct explorer *e,
-					      int side)
+					      int side, size_t *run)
 {
 	const struct session *s = e->session;
-	const struct run_result *last =
-		s->result_count ? &s->results[s->result_count - 1] : NULL;
 
-	if (e->live.running)
+	if (e->live.running) {
+		*run = s->result_count + 1;
 		return e->running.strategy == e->config.strategy &&
 				       e->live.profiled[side] &&
 				       e->live.profile[side].samples
 			       ? &e->live.profile[side]
 			       : NULL;
-	return last && last->config.strategy == e->config.strategy &&
-			       last->profile[side].present &&
-			       last->profile[side].samples
-		       ? &last->profile[side]
-		       : NULL;
+	}
+	for (size_t k = s->result_count; k-- > 0;) {
+		const struct run_result *r = &s->results[k];
+
+		if (r->config.strategy != e->config.strategy)
+			continue;
+		*run = k + 1;
+		return r->profile[side].present && r->profile[side].samples
+			       ? &r->profile[side]
+			       : NULL;
+	}
+	return NULL;
 }
 
 /*
- * Under a copy, what the profile measured of it: the share of its side's
- * CPU the copy's role took and the function that took most of it; the copy
- * at delivery runs on either side.
+ * Under a copy, what the profile measured of it, and in which run: the
+ * share of its side's CPU the copy's role took and the function that took
+ * most of it; the copy at delivery runs on either side.
  */
 static bool path_measured(const struct explorer *e, const char *copy,
 			  bool receiver, char *text, size_t size)
 {
-	const struct run_profile *tx = path_profile(e, SIDE_SENDER);
-	const struct run_profile *rx = path_profile(e, SIDE_RECEIVER);
+	size_t run = 0;
+	const struct run_profile *tx = path_profile(e, SIDE_SENDER, &run);
+	const struct run_profile *rx = path_profile(e, SIDE_RECEIVER, &run);
 	size_t role = role_find(copy);
 	bool both = strcmp(copy, "copy_deferred") == 0;
 	const struct run_profile *p = receiver ? rx : tx;
+	char where[48];
 
 	if (role == SIZE_MAX || (!p && !both) || (both && !tx && !rx))
 		return false;
+	snprintf(where, sizeof(where), "measured in run %zu%s", run,
+		 e->live.running ? " (running)" : "");
 	if (both && tx && rx)
 		snprintf(text, size,
-			 "measured: %.0f%% of the sender's CPU and %.0f%% of "
-			 "the receiver's%s%s",
-			 100 * run_profile_share(tx, role),
+			 "%s: %.0f%% of the sender's CPU and %.0f%% of the "
+			 "receiver's%s%s",
+			 where, 100 * run_profile_share(tx, role),
 			 100 * run_profile_share(rx, role),
 			 tx->role_function[role][0] ? ", in " : "",
 			 tx->role_function[role]);
 	else {
 		p = p ? p : tx ? tx : rx;
-		snprintf(text, size, "measured: %.0f%% of the %s's CPU%s%s",
+		snprintf(text, size, "%s: %.0f%% of the %s's CPU%s%s", where,
 			 100 * run_profile_share(p, role),
 			 p == rx ? "receiver" : "sender",
 			 p->role_function[role][0] ? ", in " : "",
@@ -223,14 +237,15 @@ static void path_draw(struct ui *ui, void *state, const struct explorer *e,
 	width = r.w - 4;
 	copies = path_lines(ui, e, width, &l);
 	path_live(e, width, &l);
-	snprintf(text, sizeof(text),
-		 "%d cop%s of the payload per message on the whole path, the "
-		 "kernel's and the receiver's included.  A strategy's name "
-		 "counts something else: the sender's copies, up to the "
-		 "socket (two-copy: the program's own serialization and the "
-		 "kernel's copy into the socket; one-copy: the kernel's copy "
-		 "only; zero-copy: none, where the kernel can avoid it).",
-		 copies, copies == 1 ? "y" : "ies");
+	snprintf(
+		text, sizeof(text),
+		"%d cop%s of the payload per message on the whole path, "
+		"sender to receiver, the kernel's included.  A strategy's name "
+		"counts something else: the sender's copies, up to the "
+		"socket (two-copy: the program's own serialization and the "
+		"kernel's copy into the socket; one-copy: the kernel's copy "
+		"only; zero-copy: none, where the kernel can avoid it).",
+		copies, copies == 1 ? "y" : "ies");
 	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
 	ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 0, text);
 	ui_clear(&r);

@@ -28,6 +28,21 @@ const struct ui_keyhelp ui_runs_keys[] = {
 
 const size_t ui_runs_key_count = sizeof(ui_runs_keys) / sizeof(ui_runs_keys[0]);
 
+/* Each side's copy share, where the run was sampled: two columns at col. */
+static size_t runs_copy_columns(struct ui_column *col)
+{
+	for (int s = 0; s < SIDE_COUNT; s++) {
+		col[s] = (struct ui_column){.metric = {0, (enum gauge_side)s},
+					    .profile = true,
+					    .role = ROLES_MAX};
+		snprintf(col[s].key, sizeof(col[s].key), "%s_copy_share",
+			 s ? "rx" : "tx");
+		snprintf(col[s].head, sizeof(col[s].head), "copy %s",
+			 s ? "rx" : "tx");
+	}
+	return SIDE_COUNT;
+}
+
 size_t ui_runs_columns(struct ui_column *col)
 {
 	size_t n = 0;
@@ -55,6 +70,10 @@ size_t ui_runs_columns(struct ui_column *col)
 				 metrics[m].abbrev, s ? "rx" : "tx");
 			n++;
 		}
+		/* What of each side's CPU was the copy, beside its CPU. */
+		if (strcmp(metrics[m].key, "cpu_pct") == 0 &&
+		    n + 2 * SIDE_COUNT <= UI_COLUMNS_MAX)
+			n += runs_copy_columns(col + n);
 		/* rr runs' own figures, next to the throughput. */
 		if (n == 1) {
 			static const enum figure_percentile p[] = {
@@ -70,17 +89,6 @@ size_t ui_runs_columns(struct ui_column *col)
 				n++;
 			}
 		}
-	}
-	/* Each side's copy share, where the run was sampled. */
-	for (int s = 0; s < SIDE_COUNT && n < UI_COLUMNS_MAX; s++) {
-		col[n] = (struct ui_column){.metric = {0, (enum gauge_side)s},
-					    .profile = true,
-					    .role = ROLES_MAX};
-		snprintf(col[n].key, sizeof(col[n].key), "%s_copy_share",
-			 s ? "rx" : "tx");
-		snprintf(col[n].head, sizeof(col[n].head), "copy %s",
-			 s ? "rx" : "tx");
-		n++;
 	}
 	return n;
 }
@@ -114,8 +122,9 @@ void ui_column_cell(const struct run_result *r, const struct ui_column *c,
 
 	if ((c->latency || c->profile) && !ui_column_value(r, c, &v))
 		snprintf(out, size, "-");
-	else if (c->profile)
-		snprintf(out, size, "%.0f%%", v);
+	else if (c->profile) /* a sliver keeps a digit: 0.3%, not 0% */
+		snprintf(out, size, v > 0 && v < 9.95 ? "%.1f%%" : "%.0f%%",
+			 v);
 	else if (c->latency)
 		ui_format_value(v, out, size);
 	else
@@ -465,12 +474,15 @@ bool ui_runs_key(struct ui *ui, const struct explorer *e, int key, bool arrows)
 	case '<':
 		sort_step(ui, e, key == '<' ? -1 : 1);
 		return true;
-	case 'I':
+	case 'I': {
+		char name[32];
+
 		ui->runs.descending = !ui->runs.descending;
-		ui_note(ui, "runs sorted %s",
-			ui->runs.descending ? "largest first"
-					    : "smallest first");
+		ui_sort_name(ui, e, name, sizeof(name));
+		ui_note(ui, "runs sorted by %s, %s", name,
+			ui_sort_direction(ui, name));
 		return true;
+	}
 	case KEY_F(4):
 	case '/':
 		ui->prompt = PROMPT_FILTER;

@@ -98,7 +98,7 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 				      "More runs here (--repeat is the "
 				      "command line's): w sweeps the "
 				      "strategies over the sizes again, p "
-				      "loads a preset again, and Enter in the "
+				      "runs a preset again, and Enter in the "
 				      "live view (1) runs the controls' point "
 				      "again; each run joins its point.");
 			break;

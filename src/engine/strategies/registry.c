@@ -36,13 +36,22 @@ const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,
 void strategy_step_text(const char *text, unsigned int fields, char *out,
 			size_t size)
 {
+	static const char plural[] = " message fields";
 	const char *at = strstr(text, "{fields}");
+	const char *rest;
 
-	if (!at)
+	if (!at) {
 		snprintf(out, size, "%s", text);
+		return;
+	}
+	rest = at + strlen("{fields}");
+	/* "1 message field", not "1 message fields". */
+	if (fields == 1 && strncmp(rest, plural, strlen(plural)) == 0)
+		snprintf(out, size, "%.*s1 message field%s", (int)(at - text),
+			 text, rest + strlen(plural));
 	else
 		snprintf(out, size, "%.*s%u%s", (int)(at - text), text, fields,
-			 at + strlen("{fields}"));
+			 rest);
 }
 
 size_t strategy_count(void)
