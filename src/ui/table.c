@@ -123,8 +123,7 @@ void ui_column_cell(const struct run_result *r, const struct ui_column *c,
 	if ((c->latency || c->profile) && !ui_column_value(r, c, &v))
 		snprintf(out, size, "-");
 	else if (c->profile) /* a sliver keeps a digit: 0.3%, not 0% */
-		snprintf(out, size, v > 0 && v < 9.95 ? "%.1f%%" : "%.0f%%",
-			 v);
+		snprintf(out, size, v > 0 && v < 9.95 ? "%.1f%%" : "%.0f%%", v);
 	else if (c->latency)
 		ui_format_value(v, out, size);
 	else
