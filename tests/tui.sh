@@ -54,7 +54,7 @@ wait_screen 'run [0-9]+: one-copy 32 KiB x2' 20
 ok $? "Down, Right runs two flows"
 wait_screen 'Throughput .*Gbit/s' 30
 ok $? "the gauges follow the new run"
-wait_screen '│ +[0-9]+ one-copy 16 KiB x1 ' 10
+wait_screen '│ +[0-9]+ one-copy 16 KiB x1 ' 50
 ok $? "the replaced runs are in the run table"
 
 # A click on a strategy in the list picks it (SGR mouse reports, 1-based).
@@ -71,35 +71,36 @@ wait_screen 'run [0-9]+: one-copy 32 KiB x2' 20
 ok $? "a click on one-copy runs it again"
 
 T send-keys -t ui '?'
-wait_screen 'Keys \(Up/Down/PgUp/PgDn/Home/End scroll, Esc closes\)' 10
+wait_screen 'Keys \(Up/Down/PgUp/PgDn/Home/End scroll, Esc closes\)' 50
 ok $? "? opens the help"
 # The title may be drawn a refresh before the body.
-wait_screen 'Tab +next control' 10
+wait_screen 'Tab +next control' 50
 ok $? "the help lists keys from the key table"
 T send-keys -t ui a
-wait_gone 'Keys \(Up' 10
+wait_gone 'Keys \(Up' 50
 ok $? "any other key closes the help"
 
 T send-keys -t ui x
-wait_screen 'Data path of one-copy' 10
+wait_screen 'Data path of one-copy' 50
 ok $? "x draws the data path"
 screen | grep -q 'COPY .*sendmsg(8-entry iovec)'
 ok $? "the data path marks the kernel's copy"
 T send-keys -t ui x
-wait_gone 'Data path of' 10
+wait_gone 'Data path of' 50
 ok $? "x closes it"
 
 T send-keys -t ui v
-wait_screen 'Runs, by run number' 10 && ! screen | grep -q 'CPU % (sender)'
+# The live view has a runs table too: wait for its graphs to go.
+wait_gone 'CPU % \(sender\)' 50 && wait_screen 'Runs, by run number' 50
 ok $? "v shows the runs table in place of the graphs"
 T send-keys -t ui v
-wait_screen 'Compare: ratios to run [0-9]+|Compare \(c marks' 10
+wait_screen 'Compare: ratios to run [0-9]+|Compare \(c marks' 50
 ok $? "v again shows the comparison"
 T send-keys -t ui v
-wait_screen ' vs size, stream, [0-9]+ flows? ' 10
+wait_screen ' vs size, stream, [0-9]+ flows? ' 50
 ok $? "and then the chart"
 T send-keys -t ui 1
-wait_screen 'Throughput Gbit/s \(receiver\)' 10
+wait_screen 'Throughput Gbit/s \(receiver\)' 50
 ok $? "1 goes back to the live view"
 
 T resize-window -t ui -x 50 -y 12
@@ -164,12 +165,12 @@ wait_screen 'Zero-copy so far: the kernel copied' 30 &&
 	grep -qE 'Zero-copy so far: the kernel copied [0-9.]+(-[0-9]+)?% of [0-9]+ sends \((each flagged|[0-9]+ flags, one per range of sends)\)'
 ok $? "zero-copy shows the kernel's copied share"
 if [ ${#rx[@]} = 2 ]; then
-	wait_screen 'Receive so far: [0-9]+% of the bytes read in mapped' 10
+	wait_screen 'Receive so far: [0-9]+% of the bytes read in mapped' 50
 	ok $? "--rx zerocopy: the gauges' foot shows the mapped share"
 	T send-keys -t ui x
-	wait_screen 'Data path of zero-copy, rx zerocopy' 10 &&
-		wait_screen 'no copy +TCP_ZEROCOPY_RECEIVE' 10 &&
-		wait_screen 'Live, --rx zerocopy \(TCP_ZEROCOPY_RECEIVE\): [0-9]+%' 10
+	wait_screen 'Data path of zero-copy, rx zerocopy' 50 &&
+		wait_screen 'no copy +TCP_ZEROCOPY_RECEIVE' 50 &&
+		wait_screen 'Live, --rx zerocopy \(TCP_ZEROCOPY_RECEIVE\): [0-9]+%' 50
 	ok $? "--rx zerocopy: the data path maps at the receiver, with the live share"
 	T send-keys -t ui Escape
 else
@@ -261,7 +262,7 @@ T send-keys -t ui 5
 wait_screen 'Analysis: 95% confidence' 20 && screen | grep -q 'stream, 1 flow: one-copy'
 ok $? "the analysis view shows the crossovers"
 T send-keys -t ui Right
-wait_screen 'nothing runs here' 10 && [ "$(net_snapshot)" = "$loaded_before" ]
+wait_screen 'nothing runs here' 50 && [ "$(net_snapshot)" = "$loaded_before" ]
 ok $? "a loaded export runs nothing and makes no namespace"
 T send-keys -t ui q
 wait_exit && [ "$(cat "$tmp/exit")" = 0 ]

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "record.h"
 #include "role.h"
@@ -25,7 +26,7 @@
 /* The functions a profile names: its top ones, and other's top ones. */
 #define PROFILE_TOP 8
 
-/* One thread's sampling event, opened by the thread itself. */
+/* One thread's sampling event. */
 struct profile_thread {
 	int fd; /* -1: not sampling */
 	void *ring;
@@ -94,10 +95,11 @@ extern const struct record run_profile_record;
 extern const struct record profile_top_record;
 
 /*
- * Opens the calling thread's sampling event at hz, disabled: 0, or -errno
- * with t->error set (kernel samples refused are retried as user-only).
+ * Opens thread tid's sampling event at hz (0: the calling thread's),
+ * disabled: 0, or -errno with t->error set (kernel samples refused are
+ * retried as user-only).  Any thread of the process may open it.
  */
-int profile_thread_open(struct profile_thread *t, unsigned int hz);
+int profile_thread_open(struct profile_thread *t, pid_t tid, unsigned int hz);
 void profile_thread_close(struct profile_thread *t);
 /* Starts or stops sampling the thread (from any thread). */
 void profile_thread_enable(struct profile_thread *t, bool on);

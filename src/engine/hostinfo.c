@@ -146,7 +146,7 @@ static void probe_profile(struct host_info *host)
 {
 	struct profile_thread t;
 	char why[sizeof(host->profile.reason)];
-	int r = profile_thread_open(&t, PROFILE_HZ_DEFAULT);
+	int r = profile_thread_open(&t, 0, PROFILE_HZ_DEFAULT);
 
 	profile_why(t.error, t.user_only, why, sizeof(why));
 	profile_thread_close(&t);

@@ -42,15 +42,15 @@ static const struct record_field top_fields[] = {
 };
 const struct record profile_top_record = RECORD_OF(top_fields);
 
-static int open_event(struct perf_event_attr *attr)
+static int open_event(struct perf_event_attr *attr, pid_t tid)
 {
-	int fd = (int)syscall(SYS_perf_event_open, attr, 0, -1, -1,
+	int fd = (int)syscall(SYS_perf_event_open, attr, tid, -1, -1,
 			      PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
 }
 
-int profile_thread_open(struct profile_thread *t, unsigned int hz)
+int profile_thread_open(struct profile_thread *t, pid_t tid, unsigned int hz)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
@@ -67,11 +67,11 @@ int profile_thread_open(struct profile_thread *t, unsigned int hz)
 	int fd;
 
 	*t = (struct profile_thread){.fd = -1};
-	fd = open_event(&attr);
+	fd = open_event(&attr, tid);
 	if (fd == -EACCES || fd == -EPERM) {
 		/* perf_event_paranoid 2: this user may sample user space. */
 		attr.exclude_kernel = 1;
-		fd = open_event(&attr);
+		fd = open_event(&attr, tid);
 		t->user_only = fd >= 0;
 	}
 	if (fd < 0) {

@@ -53,28 +53,44 @@ void run_net(const struct run *run, const struct sample *raw,
 		      net);
 }
 
-/* Every thread here that opened its event, on or off. */
+/*
+ * Sampling on: each thread that gave its id gets its event, opened and
+ * enabled (a thread whose event does not open keeps why); off: each is
+ * disabled, and closed once drained (run_unsample).
+ */
 static void run_sampling(struct run *run, bool on)
 {
 	for (unsigned int i = 0; i < run->flow_count; i++) {
 		struct worker_flow *f = &run->flows[i];
+		struct {
+			atomic_bool *given;
+			pid_t tid;
+			struct profile_thread *t;
+		} side[] = {{&f->tx_profiled, f->tx_tid, &f->tx_profile},
+			    {&f->rx_profiled, f->rx_tid, &f->rx_profile}};
 
-		if (atomic_load_explicit(&f->tx_profiled, memory_order_acquire))
-			profile_thread_enable(&f->tx_profile, on);
-		if (atomic_load_explicit(&f->rx_profiled, memory_order_acquire))
-			profile_thread_enable(&f->rx_profile, on);
+		for (size_t k = 0; k < 2; k++) {
+			if (!atomic_load_explicit(side[k].given,
+						  memory_order_acquire))
+				continue;
+			if (on && profile_thread_open(side[k].t, side[k].tid,
+						      f->profile_hz) < 0)
+				continue;
+			profile_thread_enable(side[k].t, on);
+		}
 	}
 }
 
-static void run_drain(struct run *run)
+/* What the threads' rings hold into the sides' tallies; then closed. */
+static void run_unsample(struct run *run)
 {
 	for (unsigned int i = 0; i < run->flow_count; i++) {
 		struct worker_flow *f = &run->flows[i];
 
-		if (atomic_load_explicit(&f->tx_profiled, memory_order_acquire))
-			profile_thread_drain(&f->tx_profile, &run->tally[0]);
-		if (atomic_load_explicit(&f->rx_profiled, memory_order_acquire))
-			profile_thread_drain(&f->rx_profile, &run->tally[1]);
+		profile_thread_drain(&f->tx_profile, &run->tally[0]);
+		profile_thread_drain(&f->rx_profile, &run->tally[1]);
+		profile_thread_close(&f->tx_profile);
+		profile_thread_close(&f->rx_profile);
 	}
 }
 
@@ -83,7 +99,7 @@ bool run_slice_close(struct run *run)
 	if (!run->slicing)
 		return false;
 	run_sampling(run, false);
-	run_drain(run);
+	run_unsample(run);
 	return true;
 }
 
@@ -133,7 +149,7 @@ void run_slice_stop(struct run *run)
 		return;
 	/* The window ended where the interval began: nothing to take out. */
 	run_sampling(run, false);
-	run_drain(run);
+	run_unsample(run);
 	run->slicing = false;
 }
 

@@ -17,6 +17,7 @@
 #include <netinet/tcp.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "clock.h"
 
@@ -104,9 +105,9 @@ static int worker_nodelay(struct worker_flow *flow, int fd)
 }
 
 /*
- * Counting and sampling start in the thread itself: perf counts the calling
- * thread.  The thread takes its name first, so that top -H and perf see
- * which it is.
+ * Counting starts in the thread itself: perf counts the calling thread; its
+ * id is what the run samples.  The thread takes its name first, so that
+ * top -H and perf see which it is.
  */
 static void worker_count_me(struct worker_flow *flow, bool sender)
 {
@@ -116,9 +117,7 @@ static void worker_count_me(struct worker_flow *flow, bool sender)
 		 flow->index);
 	pthread_setname_np(pthread_self(), name);
 	if (flow->profile_hz) {
-		(void)profile_thread_open(sender ? &flow->tx_profile
-						 : &flow->rx_profile,
-					  flow->profile_hz);
+		*(sender ? &flow->tx_tid : &flow->rx_tid) = gettid();
 		atomic_store_explicit(sender ? &flow->tx_profiled
 					     : &flow->rx_profiled,
 				      true, memory_order_release);

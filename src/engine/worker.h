@@ -67,13 +67,16 @@ struct worker_flow {
 	atomic_bool rx_counting;
 
 	/*
-	 * Sampling (profile.h) at profile_hz, 0: none.  Each thread opens
-	 * its own event, disabled, then says so; the run turns it on and
-	 * off and reads it.
+	 * Sampling (profile.h) at profile_hz, 0: none.  Each thread gives
+	 * its id, then says so (tx_profiled); the run opens, reads and
+	 * closes the threads' events around each sampled interval only, so
+	 * that a measured interval runs with no sampling event at all.
 	 */
 	unsigned int profile_hz;
 	struct profile_thread tx_profile;
 	struct profile_thread rx_profile;
+	pid_t tx_tid;
+	pid_t rx_tid;
 	atomic_bool tx_profiled;
 	atomic_bool rx_profiled;
 	unsigned int index; /* the threads' names: nio-tx0, nio-rx0 */
