@@ -39,7 +39,7 @@ size=80x24
 start "${utf8[@]}" -- --load "$tmp/many.json" --min-measured 0
 wait_screen 'loaded export' 30
 T send-keys -t ui F1
-wait_screen 'Keys \(Up/Down/PgUp/PgDn/Home/End scroll, Esc closes\)' 10
+wait_screen 'Keys \(Up/Down/PgUp/PgDn/Home/End scroll, Esc closes\)' 50
 ok $? "F1 opens the help at 80x24"
 # Nothing of the boxes under it shows beside it: the two columns left of
 # the help's frame are blank on every row between the header and the keys.
@@ -58,12 +58,12 @@ done < <(sed -n '/^\.Ss Keys$/,/^\.El$/p' "$man" | sed -n 's/^\.It //p' |
 [ $missing = 0 ] && grep -q 'q or F10 quits from anywhere' "$tmp/help"
 ok $? "PgDn reaches every key of nio-top(1) and the last line of the help"
 T send-keys -t ui Escape
-wait_gone 'Keys \(Up' 10
+wait_gone 'Keys \(Up' 50
 ok $? "Esc closes the help"
 
 # The analysis: every crossover of the export, by scrolling.
 T send-keys -t ui 5
-wait_screen 'Analysis' 10
+wait_screen 'Analysis' 50
 pages NPage 12 >"$tmp/analysis"
 missing=0
 while read -r text; do
@@ -80,7 +80,7 @@ ok $? "the frame says how much lies above"
 
 # Compare: every figure, by scrolling (End goes to the last).
 T send-keys -t ui 3
-wait_screen 'Compare' 10
+wait_screen 'Compare' 50
 T send-keys -t ui End
 sleep 0.3
 { screen; T send-keys -t ui Home; sleep 0.3; screen; } >"$tmp/compare"
@@ -92,19 +92,19 @@ done
 
 # Sort: F6 steps through the columns; by throughput, largest first.
 T send-keys -t ui 2 F6 F6 F6
-wait_screen 'Runs, by Gbit/s, largest first' 10
+wait_screen 'Runs, by Gbit/s, largest first' 50
 ok $? "F6 sorts the runs by throughput, largest first"
 screen | grep -E '^│ [ *] +[0-9]+ [a-z-]+ [0-9]+ [KM]?i?B x[0-9]' |
 	awk '{ print $9 }' >"$tmp/sorted"
 [ "$(wc -l <"$tmp/sorted")" -gt 5 ] && sort -g -r -c "$tmp/sorted"
 ok $? "the rows go down in throughput ($(tr '\n' ' ' <"$tmp/sorted"))"
 T send-keys -t ui I
-wait_screen 'Runs, by Gbit/s, smallest first' 10 &&
+wait_screen 'Runs, by Gbit/s, smallest first' 50 &&
 	screen | grep -E '^│ [ *] +[0-9]+ [a-z-]+ [0-9]+ [KM]?i?B x[0-9]' |
 	awk '{ print $9 }' | sort -g -c
 ok $? "I inverts the order"
 T send-keys -t ui / z e r o Enter
-wait_screen "Runs matching 'zero'" 10 &&
+wait_screen "Runs matching 'zero'" 50 &&
 	! screen | grep -qE '│ +[0-9]+ (one|two)-copy'
 ok $? "/ filters the runs by name"
 T send-keys -t ui q
@@ -121,13 +121,13 @@ grep -qE 'Zero-copy so far: the kernel copied [0-9.]+(-[0-9]+)?% of [0-9]+ sends
 ok $? "at 80x24 the zero-copy line is whole ($(grep -oE 'Zero-copy so far: .*sends\)' "$tmp/gauges"))"
 wait_screen 'sweep done: 2 runs' 100
 T send-keys -t ui 5
-wait_screen 'Analysis' 10
+wait_screen 'Analysis' 50
 screen | sed -n 's/^│ *\(.*[^ ]\) *│$/\1/p' | tr '\n' ' ' >"$tmp/verdict"
 grep -qE 'zero-copy: the kernel copied [0-9.]+(-[0-9]+)?% of zero-copy sends [^.]*(cost|pay|work)' "$tmp/verdict"
 ok $? "the analysis gives the zero-copy verdict whole"
 # q from every pane and overlay: here, after the overlays close on Esc.
 T send-keys -t ui x
-wait_screen 'Data path of' 10
+wait_screen 'Data path of' 50
 # Every line of a move, wrapped or not, carries the connector down to its ▼.
 screen | sed -n 's/^ *│ \(.*\)│ *$/\1/p' | awk '
 	/^  │ / { moving = 1; moves++; next }
@@ -155,10 +155,10 @@ done
 start "${utf8[@]}" -- -s one-copy -m 4K -d 1
 wait_screen 'run 1 finished' 40
 T send-keys -t ui q
-wait_screen '[0-9]+ runs? not saved: q quits without (it|them), e exports' 10
+wait_screen '[0-9]+ runs? not saved: q quits without (it|them), e exports' 50
 ok $? "q with unsaved runs asks, and says how many"
 T send-keys -t ui e
-wait_screen "wrote [0-9]+ runs? to nio-top-" 10
+wait_screen "wrote [0-9]+ runs? to nio-top-" 50
 ok $? "e exports them"
 saved=$(ls "$tmp"/nio-top-*.json 2>/dev/null | head -1)
 [ -n "$saved" ] && jq_true "$saved" '(.runs | length) >= 1'
@@ -172,13 +172,13 @@ T kill-server
 start "${utf8[@]}" -- -s one-copy,two-copy -m 4K -d 20
 wait_screen 'sweep [12]/2' 40
 T send-keys -t ui Right
-wait_screen 'A sweep runs: Right again or y ends it to change the strategy' 10
+wait_screen 'A sweep runs: Right again or y ends it to change the strategy' 50
 ok $? "a control moved during a sweep asks first"
 T send-keys -t ui a
-wait_screen 'the sweep goes on' 10 && screen | grep -q 'sweep [12]/2'
+wait_screen 'the sweep goes on' 50 && screen | grep -q 'sweep [12]/2'
 ok $? "any other key: the sweep goes on"
 T send-keys -t ui Right Right
-wait_screen 'sweep cancelled' 10 && wait_gone 'sweep [12]/2' 10
+wait_screen 'sweep cancelled' 50 && wait_gone 'sweep [12]/2' 50
 ok $? "the key again ends the sweep and moves the control"
 T send-keys -t ui q q
 wait_exit
@@ -205,12 +205,12 @@ T kill-server
 start "${utf8[@]}" -- -s two-copy -m 8K
 wait_screen 'Throughput' 30
 T send-keys -t ui p
-wait_screen 'Presets \(Enter loads' 10
+wait_screen 'Presets \(Enter loads' 50
 screen | grep -qE 'quick +[0-9]+ runs, about [0-9]+ s: Every'
 ok $? "the preset list says how many runs a preset starts, and how long ($(screen | grep -oE 'quick +[0-9]+ runs[^:]*'))"
 T send-keys -t ui Down Down
 T send-keys -t ui Enter
-wait_screen 'preset quick' 10
+wait_screen 'preset quick' 50
 ok $? "the quick preset runs as a sweep"
 # q once runs have finished: the status line counts them and offers e.
 wait_screen 'preset quick: [3-9] of' 60
@@ -279,7 +279,7 @@ size=120x40
 start "${utf8[@]}" -- -s one-copy,two-copy,zero-copy -m 4K -d 1 -w 0 -o "$tmp/f.json"
 wait_screen 'Throughput .*Gbit/s' 30
 T send-keys -t ui Z
-wait_screen 'FROZEN' 10
+wait_screen 'FROZEN' 50
 ok $? "Z freezes the screen and the header says so"
 one=$(screen | grep 'Throughput ')
 sleep 1.5
@@ -307,7 +307,7 @@ wait_screen 'sweep done: 4 runs' 60
 screen | head -1 | grep -qE '[12] new runs?'
 ok $? "with run 1 selected, the header counts the runs that came after ($(screen | head -1 | grep -oE '[0-9]+ new runs?'))"
 T send-keys -t ui End
-wait_gone 'new run' 10
+wait_gone 'new run' 50
 ok $? "End selects the newest, and the count goes"
 T send-keys -t ui q
 wait_exit
@@ -318,7 +318,7 @@ config=$tmp/config
 start "${utf8[@]}" --
 wait_screen 'Throughput' 30
 T send-keys -t ui t
-wait_screen 'theme: gruvbox-dark' 10
+wait_screen 'theme: gruvbox-dark' 50
 T send-keys -t ui q
 wait_exit
 T kill-server
@@ -327,7 +327,7 @@ ok $? "the theme is kept in settings.json"
 start "${utf8[@]}" --
 wait_screen 'Throughput' 30
 T send-keys -t ui t
-wait_screen 'theme: monochrome' 10
+wait_screen 'theme: monochrome' 50
 ok $? "the next start is in gruvbox-dark (t goes on to monochrome)"
 T send-keys -t ui q
 wait_exit
@@ -336,7 +336,7 @@ cp "$tmp/config/nio-top/settings.json" "$tmp/settings.before"
 start "${utf8[@]}" -- --no-config
 wait_screen 'Throughput' 30
 T send-keys -t ui t
-wait_screen 'theme: gruvbox-dark' 10
+wait_screen 'theme: gruvbox-dark' 50
 ok $? "--no-config starts in the default theme"
 T send-keys -t ui q
 wait_exit
