@@ -11,28 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "command.h"
 #include "explorer.h"
 #include "prefs.h"
-
-enum ui_command_kind {
-	UI_STEP,	 /* control by arg values */
-	UI_SET_STRATEGY, /* arg: the registry index */
-	UI_TOGGLE,	 /* control: explorer_toggle() */
-	UI_SWEEP,
-	UI_EXPORT,
-	UI_SAVE_PRESET, /* text: the name */
-	UI_LOAD_PRESET, /* arg: the index in the explorer's presets */
-	UI_QUIT,
-};
-
-struct ui_command {
-	enum ui_command_kind kind;
-	const struct option_row *control; /* a row with a control */
-	int arg;
-	char text[64]; /* UI_SAVE_PRESET: the preset's name */
-};
-
-#define UI_COMMANDS_MAX 32
 
 struct ui;
 

@@ -15,12 +15,12 @@
 #include <termios.h>
 
 #include "analysis.h"
+#include "command.h"
 #include "explorer.h"
 #include "figure.h"
 #include "paint.h"
 #include "session.h"
 #include "theme.h"
-#include "ui.h"
 
 #define UI_MIN_COLS 80
 #define UI_MIN_ROWS 24

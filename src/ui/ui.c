@@ -27,6 +27,7 @@
 #include "series.h"
 #include "skin.h"
 #include "table.h"
+#include "ui.h"
 #include "views.h"
 
 /* What a crash handler needs, set before curses takes over. */
