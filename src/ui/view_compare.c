@@ -457,6 +457,7 @@ static void compare_profiles(const struct explorer *e,
 	int pad = set->ratio ? 7 : 0;
 	char name[64], line[512];
 	size_t len;
+	bool sampled = false;
 
 	for (int side = 0; side < SIDE_COUNT; side++)
 		for (size_t r = 0; r <= role_count; r++) {
@@ -474,6 +475,10 @@ static void compare_profiles(const struct explorer *e,
 				 side ? "receiver" : "sender");
 			compare_row(e, set, &c, name, l);
 		}
+	for (size_t i = 0; i < set->n; i++)
+		sampled |= isfinite(results[set->pick[i]].sampling_effect);
+	if (!sampled)
+		return;
 	len = (size_t)snprintf(line, sizeof(line), "%-*.*s", COMPARE_LABEL,
 			       COMPARE_LABEL - 1, "Sampling moved msg/s");
 	for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
@@ -486,11 +491,7 @@ static void compare_profiles(const struct explorer *e,
 					"%*s%*s", set->column - pad, cell, pad,
 					"");
 	}
-	for (size_t i = 0; i < set->n; i++)
-		if (isfinite(results[set->pick[i]].sampling_effect)) {
-			ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
-			break;
-		}
+	ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
 }
 
 /* Shares the gauges' foot gives live: what the kernel did. */
