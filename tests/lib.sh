@@ -62,14 +62,39 @@ jq_true() {
 	[ "$(jq -r "$2" "$1" 2>/dev/null)" = true ]
 }
 
-# What nio-top must leave as it found it: links, named namespaces, and the
-# network namespaces any process holds.
+# Every process the test starts carries this mark in its environment,
+# orphans and tmux panes too; the checks below look only at those, so that
+# a nio-top a user runs beside the tests (or any other program) is none of
+# their business.
+NIO_TOP_TEST_MARK="$$.$RANDOM.$RANDOM"
+export NIO_TOP_TEST_MARK
+
+# ours [NAME...]: the processes the test started (zombies aside, whose
+# environment is gone), or only those whose command is one of NAME.
+ours() {
+	local p comm
+	for p in /proc/[0-9]*; do
+		grep -qzx "NIO_TOP_TEST_MARK=$NIO_TOP_TEST_MARK" "$p/environ" \
+			2>/dev/null || continue
+		comm=$(cat "$p/comm" 2>/dev/null) || continue
+		[ $# = 0 ] || [[ " $* " == *" $comm "* ]] && echo "${p#/proc/}"
+	done
+}
+
+# What nio-top must leave as it found it: the links and named namespaces it
+# or the test could make (nio*, the test's own nt*), and the network
+# namespaces the test's processes hold, as an inode number each.
 net_snapshot() {
+	local p
 	{
-		ip -o link show | cut -d: -f2
-		ls /run/netns 2>/dev/null
-		lsns -t net -n -o NS 2>/dev/null | sort -u
-	} | sort
+		ip -o link show | cut -d: -f2 | sed 's/@.*//' | grep -E '^ (nio|nt)'
+		ls /run/netns 2>/dev/null | grep '^nio'
+		for p in $(ours); do
+			readlink "/proc/$p/ns/net" 2>/dev/null |
+				sed -n 's/^net:\[\([0-9]*\)\]$/\1/p'
+			held_netns "$p"
+		done
+	} | sort -u
 }
 
 # The network namespaces (inode numbers) a process holds through descriptors.

@@ -124,10 +124,11 @@ sleep 0.2
 ok $? "no namespace or link left behind"
 # Orphans are reaped by init, in its own time: wait for that (zombies aside).
 for _ in $(seq 30); do
-	ps -C nio-top,nio-top-segv -o stat= | grep -qv '^Z' || break
+	[ -z "$(ours nio-top nio-top-segv)" ] && break
 	sleep 0.1
 done
-ps -C nio-top,nio-top-segv -o stat= | grep -qv '^Z'
-ok $([ $? != 0 ]; echo $?) "no nio-top or nio-top-segv process left"
+left=$(ours nio-top nio-top-segv)
+[ -z "$left" ]
+ok $? "no nio-top or nio-top-segv process of this test left ($left)"
 
 done_testing

@@ -401,7 +401,8 @@ T kill-server
 sleep 0.3
 [ "$(net_snapshot)" = "$before" ]
 ok $? "no namespace or link left"
-pgrep -f "$NIO_TOP" >/dev/null
-ok $((!$?)) "no nio-top left running"
+left=$(ours "$(basename "$NIO_TOP")")
+[ -z "$left" ]
+ok $? "no nio-top of this test left running ($left)"
 
 done_testing
