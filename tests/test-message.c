@@ -3,7 +3,8 @@
  * accepts an intact message and catches one flipped byte anywhere, a wrong
  * sequence, and a stale pattern -- with 1, 8 and 64 fields (64 one-byte
  * fields: the stamp spans eight of them); fields of a page or more start on
- * a page.
+ * a page.  A slot's fields lie end to end, and joined they are one piece
+ * (splice's one pipe buffer per page); fields apart stay apart.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "message.h"
+#include "strategies/scatter.h"
 #include "tap.h"
 
 static void test_split(void)
@@ -200,6 +202,35 @@ static void test_pieces_bounds(void)
 	   MESSAGE_FIELDS_MAX);
 }
 
+static void test_join(size_t size, unsigned int fields)
+{
+	size_t gaps[] = {0, 64};
+
+	for (size_t g = 0; g < 2; g++) {
+		uint8_t *base = calloc(1, message_footprint(size, fields,
+							    gaps[g]));
+		struct iovec iov[MESSAGE_FIELDS_MAX];
+		struct message msg;
+		size_t total = 0;
+		int n = 0;
+
+		if (base && message_init_in(&msg, size, fields, gaps[g], base) == 0)
+			n = scatter_join(iov, message_iovec(&msg, iov));
+		for (int i = 0; i < n; i++)
+			total += iov[i].iov_len;
+		if (gaps[g] == 0)
+			ok(n == 1 && iov[0].iov_base == base && total == size,
+			   "%zu bytes in %u touching fields: joined, one piece "
+			   "of %zu bytes (%d)",
+			   size, fields, size, n);
+		else
+			ok(n == (int)fields && total == size,
+			   "%zu bytes in %u fields apart: %u pieces (%d)", size,
+			   fields, fields, n);
+		free(base);
+	}
+}
+
 int main(void)
 {
 	test_split();
@@ -213,5 +244,8 @@ int main(void)
 	test_pieces(1001);
 	test_pieces(1900);
 	test_pieces_bounds();
+	test_join(4096, 8);
+	test_join(1001, 64);
+	test_join(65536, 8);
 	return tap_done();
 }

@@ -28,6 +28,20 @@ void scatter_advance(struct iovec **iov, int *iovcnt, size_t n)
 	}
 }
 
+int scatter_join(struct iovec *iov, int iovcnt)
+{
+	int n = 0;
+
+	for (int i = 0; i < iovcnt; i++) {
+		if (n > 0 && (char *)iov[n - 1].iov_base + iov[n - 1].iov_len ==
+				     iov[i].iov_base)
+			iov[n - 1].iov_len += iov[i].iov_len;
+		else
+			iov[n++] = iov[i];
+	}
+	return n;
+}
+
 int scatter_send_all(int fd, struct iovec *iov, int iovcnt, int flags)
 {
 	while (iovcnt > 0) {

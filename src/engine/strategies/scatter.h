@@ -15,6 +15,12 @@
 /* Drops the first n bytes of the vector, moving *iov and *iovcnt on. */
 void scatter_advance(struct iovec **iov, int *iovcnt, size_t n);
 
+/*
+ * Joins pieces that touch in memory (one ends where the next begins), in
+ * place: the new count.
+ */
+int scatter_join(struct iovec *iov, int iovcnt);
+
 /* Sends every byte described by iov (the array is consumed): 0 or -errno. */
 int scatter_send_all(int fd, struct iovec *iov, int iovcnt, int flags);
 

@@ -7,9 +7,13 @@
  * nothing here and the pages stay the application's.
  *
  * A pipe holds one buffer per page of each iovec piece, whatever its byte
- * size, so it is sized in pages for the whole message -- its fields and the
- * pages they span -- and a message goes out in two calls: one vmsplice()
- * of every field and one splice() of all of it.  Only a message larger
+ * size, and TCP makes each buffer an skb fragment of its own (at most
+ * MAX_SKB_FRAGS to an skb), so fields that touch in memory -- a slot's
+ * fields lie end to end -- go in as one piece: a buffer per page of the
+ * message, not per field, as a program that gathers its fields would do.
+ * The pipe is sized in pages for the whole message (and for fields that do
+ * not touch), and a message goes out in two calls: one vmsplice() of every
+ * field and one splice() of all of it.  Only a message larger
  * than the biggest pipe the kernel allows here goes a pipe's worth at a
  * time.  Every splice() but a message's last says SPLICE_F_MORE, so the
  * pieces go out as one; the last never does, so the message goes at once
@@ -127,7 +131,7 @@ static int splice_tx_send(void *tx, struct message *msg)
 	struct splice_tx *t = tx;
 	struct iovec vec[MESSAGE_FIELDS_MAX];
 	struct iovec *iov = vec;
-	int iovcnt = message_iovec(msg, vec);
+	int iovcnt = scatter_join(vec, message_iovec(msg, vec));
 
 	/* The whole message, or a pipe's worth at a time when it is larger. */
 	while (iovcnt > 0) {
