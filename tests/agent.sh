@@ -357,6 +357,72 @@ ok $? "a run within the limits is clean"
 kill -TERM "$agent"
 wait "$agent"
 
+# An agent that greets and then, asked for a run, only ever ticks: the
+# client's wait for the answer has one deadline, which the ticks do not
+# extend, and a signal ends it at once.  A proxy in front of a real agent
+# passes the greeting on and keeps the run to itself.
+cat >"$tmp/ticker.py" <<'PY'
+import socket, sys, time
+up, port, seen = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("198.18.99.1", port))
+s.listen(1)
+open(up, "w").write("listening on %d\n" % port)
+c, _ = s.accept()
+a = socket.create_connection(("198.18.99.1", 5310))
+cf, af = c.makefile("rb"), a.makefile("rb")
+a.sendall(cf.readline())            # hello
+c.sendall(af.readline())            # welcome
+cf.readline()                       # the run, kept
+open(seen, "w").write("run asked\n")
+tick = b'{"type":"tick","run":1,"totals":{},"counting":true,"pmu":false,' \
+       b'"counters":[],"open":[],"latency":null,"error":null}\n'
+try:
+    for _ in range(300):
+        c.sendall(tick)
+        time.sleep(0.1)
+except OSError:
+    pass
+PY
+start_agent "$log"
+ticker() {
+	rm -f "$tmp/ticker.up" "$tmp/ticker.seen"
+	ip netns exec "$host_a" timeout 40 python3 "$tmp/ticker.py" \
+		"$tmp/ticker.up" "$1" "$tmp/ticker.seen" &
+	ticker_pid=$!
+	wait_for_line 'listening on' 300 "$tmp/ticker.up"
+}
+ticker 5313
+start=$(date +%s%N)
+err=$(ip netns exec "$host_b" "$NIO_TOP" --connect 198.18.99.1:5313 --batch \
+	-s one-copy -m 4K -d 0.2 2>&1 >/dev/null)
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+kill "$ticker_pid" 2>/dev/null
+wait "$ticker_pid" 2>/dev/null
+[ $rc = 1 ] && [[ "$err" == *'no answer within 10 s'* ]] && [ $ms -lt 20000 ]
+ok $? "an agent that only ticks: the client gives up after its 10 s, not never ($ms ms)" ||
+	printf '# %s\n' "$err"
+
+ticker 5314
+ip netns exec "$host_b" "$NIO_TOP" --connect 198.18.99.1:5314 --batch \
+	-s one-copy -m 4K -d 0.2 >/dev/null 2>"$tmp/ticked.err" &
+client_pid=$!
+wait_for_line 'run asked' 300 "$tmp/ticker.seen"
+start=$(date +%s%N)
+kill -INT "$client_pid"
+wait "$client_pid"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+kill "$ticker_pid" 2>/dev/null
+wait "$ticker_pid" 2>/dev/null
+[ $rc = 130 ] && [ $ms -lt 2000 ]
+ok $? "and SIGINT while it waits ends the client at once (exit $rc, $ms ms)" ||
+	diag "$tmp/ticked.err"
+kill -TERM "$agent"
+wait "$agent"
+
 ip netns exec "$host_a" "$NIO_TOP" --serve --port 5311 2>"$tmp/open.log" &
 open_agent=$!
 wait_for_line 'listening on' 300 "$tmp/open.log"

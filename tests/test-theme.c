@@ -4,6 +4,7 @@
  * wrong: the line for a syntax error, the size for a file too long to read
  * whole.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,18 @@ static void test_bad(void)
 	r = theme_load(dir, "long", &theme, &cause);
 	ok(r < 0 && cause && strstr(cause, "longer than"),
 	   "a theme too long to read whole is refused (%s)", cause);
+	free(cause);
+	remove(path);
+
+	/* A name from a settings file never reaches outside the folder. */
+	snprintf(path, sizeof(path), "%s/evil.theme", dir);
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+	cause = NULL;
+	r = theme_load(dir, "../tmp/evil", &theme, &cause);
+	ok(r == -EINVAL && cause && strstr(cause, "not a theme's name"),
+	   "a theme named by a path is refused (%s)", cause);
 	free(cause);
 	remove(path);
 	remove(dir);

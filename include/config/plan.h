@@ -23,12 +23,17 @@ struct run_config plan_point(const struct options *o,
 			     const struct strategy_ops *strategy,
 			     size_t msg_size, unsigned int threads);
 
+/* The most runs one plan may hold (a 1.4 KB preset could ask millions). */
+#define PLAN_RUNS_MAX 100000
+
 /*
  * Every run of the grid, in order: 0 with *plan (caller frees) and *count,
- * or -ENOMEM.  given_only: a list not given (on the command line or in a
- * preset) contributes base's value alone, not its default.
+ * or -errno with *cause (-E2BIG: more than PLAN_RUNS_MAX runs, refused
+ * before any is built).  given_only: a list not given (on the command line
+ * or in a preset) contributes base's value alone, not its default.
  */
 int plan_build(const struct options *o, const struct run_config *base,
-	       bool given_only, struct run_config **plan, size_t *count);
+	       bool given_only, struct run_config **plan, size_t *count,
+	       char **cause);
 
 #endif

@@ -17,7 +17,7 @@ enum record_kind {
 	RECORD_SIZE,   /* size_t */
 	RECORD_INT,    /* int */
 	RECORD_NUMBER, /* double; NaN is unknown (null) */
-	RECORD_FINITE, /* double that is always known: a number, never null */
+	RECORD_FINITE, /* a duration: always known, a number >= 0, never null */
 	RECORD_COUNT,  /* double that counts: a whole number; NaN is null */
 	RECORD_BOOL,
 	RECORD_TEXT, /* char[size]; "" is null */

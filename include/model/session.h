@@ -50,9 +50,12 @@ struct session {
 	struct counter_set loaded_counters;
 };
 
-/* Builds the network (or reaches the agent) and the plan: 0 or -errno. */
+/*
+ * Builds the network (or reaches the agent) and the plan: 0 or -errno.
+ * wake_fd (or -1): readable, it ends every wait for the agent (-EINTR).
+ */
 int session_open(struct session *session, const struct options *options,
-		 char **cause);
+		 int wake_fd, char **cause);
 /* An empty session to load an export into (export_load). */
 void session_init(struct session *session);
 

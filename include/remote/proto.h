@@ -34,12 +34,6 @@
  */
 int proto_read_secret(const char *path, char secret[PROTO_SECRET_MAX + 1],
 		      char **cause);
-/*
- * text as it may be printed: control characters and bytes that are not
- * UTF-8 written as \xHH.  Anything the other side sent goes through it
- * before a log or a terminal sees it.  NULL when out of memory.
- */
-char *proto_escape(const char *text);
 
 /* Whether two secrets are equal, in a time that does not tell where not. */
 bool proto_secret_equal(const char *a, const char *b);

@@ -15,9 +15,11 @@ struct remote;
 
 /*
  * Connects to target ("HOST" or "HOST:PORT") and greets the agent, with the
- * secret in auth_file if not NULL: 0, or -errno with *cause.
+ * secret in auth_file if not NULL: 0, or -errno with *cause.  Every wait
+ * for the agent, now and for each run, ends at once with -EINTR when
+ * wake_fd (if not -1) is readable: the caller's signals.
  */
-int remote_open(const char *target, const char *auth_file,
+int remote_open(const char *target, const char *auth_file, int wake_fd,
 		struct remote **remote, char **cause);
 void remote_close(struct remote *remote);
 

@@ -4,6 +4,7 @@
  * in ordinary code, in the reverse order of setup.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "app.h"
 #include "app_private.h"
 #include "clock.h"
+#include "escape.h"
 #include "export.h"
 #include "outfile.h"
 #include "prefs.h"
@@ -71,9 +73,8 @@ static int app_check_outputs(const struct options *o)
 		for (size_t k = i + 1; k < 3; k++)
 			if (paths[i] && paths[k] &&
 			    outfile_same(paths[i], paths[k])) {
-				fprintf(stderr,
-					"nio-top: %s and %s name the same "
-					"file (%s): each needs its own\n",
+				app_say("%s and %s name the same "
+					"file (%s): each needs its own",
 					names[i], names[k], paths[k]);
 				return 2;
 			}
@@ -85,7 +86,7 @@ static int app_check_outputs(const struct options *o)
 			continue;
 		r = outfile_try(paths[i], &cause);
 		if (r < 0) {
-			fprintf(stderr, "nio-top: %s %s\n", names[i],
+			app_say("%s %s", names[i],
 				cause ? cause : strerror(-r));
 			free(cause);
 			return 1;
@@ -132,12 +133,10 @@ static int app_write_reports(const struct options *o, const struct session *s,
 			continue;
 		r = writers[i].write(paths[i], s, style, &cause);
 		if (r < 0) {
-			fprintf(stderr, "nio-top: %s\n",
-				cause ? cause : strerror(-r));
+			app_say("%s", cause ? cause : strerror(-r));
 			status = 1;
 		} else {
-			fprintf(stderr, "nio-top: wrote %zu run%s to %s (%s)\n",
-				s->result_count,
+			app_say("wrote %zu run%s to %s (%s)", s->result_count,
 				s->result_count == 1 ? "" : "s", paths[i],
 				writers[i].what);
 		}
@@ -165,11 +164,11 @@ static void app_report_style(const struct ui *ui, const struct options *o,
 
 /* The session: a saved export (read only: no network, no privilege), or a
  * new one. */
-static int app_session(const struct options *options, struct session *s,
-		       struct options *loaded, char **cause)
+static int app_session(const struct app *app, const struct options *options,
+		       struct session *s, struct options *loaded, char **cause)
 {
 	if (!options->load)
-		return session_open(s, options, cause);
+		return session_open(s, options, app->signal_fd, cause);
 	int r;
 
 	*loaded = *options;
@@ -195,7 +194,7 @@ static void app_recall(struct options *o, struct prefs *p)
 	if (o->no_config || o->load)
 		return;
 	if (prefs_load(p, &cause) < 0) {
-		fprintf(stderr, "nio-top: settings ignored: %s\n",
+		app_say("settings ignored: %s",
 			cause ? cause : "cannot read them");
 		free(cause);
 		return;
@@ -212,9 +211,8 @@ static int app_open_ui(struct options *o, const struct prefs *p, struct ui **ui,
 	/* A remembered theme that is gone is no reason not to start. */
 	if (r < 0 && p->theme[0] && strcmp(o->theme, p->theme) == 0 &&
 	    !options_given(o, "theme")) {
-		fprintf(stderr,
-			"nio-top: settings: %s; the default theme "
-			"instead\n",
+		app_say("settings: %s; the default theme "
+			"instead",
 			*cause ? *cause : "cannot load the theme");
 		free(*cause);
 		*cause = NULL;
@@ -224,6 +222,22 @@ static int app_open_ui(struct options *o, const struct prefs *p, struct ui **ui,
 	if (r == 0)
 		ui_recall(*ui, p);
 	return r;
+}
+
+void app_say(const char *fmt, ...)
+{
+	char *text = NULL, *safe = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (text)
+		safe = text_escape(text);
+	fprintf(stderr, "nio-top: %s\n", safe ? safe : "(out of memory)");
+	free(safe);
+	free(text);
 }
 
 int app_run(const struct options *options)
@@ -252,9 +266,7 @@ int app_run(const struct options *options)
 		  isatty(STDOUT_FILENO);
 	r = loop_setup(&app, explore);
 	if (r < 0) {
-		fprintf(stderr,
-			"nio-top: cannot set up signals and timers: %s\n",
-			strerror(-r));
+		app_say("cannot set up signals and timers: %s", strerror(-r));
 		return 1;
 	}
 	if (options->serve) {
@@ -266,20 +278,23 @@ int app_run(const struct options *options)
 		app_recall(&opts, &prefs);
 		r = app_open_ui(&opts, &prefs, &ui, &cause);
 		if (r < 0) {
-			fprintf(stderr, "nio-top: %s\n",
-				cause ? cause : strerror(-r));
+			app_say("%s", cause ? cause : strerror(-r));
 			free(cause);
 			loop_teardown(&app);
 			return 1;
 		}
 	}
-	r = app_session(&opts, &session, &loaded, &cause);
+	r = app_session(&app, &opts, &session, &loaded, &cause);
 	if (r < 0) {
 		ui_close(ui);
-		fprintf(stderr, "nio-top: %s\n", cause ? cause : strerror(-r));
+		app_say("%s", cause ? cause : strerror(-r));
 		free(cause);
+		/* A signal that ended a wait for the agent is the exit's. */
+		status = r == -EINTR && loop_take_signal(&app)
+				 ? 128 + app.signal
+				 : 1;
 		loop_teardown(&app);
-		return 1;
+		return status;
 	}
 	if (ui) {
 		r = explore_run(&app, &session, ui);
@@ -287,9 +302,9 @@ int app_run(const struct options *options)
 		ui_close(ui);
 		status = r < 0 ? 1 : 0;
 		if (r < 0)
-			fprintf(stderr, "nio-top: %s\n", strerror(-r));
+			app_say("%s", strerror(-r));
 		if (app.farewell)
-			fprintf(stderr, "nio-top: %s\n", app.farewell);
+			app_say("%s", app.farewell);
 		free(app.farewell);
 	} else if (options->load) {
 		app_report_style(NULL, options, &style);
@@ -297,7 +312,7 @@ int app_run(const struct options *options)
 	} else {
 		app_report_style(NULL, options, &style);
 		if (session.notice)
-			fprintf(stderr, "nio-top: %s\n", session.notice);
+			app_say("%s", session.notice);
 		status = batch_run(&app, &session);
 	}
 

@@ -51,11 +51,22 @@ struct app {
 };
 
 /*
+ * Says one line on standard error, "nio-top: " and the formatted text,
+ * escaped: a cause may hold a file's, a peer's or the host's words.
+ */
+void app_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * loop.c: signals, the timer, and the loop itself.  job_control: Ctrl-Z
  * comes through the loop too (the explorer gives the terminal back first).
  */
 int loop_setup(struct app *app, bool job_control);
 void loop_teardown(struct app *app);
+/*
+ * The terminating signal waiting on the signal descriptor (kept in
+ * app->signal), or 0: for a wait outside the loop that a signal ended.
+ */
+int loop_take_signal(struct app *app);
 /* Runs fe until it is done; a signal is handed to it once. */
 void loop_run(struct app *app, const struct frontend *fe);
 

@@ -3,12 +3,14 @@
  * stderr and one table row per run on stdout, then the analysis.  A run cut
  * short by a signal is not a result.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app_private.h"
 #include "clock.h"
+#include "escape.h"
 #include "units.h"
 
 struct batch {
@@ -78,8 +80,13 @@ static void batch_row(const struct session *s, size_t number)
 				  t->rx_copied, true, share, sizeof(share));
 		printf("    rx zerocopy: %s\n", share);
 	}
-	if (r->error)
-		printf("    error: %s\n", r->error);
+	if (r->error) {
+		/* A loaded export's words: escaped. */
+		char *safe = text_escape(r->error);
+
+		printf("    error: %s\n", safe ? safe : "(out of memory)");
+		free(safe);
+	}
 	fflush(stdout);
 }
 
@@ -169,9 +176,16 @@ static void batch_start(struct batch *b)
 		r = session_start_run(s, cfg, &b->run, &cause);
 		if (r == 0)
 			break;
+		/* A signal ended the wait for the agent: it ends the batch. */
+		if (r == -EINTR) {
+			free(cause);
+			b->run = NULL;
+			b->stopped = loop_take_signal(b->app) != 0;
+			break;
+		}
 		units_format_size(cfg->msg_size, size, sizeof(size));
-		fprintf(stderr, "nio-top: %s %s x%u: %s\n", cfg->strategy->name,
-			size, cfg->threads, cause ? cause : strerror(-r));
+		app_say("%s %s x%u: %s", cfg->strategy->name, size,
+			cfg->threads, cause ? cause : strerror(-r));
 		free(cause);
 		b->failed = true;
 		b->run = NULL;
@@ -192,8 +206,7 @@ static void batch_finish(struct batch *b)
 	b->failed |= result.error != NULL;
 	for (size_t side = 0; side < 2 && !b->profile_said; side++)
 		if (result.profile[side].why[0]) {
-			fprintf(stderr, "nio-top: profile: %s\n",
-				result.profile[side].why);
+			app_say("profile: %s", result.profile[side].why);
 			b->profile_said = true;
 		}
 	if (session_add_result(b->session, &result) < 0)
@@ -201,7 +214,7 @@ static void batch_finish(struct batch *b)
 	else
 		batch_row(b->session, b->session->result_count);
 	if (app_checkpoint(b->app, b->session, &cause) < 0) {
-		fprintf(stderr, "nio-top: the checkpoint of -o failed: %s\n",
+		app_say("the checkpoint of -o failed: %s",
 			cause ? cause : "out of memory");
 		free(cause);
 	}

@@ -83,6 +83,17 @@ static int loop_read_signal(struct app *app, const struct frontend *fe,
 	return 0;
 }
 
+int loop_take_signal(struct app *app)
+{
+	const struct frontend none = {0};
+	bool resized = false;
+	int sig = loop_read_signal(app, &none, &resized);
+
+	if (sig && !app->signal)
+		app->signal = sig;
+	return sig;
+}
+
 static void loop_arm(struct app *app, uint64_t deadline_ns)
 {
 	struct itimerspec when = {

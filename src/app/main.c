@@ -4,9 +4,20 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app.h"
+#include "escape.h"
 #include "options.h"
+
+/* A line on standard error, escaped: it may quote a file or the command line. */
+static void say(const char *prefix, const char *text)
+{
+	char *safe = text_escape(text);
+
+	fprintf(stderr, "%s%s\n", prefix, safe ? safe : "(out of memory)");
+	free(safe);
+}
 
 int main(int argc, char **argv)
 {
@@ -17,12 +28,19 @@ int main(int argc, char **argv)
 	/* Numbers stay in the C locale; the screen may draw UTF-8. */
 	setlocale(LC_CTYPE, "");
 	r = options_parse(argc, argv, &options, &cause);
-	if (options.warnings)
-		fprintf(stderr, "%s", options.warnings);
+	/* A preset's warnings may quote the file: each line escaped. */
+	for (char *line = options.warnings, *end; line && *line; line = end) {
+		end = strchr(line, '\n');
+		if (end)
+			*end++ = '\0';
+		else
+			end = line + strlen(line);
+		say("", line);
+	}
 	free(options.warnings);
 	options.warnings = NULL;
 	if (r < 0) {
-		fprintf(stderr, "nio-top: %s\n", cause ? cause : "bad usage");
+		say("nio-top: ", cause ? cause : "bad usage");
 		fprintf(stderr, "Try 'nio-top --help'.\n");
 		free(cause);
 		return 2;

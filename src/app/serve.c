@@ -70,7 +70,7 @@ int serve_run(struct app *app, const struct options *o)
 	int r = agent_open(o, stderr, &sv.agent, &cause);
 
 	if (r < 0) {
-		fprintf(stderr, "nio-top: %s\n", cause ? cause : strerror(-r));
+		app_say("%s", cause ? cause : strerror(-r));
 		free(cause);
 		return 1;
 	}

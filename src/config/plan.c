@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "cause.h"
 #include "plan.h"
 
 struct run_config plan_point(const struct options *o,
@@ -20,12 +21,19 @@ struct run_config plan_point(const struct options *o,
 	c.msg_size = msg_size;
 	c.threads = threads;
 	c.settings = o->run;
+	/*
+	 * Only a strategy that waits for its receiver before it rewrites a
+	 * page can be told not to: for the others it means nothing.
+	 */
+	c.settings.unsafe_reuse = o->run.unsafe_reuse &&
+				  strategy->local_receiver;
 	c.round = 1;
 	return c;
 }
 
 int plan_build(const struct options *o, const struct run_config *base,
-	       bool given_only, struct run_config **plan, size_t *count)
+	       bool given_only, struct run_config **plan, size_t *count,
+	       char **cause)
 {
 	bool all_s = !given_only || options_given(o, "strategy");
 	bool all_m = !given_only || options_given(o, "msg-size");
@@ -37,10 +45,21 @@ int plan_build(const struct options *o, const struct run_config *base,
 	size_t nt = all_t ? o->thread_count : 1;
 	size_t grid = nd * ns * nm * nt;
 
+	*plan = NULL;
+	*count = 0;
+	/* Refused before a byte of it is built: lists multiply. */
+	if ((double)grid * o->repeat > PLAN_RUNS_MAX)
+		return cause_set(cause, -E2BIG,
+				 "the plan has %.0f runs (%zu modes x %zu "
+				 "strategies x %zu sizes x %zu flow counts x "
+				 "repeat %u); nio-top plans at most %d",
+				 (double)grid * o->repeat, nd, ns, nm, nt,
+				 o->repeat, PLAN_RUNS_MAX);
 	*count = grid * o->repeat;
 	*plan = calloc(*count, sizeof(**plan));
 	if (!*plan)
-		return -ENOMEM;
+		return cause_set(cause, -ENOMEM, "out of memory for %zu runs",
+				 *count);
 	for (size_t n = 0; n < *count; n++) {
 		size_t p = n % grid;
 

@@ -82,6 +82,10 @@ static void list_add(const char *dir, const char *file,
 	if (cJSON_IsString(description))
 		snprintf(entry.description, sizeof(entry.description), "%s",
 			 description->valuestring);
+	/* One line in the list: an escaped newline or tab is a space. */
+	for (char *c = entry.description; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = ' ';
 	cJSON_Delete(root);
 	grown = realloc(*list, (*count + 1) * sizeof(**list));
 	if (!grown)

@@ -440,8 +440,9 @@ static int load_number(const cJSON *obj, const char *key, const char *path,
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
-	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-		return cause_set(cause, -EINVAL, "%s.%s: must be a number",
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+	    v->valuedouble < 0)
+		return cause_set(cause, -EINVAL, "%s.%s: must be a number >= 0",
 				 path, key);
 	*value = v->valuedouble;
 	return 0;

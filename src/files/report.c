@@ -433,7 +433,8 @@ static void panel_scale(const struct svg *g, struct panel *p)
 	/* Half a step of room at each end; one value sits in the middle. */
 	p->lo = lo - (hi > lo ? 0.5 : 1);
 	p->hi = hi + (hi > lo ? 0.5 : 1);
-	p->log_y = g->f->log_y && max > 0 && isfinite(min);
+	/* A log scale has no place for 0 (an empty run): linear then. */
+	p->log_y = g->f->log_y && max > 0 && min > 0 && isfinite(min);
 	if (p->log_y) {
 		p->bottom = nice_bound(min, false);
 		p->top = nice_bound(max, true);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "escape.h"
 #include "outfile.h"
 #include "report_private.h"
 
@@ -63,8 +64,15 @@ int report_text_write(struct text *t, const char *path, char **cause)
 /* Text for an XML attribute or element. */
 void report_put_escaped(struct text *t, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	/* Controls and bytes that are not UTF-8 have no place in XML. */
+	char *safe = text_escape(s);
+
+	if (!safe) {
+		t->failed = true;
+		return;
+	}
+	for (const char *c = safe; *c; c++) {
+		switch (*c) {
 		case '&':
 			report_put(t, "&amp;");
 			break;
@@ -78,7 +86,8 @@ void report_put_escaped(struct text *t, const char *s)
 			report_put(t, "&quot;");
 			break;
 		default:
-			report_put(t, "%c", *s);
+			report_put(t, "%c", *c);
 		}
 	}
+	free(safe);
 }

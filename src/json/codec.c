@@ -214,13 +214,13 @@ static int read_field(const struct record_field *f, const cJSON *item, void *p,
 			return 0;
 		}
 		d = cJSON_IsNumber(item) ? item->valuedouble : NAN;
-		if (!isfinite(d) || (f->kind == RECORD_COUNT && d < 0))
+		if (!isfinite(d) || (f->kind != RECORD_NUMBER && d < 0))
 			return cause_set(cause, -EINVAL, "%s%s%s: must be %s",
 					 path, where, f->key,
 					 f->kind == RECORD_COUNT
 						 ? "a count >= 0 or null"
 					 : f->kind == RECORD_FINITE
-						 ? "a number"
+						 ? "a number >= 0"
 						 : "a number or null");
 		store(p, &d, sizeof(d));
 		return 0;
@@ -290,11 +290,14 @@ static int read_delivered(const cJSON *from, struct metric_values *v,
 					 path, where, metrics[i].key);
 		if (cJSON_IsNull(item))
 			d = NAN;
-		else if (cJSON_IsNumber(item) && isfinite(item->valuedouble))
+		else if (cJSON_IsNumber(item) && isfinite(item->valuedouble) &&
+			 item->valuedouble >= 0)
 			d = item->valuedouble;
 		else
+			/* Every metric is a rate or a ratio of counts. */
 			return cause_set(cause, -EINVAL,
-					 "%s%s%s: must be a number or null",
+					 "%s%s%s: must be a number >= 0 or "
+					 "null",
 					 path, where, metrics[i].key);
 		if (v)
 			v->value[i] = d;

@@ -30,6 +30,7 @@ struct scan {
 	struct frame stack[JSONFILE_DEPTH_MAX + 1];
 	unsigned int depth;
 	bool too_deep;
+	size_t control; /* 1 + where a raw control character is in a string */
 	size_t pos;
 	/* Number tokens in document order. */
 	size_t *num_start;
@@ -132,8 +133,13 @@ static int scan_run(struct scan *s, size_t stop)
 		case '"': {
 			size_t start = ++s->pos;
 
-			while (s->pos < s->len && s->text[s->pos] != '"')
+			while (s->pos < s->len && s->text[s->pos] != '"') {
+				/* JSON wants them escaped (\u001b). */
+				if ((unsigned char)s->text[s->pos] < 0x20 &&
+				    !s->control)
+					s->control = s->pos + 1;
 				s->pos += s->text[s->pos] == '\\' ? 2 : 1;
+			}
 			if (expect_key && s->depth > 0) {
 				top->key = s->text + start;
 				top->key_len = s->pos - start;
@@ -252,6 +258,17 @@ int jsonfile_parse(const char *name, const char *text, size_t len, cJSON **root,
 	r = scan_run(&s, len);
 	if (r < 0)
 		goto out;
+	if (s.control) {
+		line_col(text, s.control - 1, &line, &col);
+		scan_run(&s, s.control - 1);
+		scan_path(&s, path, sizeof(path));
+		r = cause_set(cause, -EINVAL,
+			      "%s:%zu:%zu: %s: a control character (0x%02x) "
+			      "inside a string; JSON wants it escaped",
+			      name, line, col, path[0] ? path : "(top)",
+			      (unsigned char)text[s.control - 1]);
+		goto out;
+	}
 	if (s.too_deep) {
 		line_col(text, s.pos, &line, &col);
 		scan_path(&s, path, sizeof(path));

@@ -105,10 +105,14 @@ static int explorer_given_sweep(struct explorer *e, const struct options *o,
 {
 	struct run_config *plan;
 	size_t count;
-	int r = plan_build(o, &e->config, true, &plan, &count);
+	char *cause = NULL;
+	int r = plan_build(o, &e->config, true, &plan, &count, &cause);
 
-	if (r < 0)
+	if (r < 0) {
+		explorer_say(e, "%s: %s", name, cause ? cause : strerror(-r));
+		free(cause);
 		return r;
+	}
 	if (count < 2) {
 		free(plan);
 		return 0;
@@ -371,7 +375,8 @@ static void presets_count(struct explorer *e)
 		p->runs = 0;
 		p->seconds = 0;
 		if (preset_options(e, p->name, &o, &cause) < 0 ||
-		    plan_build(&o, &e->config, true, &plan, &count) < 0) {
+		    plan_build(&o, &e->config, true, &plan, &count, &cause) <
+			    0) {
 			free(cause);
 			continue;
 		}
@@ -411,11 +416,8 @@ void explorer_load_preset(struct explorer *e, size_t index)
 			       o.strategies[0], o.msg_sizes[0], o.threads[0]);
 	sweep_cancel(e);
 	snprintf(name, sizeof(name), "preset %s", e->presets[index].name);
-	if (explorer_given_sweep(e, &o, &base, name) < 0) {
-		explorer_say(e, "preset %s: out of memory",
-			     e->presets[index].name);
+	if (explorer_given_sweep(e, &o, &base, name) < 0)
 		return;
-	}
 	explorer_say(e, "preset %s: %zu run%s", e->presets[index].name,
 		     e->sweep ? e->sweep_count : 1,
 		     e->sweep && e->sweep_count == 1 ? "" : "s");

@@ -57,10 +57,11 @@ static bool session_may_fall_back(const struct topo_options *t)
 }
 
 /* --connect: the agent, and what it said of itself. */
-static int session_connect(struct session *s, char **cause)
+static int session_connect(struct session *s, int wake_fd, char **cause)
 {
 	const struct options *o = &s->options;
-	int r = remote_open(o->connect, o->auth_file, &s->remote, cause);
+	int r = remote_open(o->connect, o->auth_file, wake_fd, &s->remote,
+			    cause);
 
 	if (r < 0)
 		return r;
@@ -74,7 +75,8 @@ static int session_connect(struct session *s, char **cause)
 	return 0;
 }
 
-int session_open(struct session *s, const struct options *options, char **cause)
+int session_open(struct session *s, const struct options *options, int wake_fd,
+		 char **cause)
 {
 	struct run_config base;
 	int r;
@@ -97,7 +99,7 @@ int session_open(struct session *s, const struct options *options, char **cause)
 		r = topo_create(&here, &s->topo, cause);
 	}
 	if (r == 0 && options->connect)
-		r = session_connect(s, cause);
+		r = session_connect(s, wake_fd, cause);
 	if (r < 0) {
 		session_close(s);
 		return r;
@@ -107,7 +109,8 @@ int session_open(struct session *s, const struct options *options, char **cause)
 					 ? &s->options.counters
 					 : NULL);
 	base = session_base(s);
-	r = plan_build(&s->options, &base, false, &s->plan, &s->plan_count);
+	r = plan_build(&s->options, &base, false, &s->plan, &s->plan_count,
+		       cause);
 	if (r < 0) {
 		session_close(s);
 		return r;

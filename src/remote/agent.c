@@ -27,6 +27,7 @@
 #include "agent.h"
 #include "clock.h"
 #include "codec.h"
+#include "escape.h"
 #include "hostinfo.h"
 #include "jsonfile.h"
 #include "proto.h"
@@ -108,7 +109,7 @@ static void agent_log(struct agent *a, const char *fmt, ...)
 		line = NULL;
 	va_end(ap);
 	if (line)
-		clean = proto_escape(line);
+		clean = text_escape(line);
 	fprintf(a->log, "nio-top agent: %s\n",
 		clean ? clean : "(out of memory for a log line)");
 	fflush(a->log);
@@ -660,7 +661,8 @@ static int agent_check_limits(struct agent *a, const struct run_config *c,
 				 "run.config.threads: %u flows; this agent "
 				 "allows %u (--max-threads)",
 				 c->threads, o->max_threads);
-	if (c->strategy->zerocopy &&
+	/* Every strategy that keeps slots: zero-copy's, sendfile's, splice's. */
+	if ((c->strategy->zerocopy || c->strategy->local_receiver) &&
 	    strategy_slots(&c->settings, c->msg_size) > o->max_slots)
 		return cause_set(cause, -EINVAL,
 				 "run.config.slots: %u; this agent allows "
@@ -940,14 +942,17 @@ static void agent_read(struct agent *a)
 	ssize_t n = proto_reader_fill(&a->in, a->fd);
 	char why[128];
 
-	if (n == 0 && !a->run && a->data_fd < 0) {
-		agent_log(a, "%s left after %u run%s", a->peer, a->runs,
-			  a->runs == 1 ? "" : "s");
+	bool gone = n == 0 ||
+		    (n < 0 && n != -EAGAIN && n != -EINTR && n != -EMSGSIZE);
+
+	if (gone && !a->run && a->data_fd < 0) {
+		agent_log(a, "%s left after %u run%s%s%s", a->peer, a->runs,
+			  a->runs == 1 ? "" : "s", n < 0 ? ": " : "",
+			  n < 0 ? strerror((int)-n) : "");
 		agent_forget(a);
 		return;
 	}
-	if (n == 0 ||
-	    (n < 0 && n != -EAGAIN && n != -EINTR && n != -EMSGSIZE)) {
+	if (gone) {
 		snprintf(why, sizeof(why), "the client went away mid-run (%s)",
 			 n == 0 ? "connection closed" : strerror((int)-n));
 		agent_end_run(a, why);

@@ -210,51 +210,6 @@ int proto_read_secret(const char *path, char secret[PROTO_SECRET_MAX + 1],
 	return r;
 }
 
-/* The length of the UTF-8 sequence at p (1 .. 4), or 0 if it is not one. */
-static size_t utf8_length(const unsigned char *p)
-{
-	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4	  ? 4
-		   : p[0] >= 0xe0		  ? 3
-		   : p[0] >= 0xc2 && p[0] <= 0xdf ? 2
-						  : 0;
-
-	for (size_t i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-char *proto_escape(const char *text)
-{
-	const unsigned char *p = (const unsigned char *)text;
-	char *out = malloc(4 * strlen(text) + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	while (*p) {
-		size_t n = *p < 0x80 ? 1 : utf8_length(p);
-
-		/*
-		 * C0 controls, DEL, the C1 controls (U+0080 .. U+009F: CSI
-		 * among them) and bytes that are not UTF-8 are written as
-		 * \xHH, so that nothing the other side sent can move a
-		 * terminal's cursor or forge a line.
-		 */
-		if (n == 0 || *p < 0x20 || *p == 0x7f ||
-		    (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
-			for (size_t i = 0; i < (n ? n : 1); i++)
-				o += sprintf(o, "\\x%02x", p[i]);
-			p += n ? n : 1;
-			continue;
-		}
-		memcpy(o, p, n);
-		o += n;
-		p += n;
-	}
-	*o = '\0';
-	return out;
-}
-
 bool proto_secret_equal(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);

@@ -1,7 +1,9 @@
 /*
  * The client's end of the control connection.  Waiting happens only while a
- * run is set up (a few round trips, each with a time limit); during a run
- * the main loop's tick reads what arrived without waiting.  Messages of an
+ * run is set up (a few round trips, each with one time limit that nothing
+ * the agent sends meanwhile extends, and each ended at once by what the
+ * caller's wake descriptor says: a signal); during a run the main loop's
+ * tick reads what arrived without waiting.  Messages of an
  * earlier run (a late tick, the report of an aborted run) are skipped by
  * their run number.
  */
@@ -21,6 +23,7 @@
 #include "cause.h"
 #include "clock.h"
 #include "codec.h"
+#include "escape.h"
 #include "jsonfile.h"
 #include "options.h"
 #include "proto.h"
@@ -33,6 +36,7 @@ struct remote {
 	char *target;
 	char *auth_file;
 	int fd;
+	int wake_fd; /* readable: stop waiting (the caller's signals), or -1 */
 	struct sockaddr_in addr;
 	char name[INET_ADDRSTRLEN + 8];
 	char tool[65];
@@ -85,14 +89,40 @@ static int remote_resolve(const char *target, struct sockaddr_in *addr,
 }
 
 /*
- * A connected TCP socket to addr within the time limit: fd or -errno.  It
- * blocks afterwards, writes for at most the same limit.
+ * Waits for events on fd until deadline_ns (clock_now_ns()) or until
+ * wake_fd is readable: 1 (fd is ready), 0 (the deadline passed) or -EINTR
+ * (woken; what woke it is left for the caller to read).
  */
-static int remote_dial(const struct sockaddr_in *addr)
+static int remote_wait(int fd, short events, int wake_fd, uint64_t deadline_ns)
+{
+	for (;;) {
+		struct pollfd pfd[2] = {{.fd = fd, .events = events},
+					{.fd = wake_fd, .events = POLLIN}};
+		uint64_t now = clock_now_ns();
+		int r;
+
+		if (now >= deadline_ns)
+			return 0;
+		r = poll(pfd, wake_fd >= 0 ? 2 : 1,
+			 (int)((deadline_ns - now) / NS_PER_MS) + 1);
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r > 0 && (pfd[1].revents & POLLIN))
+			return -EINTR;
+		if (r > 0)
+			return 1;
+	}
+}
+
+/*
+ * A connected TCP socket to addr within the time limit: fd or -errno
+ * (-EINTR: wake_fd woke the wait).  It blocks afterwards, writes for at most
+ * the same limit.
+ */
+static int remote_dial(const struct sockaddr_in *addr, int wake_fd)
 {
 	struct timeval limit = {.tv_sec = CONNECT_TIMEOUT_MS / 1000};
-	struct pollfd pfd = {.events = POLLOUT};
-	int fd, err = 0, flags;
+	int fd, err = 0, flags, r;
 	socklen_t len = sizeof(err);
 
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -103,9 +133,11 @@ static int remote_dial(const struct sockaddr_in *addr)
 			err = errno;
 			goto err;
 		}
-		pfd.fd = fd;
-		if (poll(&pfd, 1, CONNECT_TIMEOUT_MS) == 0) {
-			err = ETIMEDOUT;
+		r = remote_wait(fd, POLLOUT, wake_fd,
+				clock_now_ns() +
+					CONNECT_TIMEOUT_MS * NS_PER_MS);
+		if (r <= 0) {
+			err = r ? -r : ETIMEDOUT;
 			goto err;
 		}
 		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
@@ -201,8 +233,8 @@ static int remote_next(struct remote *rm, cJSON **msg, const char **type,
 static char *agent_text(const cJSON *msg, const char *key, const char *none)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(msg, key);
-	char *text = proto_escape(cJSON_IsString(item) ? item->valuestring
-						       : none);
+	char *text = text_escape(cJSON_IsString(item) ? item->valuestring
+						      : none);
 
 	return text ? text : strdup("(out of memory)");
 }
@@ -222,31 +254,29 @@ static int remote_fill(struct remote *rm, char **cause)
 }
 
 /*
- * The next message, waiting up to timeout_ms: 0 with *msg and *type, or
- * -errno with *cause.
+ * The next message, waiting until deadline_ns (limit_s: the limit, for the
+ * error): 0 with *msg and *type, or -errno with *cause.
  */
-static int remote_receive(struct remote *rm, int timeout_ms, cJSON **msg,
-			  const char **type, char **cause)
+static int remote_receive(struct remote *rm, uint64_t deadline_ns, int limit_s,
+			  cJSON **msg, const char **type, char **cause)
 {
-	uint64_t deadline = clock_now_ns() + (uint64_t)timeout_ms * NS_PER_MS;
-
 	for (;;) {
-		struct pollfd pfd = {.fd = rm->fd, .events = POLLIN};
-		uint64_t now = clock_now_ns();
 		int r = remote_next(rm, msg, type, cause);
 
 		if (r != 0)
 			return r < 0 ? r : 0;
-		if (now >= deadline)
+		r = remote_wait(rm->fd, POLLIN, rm->wake_fd, deadline_ns);
+		if (r == 0)
 			return cause_set(cause, -ETIMEDOUT,
 					 "agent %s: no answer within %d s",
-					 rm->name, timeout_ms / 1000);
-		r = poll(&pfd, 1, (int)((deadline - now) / NS_PER_MS) + 1);
-		if (r < 0 && errno != EINTR)
-			return cause_set(cause, -errno, "poll: %s",
-					 strerror(errno));
-		if (r <= 0)
-			continue;
+					 rm->name, limit_s);
+		if (r == -EINTR)
+			return cause_set(cause, -EINTR,
+					 "interrupted while waiting for the "
+					 "agent %s",
+					 rm->name);
+		if (r < 0)
+			return cause_set(cause, r, "poll: %s", strerror(-r));
 		r = remote_fill(rm, cause);
 		if (r < 0)
 			return r;
@@ -255,16 +285,20 @@ static int remote_receive(struct remote *rm, int timeout_ms, cJSON **msg,
 
 /*
  * Waits up to timeout_ms for the answer to run id: the type wanted, or an
- * error.
+ * error.  What the agent sends meanwhile (a late tick of a run given up on)
+ * does not extend the wait.
  */
 static int remote_answer(struct remote *rm, unsigned int id, const char *wanted,
 			 int timeout_ms, cJSON **answer, char **cause)
 {
+	uint64_t deadline = clock_now_ns() + (uint64_t)timeout_ms * NS_PER_MS;
+
 	for (;;) {
 		const char *type;
 		char *text;
 		cJSON *msg;
-		int r = remote_receive(rm, timeout_ms, &msg, &type, cause);
+		int r = remote_receive(rm, deadline, timeout_ms / 1000, &msg,
+				       &type, cause);
 
 		if (r < 0)
 			return r;
@@ -332,7 +366,11 @@ static int remote_greet(struct remote *rm, char **cause)
 		if (r < 0)
 			return r;
 	}
-	rm->fd = remote_dial(&rm->addr);
+	rm->fd = remote_dial(&rm->addr, rm->wake_fd);
+	if (rm->fd == -EINTR)
+		return cause_set(cause, -EINTR,
+				 "interrupted while reaching the agent at %s",
+				 rm->name);
 	if (rm->fd < 0)
 		return cause_set(cause, rm->fd,
 				 "cannot reach the agent at %s: %s", rm->name,
@@ -349,7 +387,9 @@ static int remote_greet(struct remote *rm, char **cause)
 	if (r < 0)
 		return cause_set(cause, r, "agent %s: %s", rm->name,
 				 strerror(-r));
-	r = remote_receive(rm, REPLY_TIMEOUT_MS, &reply, &type, cause);
+	r = remote_receive(
+		rm, clock_now_ns() + (uint64_t)REPLY_TIMEOUT_MS * NS_PER_MS,
+		REPLY_TIMEOUT_MS / 1000, &reply, &type, cause);
 	if (r < 0)
 		return r;
 	if (strcmp(type, "welcome") != 0) {
@@ -387,8 +427,8 @@ static int remote_greet(struct remote *rm, char **cause)
 	return 0;
 }
 
-int remote_open(const char *target, const char *auth_file, struct remote **out,
-		char **cause)
+int remote_open(const char *target, const char *auth_file, int wake_fd,
+		struct remote **out, char **cause)
 {
 	struct remote *rm = calloc(1, sizeof(*rm));
 	int r;
@@ -397,6 +437,7 @@ int remote_open(const char *target, const char *auth_file, struct remote **out,
 	if (!rm)
 		return -ENOMEM;
 	rm->fd = -1;
+	rm->wake_fd = wake_fd;
 	rm->target = strdup(target);
 	rm->auth_file = auth_file ? strdup(auth_file) : NULL;
 	r = rm->target && (!auth_file || rm->auth_file)
@@ -460,7 +501,7 @@ static int remote_dial_flows(struct remote *rm, uint16_t port,
 		struct sockaddr_in me;
 		socklen_t len = sizeof(me);
 
-		fds[i] = remote_dial(&to);
+		fds[i] = remote_dial(&to, rm->wake_fd);
 		if (fds[i] < 0 ||
 		    getsockname(fds[i], (struct sockaddr *)&me, &len) < 0) {
 			int r = fds[i] < 0 ? fds[i] : -errno;

@@ -229,6 +229,12 @@ int theme_load(const char *dir, const char *name, struct theme *theme,
 	int r;
 
 	*cause = NULL;
+	/* A name, not a path: a settings file cannot reach outside dir. */
+	if (!name[0] || name[0] == '.' || strchr(name, '/'))
+		return cause_set(cause, -EINVAL,
+				 "theme '%s': not a theme's name (a file in "
+				 "the themes folder, no '/')",
+				 name);
 	snprintf(path, sizeof(path), "%s/%s.theme", dir, name);
 	/* Never a theme cut short, nor a FIFO waited on: a user's file. */
 	r = userfile_read(path, THEME_FILE_MAX, &text, &len, &inner);

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Files from other people: an export or a preset whose text holds terminal
+# escapes, raw control characters or impossible figures.  What nio-top prints
+# of them is escaped, the SVG stays well-formed XML, raw controls and
+# negative figures are refused naming the key.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq python3
+
+base=${NIO_TOP_SOURCE:?}/tests/fuzz/corpus/export/stream.json
+esc=$'\e'
+
+# A run's error holding an escape sequence (as JSON allows, \u001b): the
+# table prints it escaped.
+jq '.runs[0].error = "evil\u001b]52;c;aGk=\u0007\u001b[2J"' "$base" >"$tmp/error.json"
+out=$("$NIO_TOP" --batch --load "$tmp/error.json" 2>&1)
+[[ "$out" == *'error: evil\x1b]52;c;aGk=\x07\x1b[2J'* ]] && [[ "$out" != *"$esc"* ]]
+ok $? "a loaded run's error is printed escaped, no ESC reaches the terminal" ||
+	printf '# %q\n' "$out"
+
+# The same bytes raw inside a string: not JSON, refused where they are.
+jq -c ".runs[0].strategy = \"one@@copy\"" "$base" | sed "s/@@/${esc}[2J/" >"$tmp/raw.json"
+grep -q "$esc" "$tmp/raw.json"
+ok $? "a raw ESC is planted in the file"
+err=$("$NIO_TOP" --batch --load "$tmp/raw.json" 2>&1 >/dev/null)
+rc=$?
+[ $rc = 1 ] && [[ "$err" == *'runs[0].strategy: a control character (0x1b) inside a string; JSON wants it escaped'* ]] &&
+	[[ "$err" != *"$esc"* ]]
+ok $? "a raw control character in a string is refused, naming the key (rc $rc)" ||
+	printf '# %q\n' "$err"
+
+# A value that fails validation is echoed escaped.
+jq '.runs[0].strategy = "\u001b]52;c;aGk=\u0007"' "$base" >"$tmp/bad.json"
+err=$("$NIO_TOP" --batch --load "$tmp/bad.json" 2>&1 >/dev/null)
+[ $? = 1 ] && [[ "$err" == *'\x1b]52;c;aGk=\x07'* ]] && [[ "$err" != *"$esc"* ]]
+ok $? "a bad value is named escaped in the error" || printf '# %q\n' "$err"
+
+# Figures that cannot be.
+for key in gbps measured_s; do
+	jq ".runs[0].$key = -1" "$base" >"$tmp/neg.json"
+	err=$("$NIO_TOP" --batch --load "$tmp/neg.json" 2>&1 >/dev/null)
+	[ $? = 1 ] && [[ "$err" == *"runs[0].$key: must be a number >= 0"* ]]
+	ok $? "a negative $key is refused, naming the key (${err#nio-top: })"
+done
+
+# The host's words in an SVG: control characters do not make it ill-formed;
+# a run of 0 Gbit/s on the figures' log scale draws no infinite coordinate.
+jq '.host.cpu_model = "cpu\u001b[31m\u0001 <&>\"" | .host.kernel = "6.18\u0007"
+	| .runs += [.runs[0] | .run = 2 | .msg_size = 16384 | .gbps = 0
+		| .bytes_received = 0 | .messages_received = 0]' \
+	"$base" >"$tmp/svg.json"
+"$NIO_TOP" --batch --load "$tmp/svg.json" --svg "$tmp/f.svg" >/dev/null 2>"$tmp/svg.err"
+ok $? "an export with control characters in its host makes an SVG" || diag "$tmp/svg.err"
+python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' \
+	"$tmp/f.svg" 2>"$tmp/xml.err"
+ok $? "the SVG is well-formed XML" || diag "$tmp/xml.err"
+! grep -Eqi '="-?(inf|nan)' "$tmp/f.svg"
+ok $? "no coordinate in it is infinite or not a number"
+grep -q 'cpu\\x1b\[31m\\x01 &lt;&amp;&gt;&quot;' "$tmp/f.svg"
+ok $? "the CPU model is shown, escaped"
+
+done_testing
