@@ -207,14 +207,15 @@ static void test_join(size_t size, unsigned int fields)
 	size_t gaps[] = {0, 64};
 
 	for (size_t g = 0; g < 2; g++) {
-		uint8_t *base = calloc(1, message_footprint(size, fields,
-							    gaps[g]));
+		uint8_t *base = calloc(
+			1, message_footprint(size, fields, gaps[g]));
 		struct iovec iov[MESSAGE_FIELDS_MAX];
 		struct message msg;
 		size_t total = 0;
 		int n = 0;
 
-		if (base && message_init_in(&msg, size, fields, gaps[g], base) == 0)
+		if (base &&
+		    message_init_in(&msg, size, fields, gaps[g], base) == 0)
 			n = scatter_join(iov, message_iovec(&msg, iov));
 		for (int i = 0; i < n; i++)
 			total += iov[i].iov_len;
