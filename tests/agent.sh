@@ -279,6 +279,32 @@ grep -qF 'hello\x0anio-top agent: 10.9.8.7:1 greeted (forged)\x1b[2J' "$log" &&
 	! grep -q $'\e' "$log" && ! grep -q '^nio-top agent: 10.9.8.7' "$log"
 ok $? "an escape sequence sent before authentication is escaped in the log"
 
+# A connect flood from the clients' own address, silent connections and
+# ones closed at once: real clients with the secret get through, and the log
+# holds a few lines a window and a sum, not two lines a connection.
+lines=$(wc -l <"$log")
+ip netns exec "$host_b" timeout 8 bash -c '
+	while :; do
+		{ exec 3<>/dev/tcp/198.18.99.1/5310 && exec 3>&-; } 2>/dev/null
+		( exec 4<>/dev/tcp/198.18.99.1/5310 && sleep 1 ) 2>/dev/null &
+		sleep 0.01
+	done' &
+flood=$!
+sleep 1
+clean=0
+for _ in $(seq 6); do
+	good_run --auth-file "$tmp/secret" && clean=$((clean + 1))
+done
+ok $([ $clean = 6 ]; echo $?) "a connect flood: $clean of 6 real clients' runs are clean" ||
+	diag "$tmp/good.err"
+wait "$flood" 2>/dev/null
+wait_for_line 'more connections from 198.18.99.2 in the last 10 s, not logged one by one' 150 "$log"
+ok $? "the flood is summed up in the log" || diag "$log"
+grown=$(($(wc -l <"$log") - lines))
+flooded=$(grep -o 'more connections from 198.18.99.2 in the last 10 s' -c "$log")
+[ "$grown" -lt 250 ]
+ok $? "and the log grew by $grown lines in all ($flooded sums)"
+
 kill -TERM "$agent"
 wait "$agent"
 

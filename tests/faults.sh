@@ -25,6 +25,7 @@ reset_then_whole() {
 		.runs[1].bytes_sent == .runs[1].bytes_received'
 }
 
+: >"$tmp/err" # emptied first: wait_for_line must not read the last run's lines
 "$NIO_TOP" --batch -s one-copy,two-copy -m 16K -t 2 -d 2 -w 0.2 \
 	--keep-netns $ns -o "$tmp/batch.json" >"$tmp/table" 2>"$tmp/err" &
 pid=$!

@@ -13,6 +13,7 @@ need_cmd jq
 before=$(net_snapshot)
 
 # kill -9 in the middle of a run.
+: >"$tmp/err" # emptied first: wait_for_line must not read the last run's lines
 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 >/dev/null 2>"$tmp/err" &
 pid=$!
 wait_for_line ' 1/1 ETA ' 300 "$tmp/err"
@@ -36,6 +37,7 @@ ok $? "links, named namespaces and the namespaces held are as before"
 
 # --keep-netns: named while running, unnamed on SIGINT and SIGTERM.
 for sig in INT TERM; do
+	: >"$tmp/err"
 	"$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest \
 		>/dev/null 2>"$tmp/err" &
 	pid=$!
@@ -58,6 +60,7 @@ for sig in INT TERM; do
 done
 
 # --keep-netns and kill -9: the names go too (a guard process removes them).
+: >"$tmp/err"
 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest \
 	>/dev/null 2>"$tmp/err" &
 pid=$!
@@ -87,6 +90,7 @@ names_gone() {
 # A kill of nio-top's whole process group misses the guard, which has a
 # session of its own: timeout -s KILL, and kill -9 -PGID.  (A busy shared
 # machine has taken over 3 s to build the network: 10 s to start.)
+: >"$tmp/err"
 timeout -s KILL 10 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 \
 	--keep-netns niogrp >/dev/null 2>"$tmp/err" &
 killer=$!
@@ -96,6 +100,7 @@ wait $killer
 rc=$?
 names_gone niogrp
 ok $? "timeout -s KILL 10 (exit $rc): within 2 s the names and their mounts are gone"
+: >"$tmp/err"
 setsid "$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niogrp \
 	>/dev/null 2>"$tmp/err" &
 leader=$!
@@ -109,6 +114,7 @@ ok $? "kill -9 -PGID: within 2 s the names and their mounts are gone"
 
 # What kills the guard too (a kill of the whole cgroup) leaves the names;
 # the next nio-top with the prefix knows them for its own and clears them.
+: >"$tmp/err"
 "$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niostale \
 	>/dev/null 2>"$tmp/err" &
 pid=$!

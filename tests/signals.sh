@@ -38,6 +38,7 @@ for sig in $sigs; do
 	rm -f "$tmp/segv-now"
 	binary=$NIO_TOP
 	[ $sig = SEGV ] && binary=$NIO_TOP_SEGV
+	: >"$tmp/err" # emptied first: wait_for_line must not read the last run's lines
 	NIO_TOP_TEST_SEGV="$tmp/segv-now" "$binary" --batch -s one-copy \
 		-m 4K,16K,64K -d 0.5 -w 0 --keep-netns niosig -o "$out" \
 		>"$tmp/table" 2>"$tmp/err" &

@@ -39,7 +39,11 @@
 #define AUTH_PEERS_MAX	     64
 #define FLOWS_TIMEOUT_MS     5000
 #define SEND_TIMEOUT_S	     5
-#define TICK_NS		     (RUN_TICK_MS * NS_PER_MS)
+/* Per address, so many connections are logged each window; the rest summed. */
+#define LOG_BURST     50
+#define LOG_WINDOW_NS (10000 * NS_PER_MS)
+#define LOG_PEERS_MAX 16
+#define TICK_NS	      (RUN_TICK_MS * NS_PER_MS)
 
 /* A connection that has not been greeted yet. */
 struct handshake {
@@ -50,6 +54,15 @@ struct handshake {
 	struct proto_reader in;
 	cJSON *hello; /* read; its secret waits for AUTH_DELAY_MS to pass */
 	uint64_t hello_ns; /* when the hello was read */
+	bool quiet;	   /* one of a flood: not logged until greeted */
+};
+
+/* An address's connections in the log's current window. */
+struct log_peer {
+	struct in_addr addr;
+	uint64_t since_ns; /* the window's start; 0: a free entry */
+	unsigned int logged;
+	unsigned int quiet; /* connections past LOG_BURST, not logged */
 };
 
 /* An address that sent a wrong secret, and when it may be heard again. */
@@ -68,6 +81,7 @@ struct agent {
 	struct host_info host; /* for the welcome */
 	struct handshake shake[AGENT_HANDSHAKES_MAX];
 	struct auth_wait auth_wait[AUTH_PEERS_MAX];
+	struct log_peer log_peer[LOG_PEERS_MAX];
 
 	/* The client, greeted, if any. */
 	int fd;
@@ -401,7 +415,8 @@ static void handshake_drop(struct agent *a, struct handshake *h,
 		return;
 	if (why) {
 		proto_send_error(h->fd, why);
-		agent_log(a, "%s dropped: %s", h->peer, why);
+		if (!h->quiet)
+			agent_log(a, "%s dropped: %s", h->peer, why);
 	}
 	close(h->fd);
 	h->fd = -1;
@@ -436,9 +451,82 @@ void agent_close(struct agent *a, const char *why)
 	free(a);
 }
 
+/* The flood's summary of p's window, if connections went unlogged. */
+static void log_peer_flush(struct agent *a, struct log_peer *p)
+{
+	char ip[INET_ADDRSTRLEN];
+
+	if (p->quiet) {
+		inet_ntop(AF_INET, &p->addr, ip, sizeof(ip));
+		agent_log(a,
+			  "%u more connections from %s in the last %.0f s, "
+			  "not logged one by one",
+			  p->quiet, ip, (double)LOG_WINDOW_NS / 1e9);
+	}
+	p->quiet = 0;
+	p->logged = 0;
+	p->since_ns = 0;
+}
+
+/* Summaries of the windows that have ended by now. */
+static void log_peers_flush(struct agent *a, uint64_t now_ns)
+{
+	for (size_t i = 0; i < LOG_PEERS_MAX; i++) {
+		struct log_peer *p = &a->log_peer[i];
+
+		if (p->since_ns && now_ns >= p->since_ns + LOG_WINDOW_NS)
+			log_peer_flush(a, p);
+	}
+}
+
+/*
+ * Counts a connection from addr: whether it is logged (the first LOG_BURST
+ * of a window are).  An address takes its own entry, a free one, or the
+ * one whose window began first.
+ */
+static bool log_peer_count(struct agent *a, struct in_addr addr,
+			   uint64_t now_ns)
+{
+	struct log_peer *p = NULL;
+
+	log_peers_flush(a, now_ns);
+	for (size_t i = 0; i < LOG_PEERS_MAX; i++) {
+		struct log_peer *k = &a->log_peer[i];
+
+		if (k->since_ns && k->addr.s_addr == addr.s_addr) {
+			p = k;
+			break;
+		}
+		if (!p || k->since_ns < p->since_ns)
+			p = k;
+	}
+	if (p->since_ns && p->addr.s_addr != addr.s_addr)
+		log_peer_flush(a, p);
+	if (!p->since_ns) {
+		p->addr = addr;
+		p->since_ns = now_ns;
+	}
+	if (p->logged < LOG_BURST) {
+		p->logged++;
+		return true;
+	}
+	p->quiet++;
+	return false;
+}
+
+/* Whether h has said anything: read already, or waiting to be. */
+static bool handshake_spoke(const struct handshake *h)
+{
+	struct pollfd pfd = {.fd = h->fd, .events = POLLIN};
+
+	return h->hello || h->in.len > 0 || poll(&pfd, 1, 0) > 0;
+}
+
 /*
  * A new connection becomes a handshake; when every handshake is taken the
- * oldest makes room, told only that the agent is busy.
+ * oldest that has said nothing makes room (else the oldest), told only that
+ * the agent is busy: a flood of silent connections never pushes out a
+ * client whose hello has come.
  */
 static void agent_accept(struct agent *a)
 {
@@ -448,6 +536,7 @@ static void agent_accept(struct agent *a)
 	int one = 1, idle = 10, interval = 5, count = 3;
 	char ip[INET_ADDRSTRLEN];
 	struct handshake *h = NULL;
+	bool h_silent = false;
 	int fd = accept4(a->listen_fd, (struct sockaddr *)&from, &len,
 			 SOCK_CLOEXEC);
 
@@ -461,13 +550,17 @@ static void agent_accept(struct agent *a)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count));
 	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
 		struct handshake *k = &a->shake[i];
+		bool silent = k->fd >= 0 && !handshake_spoke(k);
 
 		if (k->fd < 0) {
 			h = k;
 			break;
 		}
-		if (!h || k->connected_ns < h->connected_ns)
+		if (!h || (silent && !h_silent) ||
+		    (silent == h_silent && k->connected_ns < h->connected_ns)) {
 			h = k;
+			h_silent = silent;
+		}
 	}
 	if (h->fd >= 0)
 		handshake_drop(a, h,
@@ -479,7 +572,9 @@ static void agent_accept(struct agent *a)
 	h->addr = from;
 	h->connected_ns = clock_now_ns();
 	proto_reader_reset(&h->in);
-	agent_log(a, "%s connected", h->peer);
+	h->quiet = !log_peer_count(a, from.sin_addr, h->connected_ns);
+	if (!h->quiet)
+		agent_log(a, "%s connected", h->peer);
 }
 
 static void agent_read(struct agent *a);
@@ -589,7 +684,8 @@ static void agent_authenticate(struct agent *a, struct handshake *h,
 			 "busy: serving %s for %.0f s; one client at a time",
 			 a->peer, (double)(now_ns - a->connected_ns) / 1e9);
 		proto_send_error(h->fd, why);
-		agent_log(a, "%s refused: %s", h->peer, why);
+		if (!h->quiet)
+			agent_log(a, "%s refused: %s", h->peer, why);
 		handshake_drop(a, h, NULL);
 		return;
 	}
@@ -608,7 +704,8 @@ static void handshake_read(struct agent *a, struct handshake *h,
 
 	if (n == 0 ||
 	    (n < 0 && n != -EAGAIN && n != -EINTR && n != -EMSGSIZE)) {
-		agent_log(a, "%s left before its hello", h->peer);
+		if (!h->quiet)
+			agent_log(a, "%s left before its hello", h->peer);
 		handshake_drop(a, h, NULL);
 		return;
 	}
@@ -1072,6 +1169,10 @@ uint64_t agent_deadline_ns(const struct agent *a)
 						    HANDSHAKE_TIMEOUT_MS *
 							    NS_PER_MS);
 	}
+	for (size_t i = 0; i < LOG_PEERS_MAX; i++)
+		if (a->log_peer[i].quiet)
+			deadline = earliest(deadline, a->log_peer[i].since_ns +
+							      LOG_WINDOW_NS);
 	if (agent_idle(a))
 		deadline = earliest(deadline,
 				    a->idle_since_ns +
@@ -1154,6 +1255,7 @@ void agent_step(struct agent *a, const struct pollfd *pfd, unsigned int n,
 	agent_handshakes(a, pfd, n, now_ns);
 	if (readable(pfd, n, a->listen_fd))
 		agent_accept(a);
+	log_peers_flush(a, now_ns);
 	if (agent_idle(a) &&
 	    now_ns >= a->idle_since_ns + a->options.max_idle_ms * NS_PER_MS) {
 		snprintf(why, sizeof(why),
