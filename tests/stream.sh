@@ -85,6 +85,16 @@ jq_true "$tmp/short.json" '(.runs | length) == 50 and
 	.messages_received > 0) or ((.error | type) == "string" and (.error | length) > 0))'
 ok $? "50 runs of 10 ms: each delivered messages or says why not ($(jq '[.runs[] | select(.error != null)] | length' "$tmp/short.json") failed)"
 
+# A local run over --max-memory is refused before it allocates, both
+# figures named; the batch goes on with the next.
+err=$("$NIO_TOP" --batch -s one-copy -m 4M,4K -d 0.2 -w 0 --max-memory 64K \
+	-o "$tmp/budget.json" 2>&1 >/dev/null)
+rc=$?
+[ $rc = 1 ] && [[ "$err" == *'one-copy 4M x1: 1 flow of one-copy 4M needs 8.0 MiB of buffers; a run may use 64.0 KiB here (--max-memory)'* ]] &&
+	jq_true "$tmp/budget.json" '(.runs | length) == 1 and .runs[0].msg_size == 4096'
+ok $? "a run over --max-memory is refused naming both figures, the next runs (rc $rc)" ||
+	printf '# %s\n' "$err"
+
 sleep 0.2
 [ "$(net_snapshot)" = "$before" ]
 ok $? "no namespace or link left behind"

@@ -174,6 +174,12 @@ struct run;
  * buffers: known before anything is allocated.
  */
 size_t run_memory(const struct run_config *config);
+/*
+ * What one run may allocate here: asked (--max-memory) if not 0, else a
+ * quarter of the machine's memory, or of this process's cgroup limit if
+ * that is smaller (*whose names which; NULL when asked).
+ */
+uint64_t run_memory_budget(uint64_t asked, const char **whose);
 
 /*
  * The file descriptors the ends this host runs will hold: each end's socket,

@@ -431,9 +431,9 @@ const struct option_row option_rows[] = {
 	 .arg = "SIZE",
 	 .type = OPTION_BYTES,
 	 .offset = O(max_memory),
-	 .flags = OPTION_SERVE,
-	 .help = "the buffers one run may allocate here, K, M, G or T (default "
-		 "a quarter of this machine's memory)"},
+	 .help = "the buffers one run may allocate here, K, M, G or T: a "
+		 "local run, or an agent's side of one (default a quarter of "
+		 "this machine's memory)"},
 	{.name = "max-threads",
 	 .arg = "N",
 	 .type = OPTION_UINT,

@@ -5,9 +5,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "cause.h"
 #include "run_private.h"
@@ -28,6 +31,54 @@ size_t run_memory(const struct run_config *c)
 	if (c->mode == RUN_RR)
 		per_flow += sizeof(struct latency_recorder);
 	return per_flow * c->threads;
+}
+
+/* The memory limit of this process's cgroup (v2), or 0 if it has none. */
+static uint64_t cgroup_memory_max(void)
+{
+	char line[512], path[600], value[32];
+	unsigned long long max = 0;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	bool found = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			found = true;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!found)
+		return 0;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", line + 3);
+	f = fopen(path, "re");
+	if (f && fgets(value, sizeof(value), f))
+		max = strtoull(value, NULL, 10); /* "max": 0 */
+	if (f)
+		fclose(f);
+	return max;
+}
+
+uint64_t run_memory_budget(uint64_t asked, const char **whose)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t total;
+	uint64_t cgroup;
+
+	*whose = NULL;
+	if (asked)
+		return asked;
+	total = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page
+				      : 1ull << 30;
+	cgroup = cgroup_memory_max();
+	*whose = "this machine's memory";
+	if (cgroup && cgroup < total) {
+		total = cgroup;
+		*whose = "this cgroup's memory.max";
+	}
+	return total / 4;
 }
 
 /* The descriptors this process holds now. */

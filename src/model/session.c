@@ -9,8 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "cause.h"
 #include "plan.h"
 #include "session.h"
+#include "units.h"
 
 void session_init(struct session *s)
 {
@@ -121,6 +123,27 @@ int session_open(struct session *s, const struct options *options, int wake_fd,
 int session_start_run(struct session *s, const struct run_config *config,
 		      struct run **run, char **cause)
 {
+	const char *whose;
+	uint64_t budget = run_memory_budget(s->options.max_memory, &whose);
+	size_t bytes = run_memory(config);
+
+	/* Known before a byte is allocated, as an agent knows its side. */
+	if (bytes > budget) {
+		char size[24], wanted[32], allowed[32];
+
+		units_format_size(config->msg_size, size, sizeof(size));
+		units_format_bytes(bytes, wanted, sizeof(wanted));
+		units_format_bytes(budget, allowed, sizeof(allowed));
+		return cause_set(
+			cause, -E2BIG,
+			"%u flow%s of %s %s need%s %s of buffers; a "
+			"run may use %s here (%s%s)",
+			config->threads, config->threads == 1 ? "" : "s",
+			config->strategy->name, size,
+			config->threads == 1 ? "s" : "", wanted, allowed,
+			whose ? "a quarter of " : "--max-memory",
+			whose ? whose : "");
+	}
 	return run_start(config, &s->topo, s->remote ? &s->far : NULL, run,
 			 cause);
 }

@@ -161,54 +161,6 @@ static int agent_listen(struct agent *a, const struct options *o, char **cause)
 	return 0;
 }
 
-/* The memory limit of this process's cgroup (v2), or 0 if it has none. */
-static uint64_t cgroup_memory_max(void)
-{
-	char line[512], path[600], value[32];
-	unsigned long long max = 0;
-	FILE *f = fopen("/proc/self/cgroup", "re");
-	bool found = false;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3) == 0) {
-			line[strcspn(line, "\n")] = '\0';
-			found = true;
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-	if (!found)
-		return 0;
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.max", line + 3);
-	f = fopen(path, "re");
-	if (f && fgets(value, sizeof(value), f))
-		max = strtoull(value, NULL, 10); /* "max": 0 */
-	if (f)
-		fclose(f);
-	return max;
-}
-
-/*
- * What one run may allocate when the owner said nothing: a quarter of the
- * machine's memory, or of this process's cgroup limit if that is smaller.
- */
-static uint64_t default_budget(const char **whose)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-	uint64_t total = pages > 0 && page > 0
-				 ? (uint64_t)pages * (uint64_t)page
-				 : 1ull << 30;
-	uint64_t cgroup = cgroup_memory_max();
-
-	*whose = "this machine's memory";
-	if (cgroup && cgroup < total) {
-		total = cgroup;
-		*whose = "this cgroup's memory.max";
-	}
-	return total / 4;
-}
-
 int agent_open(const struct options *o, FILE *log, struct agent **out,
 	       char **cause)
 {
@@ -242,7 +194,7 @@ int agent_open(const struct options *o, FILE *log, struct agent **out,
 	}
 	host_info_read(&a->host,
 		       o->counters_enabled ? &a->options.counters : NULL);
-	a->budget = o->max_memory ? o->max_memory : default_budget(&whose);
+	a->budget = run_memory_budget(o->max_memory, &whose);
 	units_format_bytes(a->budget, budget, sizeof(budget));
 	agent_log(a, "listening on %s:%u (protocol version %d%s)",
 		  o->listen ? o->listen : "0.0.0.0", o->port, PROTO_VERSION,
