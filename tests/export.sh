@@ -107,6 +107,20 @@ for i in 1 2 3 4 5; do
 done
 [ $landed -ge 3 ] && [ -z "$(ls -A "$tmp/kill")" ]
 ok $? "kill -9 while writing ($landed of 5 mid-write): no file left behind"
+# SIGTERM while a large export loads for --batch: it ends at once (the
+# default action: nothing is made yet), not once the file is read.
+jq '.runs = [range(3000) as $i | .runs[0]]' "$tmp/out/r.json" >"$tmp/huge.json"
+"$NIO_TOP" --batch --load "$tmp/huge.json" -o "$tmp/term.json" >/dev/null 2>&1 &
+loader=$!
+sleep 0.3
+term_from=$(date +%s%N)
+kill -TERM $loader
+wait $loader
+rc=$?
+ms=$((($(date +%s%N) - term_from) / 1000000))
+[ $rc = 143 ] && [ $ms -lt 1000 ] && [ ! -e "$tmp/term.json" ]
+ok $? "SIGTERM while --load reads a large export: exit $rc in $ms ms, nothing written"
+
 # A name a killed writer had for a moment (between naming its file and the
 # rename) is removed by the next write of the same file.
 sh -c 'exit 0' &

@@ -82,13 +82,15 @@ ours() {
 }
 
 # What nio-top must leave as it found it: the links and named namespaces it
-# or the test could make (nio*, the test's own nt*), and the network
-# namespaces the test's processes hold, as an inode number each.
+# or the test could make (nio*, the test's own nt* and nio-test-$$-*, not
+# another test's), and the network namespaces the test's processes hold, as
+# an inode number each.
 net_snapshot() {
 	local p
 	{
 		ip -o link show | cut -d: -f2 | sed 's/@.*//' | grep -E '^ (nio|nt)'
-		ls /run/netns 2>/dev/null | grep '^nio'
+		ls /run/netns 2>/dev/null | grep '^nio' | grep -v '^nio-test-'
+		ls /run/netns 2>/dev/null | grep "^nio-test-$$-"
 		for p in $(ours); do
 			readlink "/proc/$p/ns/net" 2>/dev/null |
 				sed -n 's/^net:\[\([0-9]*\)\]$/\1/p'

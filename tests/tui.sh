@@ -283,6 +283,21 @@ screen | grep -q "'dumb' cannot move the cursor"
 ok $? "TERM=dumb: a clear message"
 T kill-server
 
+# q on a shaped link: the run's flows cannot drain the megabytes queued at
+# 200 kbit/s, so the quit waits a second for them, not the stop's 15.
+start "${utf8[@]}" -- --no-config -s one-copy -m 64K --rate 200K
+wait_screen 'run 1: one-copy' 100
+ok $? "a continuous run over a 200 kbit/s link starts"
+sleep 2
+quit_from=$(date +%s%N)
+T send-keys -t ui q
+wait_screen 'q quits' 10 && T send-keys -t ui q
+wait_exit
+ms=$((($(date +%s%N) - quit_from) / 1000000))
+[ "$(cat "$tmp/exit" 2>/dev/null)" = 0 ] && [ $ms -lt 5000 ]
+ok $? "q quits it in $ms ms, not after the flows' 15 s (exit $(cat "$tmp/exit" 2>/dev/null))"
+T kill-server
+
 mkdir "$tmp/themes"
 cp "$themes/default.theme" "$tmp/themes/"
 printf '# broken\ntheme[main_fg]="#12345"\n' >"$tmp/themes/bad.theme"

@@ -51,6 +51,12 @@ struct explorer_point {
 	float value[SIDE_COUNT][METRICS_MAX];
 };
 
+/*
+ * How long a quit waits for the run's flows to drain (a shaped link may hold
+ * megabytes): then the run ends at once, kept with the reason.
+ */
+#define EXPLORER_QUIT_GRACE_MS 1000
+
 #define EXPLORER_HISTORY_S	60
 #define EXPLORER_WINDOW_MS	500 /* the gauges average over this much */
 #define EXPLORER_SAMPLES	64
@@ -77,8 +83,9 @@ struct explorer {
 	unsigned int run_number;
 	bool restart; /* start config once the stopping run is done */
 	bool quitting;
-	bool aborted; /* by a signal: the run is not kept */
-	bool viewing; /* a loaded export (no plan): nothing runs */
+	uint64_t quit_ns; /* when: the run's flows get EXPLORER_QUIT_GRACE_MS */
+	bool aborted;	  /* by a signal: the run is not kept */
+	bool viewing;	  /* a loaded export (no plan): nothing runs */
 
 	struct run_config *sweep; /* the plan being run one by one */
 	/* The controls before the sweep: restored after it. */

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "counters.h"
+#include "metric.h"
+#include "sampler.h"
 
 #define PROTO_VERSION 5
 #define PROTO_PORT    5310
@@ -78,5 +80,15 @@ int proto_send_error(int fd, const char *text);
 
 /* The run a message belongs to (0: none). */
 unsigned int proto_run_id(const cJSON *msg);
+
+/*
+ * What a peer's report can hold: in its measured window (measured_s) it
+ * cannot have moved more bytes or messages than its totals hold (1% and a
+ * message of rounding allowed).  0, or -EPROTO with *cause naming the
+ * figure.
+ */
+int proto_check_result(const struct run_totals *totals,
+		       const struct metric_values *derived, double measured_s,
+		       char **cause);
 
 #endif

@@ -264,7 +264,13 @@ int app_run(const struct options *options)
 	/* Without a terminal nio-top runs headless, as with --batch. */
 	explore = !options->batch && !options->serve && isatty(STDIN_FILENO) &&
 		  isatty(STDOUT_FILENO);
-	r = loop_setup(&app, explore);
+	/*
+	 * A saved export printed again only reads and writes files: signals
+	 * keep their default, so a large one can be stopped while it loads
+	 * (an output is linked in only when whole: nothing is left behind).
+	 */
+	app.signal_fd = app.timer_fd = -1;
+	r = options->load && !explore ? 0 : loop_setup(&app, explore);
 	if (r < 0) {
 		app_say("cannot set up signals and timers: %s", strerror(-r));
 		return 1;

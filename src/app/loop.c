@@ -45,8 +45,10 @@ int loop_setup(struct app *app, bool job_control)
 
 void loop_teardown(struct app *app)
 {
-	close(app->timer_fd);
-	close(app->signal_fd);
+	if (app->timer_fd >= 0)
+		close(app->timer_fd);
+	if (app->signal_fd >= 0)
+		close(app->signal_fd);
 }
 
 /*
@@ -87,7 +89,8 @@ int loop_take_signal(struct app *app)
 {
 	const struct frontend none = {0};
 	bool resized = false;
-	int sig = loop_read_signal(app, &none, &resized);
+	int sig = app->signal_fd >= 0 ? loop_read_signal(app, &none, &resized)
+				      : 0;
 
 	if (sig && !app->signal)
 		app->signal = sig;

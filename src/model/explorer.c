@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 
+#include "clock.h"
 #include "explorer.h"
 #include "units.h"
 #include "outfile.h"
@@ -500,6 +501,8 @@ void explorer_quit(struct explorer *e)
 {
 	sweep_cancel(e);
 	e->restart = false;
+	if (!e->quitting)
+		e->quit_ns = clock_now_ns();
 	e->quitting = true;
 	if (e->state == EXPLORER_RUNNING) {
 		run_stop(e->run);
@@ -525,9 +528,19 @@ int explorer_event_fd(const struct explorer *e)
 	return e->run ? run_event_fd(e->run) : -1;
 }
 
+/* When a quit stops waiting for the run's flows. */
+static uint64_t quit_deadline_ns(const struct explorer *e)
+{
+	return e->quit_ns + EXPLORER_QUIT_GRACE_MS * NS_PER_MS;
+}
+
 uint64_t explorer_deadline_ns(const struct explorer *e)
 {
-	return e->run ? run_deadline_ns(e->run) : 0;
+	uint64_t d = e->run ? run_deadline_ns(e->run) : 0;
+
+	if (e->run && e->quitting && !e->aborted && quit_deadline_ns(e) < d)
+		d = quit_deadline_ns(e);
+	return d;
 }
 
 static void explorer_finish(struct explorer *e)
@@ -575,6 +588,9 @@ void explorer_tick(struct explorer *e, uint64_t now_ns)
 {
 	char failures[256] = "";
 
+	if (e->run && e->quitting && !e->aborted &&
+	    now_ns >= quit_deadline_ns(e) && !run_error(e->run))
+		run_abort(e->run, "quit before its flows drained");
 	if (e->run && run_tick(e->run, now_ns))
 		explorer_finish(e);
 	if (e->run || e->quitting)

@@ -18,6 +18,7 @@
 #include "cause.h"
 #include "codec.h"
 #include "jsonfile.h"
+#include "metric.h"
 #include "proto.h"
 #include "run.h"
 #include "userfile.h"
@@ -482,4 +483,36 @@ unsigned int proto_run_id(const cJSON *msg)
 	    id > UINT32_MAX)
 		return 0;
 	return (unsigned int)id;
+}
+
+int proto_check_result(const struct run_totals *t,
+		       const struct metric_values *derived, double measured_s,
+		       char **cause)
+{
+	double bytes = (double)(t->bytes_sent > t->bytes_received
+					? t->bytes_sent
+					: t->bytes_received);
+	double messages = (double)(t->messages_sent > t->messages_received
+					   ? t->messages_sent
+					   : t->messages_received);
+	const struct {
+		const char *key;
+		double most; /* the rate times the window, at most */
+	} rates[] = {
+		{"gbps", bytes * 8 / 1e9 * 1.01},
+		{"msgs_per_s", messages * 1.01 + 1},
+	};
+
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		int m = metric_find(rates[i].key);
+		double value = m < 0 ? NAN : derived->value[m];
+
+		if (isfinite(value) && measured_s > 0 &&
+		    value * measured_s > rates[i].most)
+			return cause_set(cause, -EPROTO,
+					 "derived.%s %g over %.3g s is more "
+					 "than its totals hold",
+					 rates[i].key, value, measured_s);
+	}
+	return 0;
 }

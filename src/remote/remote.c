@@ -705,6 +705,9 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 	const cJSON *derived = cJSON_GetObjectItemCaseSensitive(msg, "derived");
 	const cJSON *profile = cJSON_GetObjectItemCaseSensitive(msg, "profile");
 	const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
+	const cJSON *window = cJSON_GetObjectItemCaseSensitive(msg,
+							       "measured_s");
+	char *why = NULL;
 
 	v->counted = cJSON_IsTrue(
 		cJSON_GetObjectItemCaseSensitive(msg, "counted"));
@@ -731,6 +734,14 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 	    codec_read_profile(profile, &v->profile, "result.profile",
 			       CODEC_STRICT, cause) < 0)
 		return -EINVAL;
+	if (proto_check_result(&v->totals, &v->side.derived,
+			       cJSON_IsNumber(window) ? window->valuedouble : 0,
+			       &why) < 0) {
+		cause_set(cause, -EPROTO, "agent %s sent a bad result: %s",
+			  rm->name, why);
+		free(why);
+		return -EPROTO;
+	}
 	if (cJSON_IsString(error)) {
 		char *text = agent_text(msg, "error", "");
 
