@@ -1,7 +1,8 @@
 /*
  * What an agent's report may claim: its rates over its measured window
- * cannot exceed what its totals hold.  A Gbit/s of 1e300 is refused naming
- * the figure; honest figures, unknown ones and an empty window pass.
+ * cannot exceed what its totals hold, nor its round trips the window.  A
+ * Gbit/s of 1e300 and a p50 of 172 s in a 1 s run are refused naming the
+ * figure; honest figures, unknown ones and an empty window pass.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,8 +12,8 @@
 #include "proto.h"
 #include "tap.h"
 
-static int check(double gbps, double msgs_per_s, double measured_s,
-		 char **cause)
+static int check_rtt(double gbps, double msgs_per_s, double measured_s,
+		     const struct latency_hist *rtt, char **cause)
 {
 	struct run_totals t = {.bytes_sent = 1000000000,
 			       .bytes_received = 1000000000,
@@ -24,7 +25,13 @@ static int check(double gbps, double msgs_per_s, double measured_s,
 	d.value[metric_find("gbps")] = gbps;
 	d.value[metric_find("msgs_per_s")] = msgs_per_s;
 	*cause = NULL;
-	return proto_check_result(&t, &d, measured_s, cause);
+	return proto_check_result(&t, &d, measured_s, rtt, 1, cause);
+}
+
+static int check(double gbps, double msgs_per_s, double measured_s,
+		 char **cause)
+{
+	return check_rtt(gbps, msgs_per_s, measured_s, NULL, cause);
 }
 
 int main(void)
@@ -54,6 +61,20 @@ int main(void)
 	free(cause);
 	r = check(1e300, 1e300, 0, &cause);
 	ok(r == 0, "no window: nothing to hold a rate against");
+	free(cause);
+
+	/* 1000 round trips of 0.5 ms in 1 s fit; of 172 s each, not. */
+	struct latency_hist rtt = {.count = 1000, .sum_ns = 500000000};
+
+	r = check_rtt(8.0, 1000, 1.0, &rtt, &cause);
+	ok(r == 0, "round trips that fit in the window pass");
+	free(cause);
+	rtt.sum_ns = 1000 * 172000000000ull;
+	r = check_rtt(8.0, 1000, 1.0, &rtt, &cause);
+	ok(r == -EPROTO && cause &&
+		   strstr(cause, "latency: 1000 round trips that add up to "
+				 "1.72e+05 s do not fit in 1 s of 1 flow"),
+	   "a p50 of 172 s in a 1 s run is refused (%s)", cause);
 	free(cause);
 	return tap_done();
 }

@@ -487,8 +487,19 @@ unsigned int proto_run_id(const cJSON *msg)
 
 int proto_check_result(const struct run_totals *t,
 		       const struct metric_values *derived, double measured_s,
+		       const struct latency_hist *rtt, unsigned int flows,
 		       char **cause)
 {
+	/* A flow's round trips follow each other: they fit in its window. */
+	double most_ns = (measured_s * 1.01 + 1) * 1e9 * flows;
+
+	if (rtt && (double)rtt->sum_ns > most_ns)
+		return cause_set(cause, -EPROTO,
+				 "latency: %" PRIu64 " round trips that add "
+				 "up to %.3g s do not fit in %.3g s of %u "
+				 "flow%s",
+				 rtt->count, (double)rtt->sum_ns / 1e9,
+				 measured_s, flows, flows == 1 ? "" : "s");
 	double bytes = (double)(t->bytes_sent > t->bytes_received
 					? t->bytes_sent
 					: t->bytes_received);

@@ -44,6 +44,7 @@ struct remote {
 	struct host_info host;
 	unsigned int last_id; /* the current run's number */
 	unsigned int events;  /* counters the agent reads per thread */
+	unsigned int flows;   /* the current run's */
 	struct run_far_view view;
 };
 
@@ -572,6 +573,7 @@ static int remote_start(void *data, const struct run_config *config, int *fds,
 	}
 	view_reset(&rm->view);
 	rm->events = config->counters ? config->counters->count : 0;
+	rm->flows = config->threads;
 
 	msg = proto_message("run", id);
 	cJSON_AddStringToObject(msg, "agent_side", run_role_name(agent));
@@ -736,6 +738,7 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 		return -EINVAL;
 	if (proto_check_result(&v->totals, &v->side.derived,
 			       cJSON_IsNumber(window) ? window->valuedouble : 0,
+			       v->has_latency ? &v->latency : NULL, rm->flows,
 			       &why) < 0) {
 		cause_set(cause, -EPROTO, "agent %s sent a bad result: %s",
 			  rm->name, why);
