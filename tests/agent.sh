@@ -305,6 +305,26 @@ flooded=$(grep -o 'more connections from 198.18.99.2 in the last 10 s' -c "$log"
 [ "$grown" -lt 250 ]
 ok $? "and the log grew by $grown lines in all ($flooded sums)"
 
+# Silent connections flooding from one address (the agent's own) leave room
+# for a client on another that takes half a second to say hello.
+ip netns exec "$host_a" timeout 6 bash -c '
+	while :; do
+		( exec 4<>/dev/tcp/198.18.99.1/5310 && sleep 1 ) 2>/dev/null &
+		sleep 0.01
+	done' &
+flood=$!
+sleep 1
+out=$(ip netns exec "$host_b" timeout 5 bash -c '
+	exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
+	sleep 0.5
+	printf "%s\n" "$1" >&3
+	IFS= read -r line <&3
+	echo "$line"' slow "$good_hello")
+kill "$flood" 2>/dev/null
+wait "$flood" 2>/dev/null
+[[ "$out" == *'"type":"welcome"'* ]]
+ok $? "a slow client on another address is greeted during a silent flood (${out:0:40})"
+
 kill -TERM "$agent"
 wait "$agent"
 

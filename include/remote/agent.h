@@ -20,6 +20,8 @@
 
 /* Connections waiting to be greeted, at most. */
 #define AGENT_HANDSHAKES_MAX 4
+/* Of which one address may hold at most this many. */
+#define AGENT_HANDSHAKES_PER_ADDR 2
 /* The listener, the client, the run, and the handshakes. */
 #define AGENT_POLL_MAX (3 + AGENT_HANDSHAKES_MAX)
 

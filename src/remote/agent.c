@@ -475,10 +475,42 @@ static bool handshake_spoke(const struct handshake *h)
 }
 
 /*
- * A new connection becomes a handshake; when every handshake is taken the
- * oldest that has said nothing makes room (else the oldest), told only that
- * the agent is busy: a flood of silent connections never pushes out a
- * client whose hello has come.
+ * Where a new connection from addr waits: a free handshake; else, when addr
+ * already has AGENT_HANDSHAKES_PER_ADDR waiting, one of its own; else any.
+ * Among those, the oldest that has said nothing, or the oldest.
+ */
+static struct handshake *handshake_room(struct agent *a, struct in_addr addr)
+{
+	struct handshake *h = NULL;
+	unsigned int own = 0;
+	bool h_silent = false;
+
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
+		if (a->shake[i].fd < 0)
+			return &a->shake[i];
+		own += a->shake[i].addr.sin_addr.s_addr == addr.s_addr;
+	}
+	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
+		struct handshake *k = &a->shake[i];
+		bool silent = !handshake_spoke(k);
+
+		if (own >= AGENT_HANDSHAKES_PER_ADDR &&
+		    k->addr.sin_addr.s_addr != addr.s_addr)
+			continue;
+		if (!h || (silent && !h_silent) ||
+		    (silent == h_silent && k->connected_ns < h->connected_ns)) {
+			h = k;
+			h_silent = silent;
+		}
+	}
+	return h;
+}
+
+/*
+ * A new connection becomes a handshake; when every handshake is taken one
+ * makes room (handshake_room), told only that the agent is busy: a flood
+ * of silent connections never pushes out a client whose hello has come,
+ * nor, from one address, a client on another.
  */
 static void agent_accept(struct agent *a)
 {
@@ -487,8 +519,7 @@ static void agent_accept(struct agent *a)
 	socklen_t len = sizeof(from);
 	int one = 1, idle = 10, interval = 5, count = 3;
 	char ip[INET_ADDRSTRLEN];
-	struct handshake *h = NULL;
-	bool h_silent = false;
+	struct handshake *h;
 	int fd = accept4(a->listen_fd, (struct sockaddr *)&from, &len,
 			 SOCK_CLOEXEC);
 
@@ -500,20 +531,7 @@ static void agent_accept(struct agent *a)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof(interval));
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count));
-	for (size_t i = 0; i < AGENT_HANDSHAKES_MAX; i++) {
-		struct handshake *k = &a->shake[i];
-		bool silent = k->fd >= 0 && !handshake_spoke(k);
-
-		if (k->fd < 0) {
-			h = k;
-			break;
-		}
-		if (!h || (silent && !h_silent) ||
-		    (silent == h_silent && k->connected_ns < h->connected_ns)) {
-			h = k;
-			h_silent = silent;
-		}
-	}
+	h = handshake_room(a, from.sin_addr);
 	if (h->fd >= 0)
 		handshake_drop(a, h,
 			       "busy: too many connections waiting to be "
