@@ -213,6 +213,11 @@ void run_profile_finish(struct run *run, struct run_result *result)
 				  run->config.settings.profile_hz, p);
 		run_side_why(run, side == 0, p->why, sizeof(p->why),
 			     &p->user_only);
+		if (!run->slices && !p->why[0])
+			snprintf(p->why, sizeof(p->why),
+				 "no interval was sampled: the run measured "
+				 "fewer than %d (one in %d is sampled)",
+				 RUN_SLICE_EVERY, RUN_SLICE_EVERY);
 	}
 	if (run->rtt_excluded)
 		latency_hist_subtract(run->rtt_to, run->rtt_excluded);
