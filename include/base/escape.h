@@ -5,6 +5,9 @@
 #ifndef NIO_TOP_ESCAPE_H
 #define NIO_TOP_ESCAPE_H
 
+#include <stdarg.h>
+#include <stdio.h>
+
 /*
  * A copy of text (the caller frees; NULL without memory) in which the C0
  * controls, DEL, the C1 controls (U+0080 .. U+009F, CSI among them) and
@@ -12,5 +15,14 @@
  * terminal's cursor, forge a line or break an XML document.
  */
 char *text_escape(const char *text);
+
+/*
+ * One line on f: prefix, then the formatted text escaped as above, then a
+ * newline; flushed.  Out of memory, a line saying so.
+ */
+void escape_vprint(FILE *f, const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+void escape_print(FILE *f, const char *prefix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -226,18 +226,11 @@ static int app_open_ui(struct options *o, const struct prefs *p, struct ui **ui,
 
 void app_say(const char *fmt, ...)
 {
-	char *text = NULL, *safe = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
+	escape_vprint(stderr, "nio-top: ", fmt, ap);
 	va_end(ap);
-	if (text)
-		safe = text_escape(text);
-	fprintf(stderr, "nio-top: %s\n", safe ? safe : "(out of memory)");
-	free(safe);
-	free(text);
 }
 
 int app_run(const struct options *options)

@@ -10,15 +10,6 @@
 #include "escape.h"
 #include "options.h"
 
-/* A line on standard error, escaped: it may quote a file or the command line. */
-static void say(const char *prefix, const char *text)
-{
-	char *safe = text_escape(text);
-
-	fprintf(stderr, "%s%s\n", prefix, safe ? safe : "(out of memory)");
-	free(safe);
-}
-
 int main(int argc, char **argv)
 {
 	struct options options;
@@ -35,12 +26,13 @@ int main(int argc, char **argv)
 			*end++ = '\0';
 		else
 			end = line + strlen(line);
-		say("", line);
+		escape_print(stderr, "", "%s", line);
 	}
 	free(options.warnings);
 	options.warnings = NULL;
 	if (r < 0) {
-		say("nio-top: ", cause ? cause : "bad usage");
+		escape_print(stderr, "nio-top: ", "%s",
+			     cause ? cause : "bad usage");
 		fprintf(stderr, "Try 'nio-top --help'.\n");
 		free(cause);
 		return 2;

@@ -1,6 +1,7 @@
 /*
  * Text from elsewhere, escaped for showing.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,4 +51,28 @@ char *text_escape(const char *text)
 	}
 	*o = '\0';
 	return out;
+}
+
+void escape_vprint(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	char *text = NULL, *safe = NULL;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	if (text)
+		safe = text_escape(text);
+	fprintf(f, "%s%s\n", prefix,
+		safe ? safe : "(out of memory for a line)");
+	fflush(f);
+	free(safe);
+	free(text);
+}
+
+void escape_print(FILE *f, const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	escape_vprint(f, prefix, fmt, ap);
+	va_end(ap);
 }

@@ -115,20 +115,11 @@ static void agent_log(struct agent *a, const char *fmt, ...)
  */
 static void agent_log(struct agent *a, const char *fmt, ...)
 {
-	char *line = NULL, *clean = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
+	escape_vprint(a->log, "nio-top agent: ", fmt, ap);
 	va_end(ap);
-	if (line)
-		clean = text_escape(line);
-	fprintf(a->log, "nio-top agent: %s\n",
-		clean ? clean : "(out of memory for a log line)");
-	fflush(a->log);
-	free(clean);
-	free(line);
 }
 
 static int agent_listen(struct agent *a, const struct options *o, char **cause)
