@@ -107,8 +107,18 @@ done
 # The receive sides are --rx's values, apart: none is a strategy -s takes.
 grep -Eq '^--rx copy +available' <<<"$list" &&
 	grep -Eq '^--rx zerocopy +(available|unavailable)' <<<"$list" &&
-	! grep -q '^rx-zc' <<<"$list"
+	grep -Eq '^--rx trunc +available +recv\(\) with MSG_TRUNC' <<<"$list" &&
+	grep -Eq '^--rx uring +(available|unavailable)' <<<"$list" &&
+	! grep -q '^rx-' <<<"$list"
 ok $? "--list-strategies lists the receive sides apart, as --rx values"
+
+# --rx is a dimension of the grid: it multiplies the plan, and says so.
+out=$("$NIO_TOP" --batch --mode stream,rr --rx copy,trunc -s two-copy,one-copy \
+	-m 64,128,256,512,1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M,2M \
+	-t 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16 --repeat 50 2>&1)
+rc=$?
+[ $rc = 1 ] && [[ "$out" == *"the plan has 102400 runs (2 modes x 2 receive sides x 2 strategies x 16 sizes x 16 flow counts x repeat 50)"* ]]
+ok $? "--rx multiplies the plan and the refusal counts it (rc $rc: $out)"
 
 if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
 	# No --batch, no terminal: the table still comes, headless.

@@ -75,7 +75,7 @@ static void test_totals(void)
 			"\"bytes_sent\":1,\"bytes_received\":1,"
 			"\"integrity\":{\"checked\":0,\"corrupt\":0},"
 			"\"zerocopy\":null,\"uring\":null,"
-			"\"rx_zerocopy\":null}",
+			"\"rx_zerocopy\":null,\"uring_rx\":null}",
 			&back, CODEC_STRICT, &cause) == 0 &&
 		   back.zc_sends == 0,
 	   "a null group reads as zeros (%s)", cause ? cause : "ok");
@@ -104,7 +104,7 @@ static void test_totals(void)
 			"\"bytes_sent\":1,\"bytes_received\":1,"
 			"\"integrity\":{\"checked\":0,\"corrupt\":0},"
 			"\"zerocopy\":null,\"uring\":null,"
-			"\"rx_zerocopy\":null}",
+			"\"rx_zerocopy\":null,\"uring_rx\":null}",
 			&back, CODEC_FILE, &cause) < 0 &&
 		   cause &&
 		   strstr(cause, "part.messages_sent: must be an integer 0 .. "

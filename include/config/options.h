@@ -53,6 +53,9 @@ struct options {
 	/* The modes, in order: the grid's fourth dimension. */
 	int modes[RUN_MODE_COUNT];
 	size_t mode_count;
+	/* The receive sides, in order: the grid's fifth dimension. */
+	int rxs[RX_MODE_COUNT];
+	size_t rx_count;
 	unsigned int repeat; /* runs of each point, interleaved */
 	/* Runs measured for less than this are short (see analysis.h). */
 	uint64_t min_measured_ms;

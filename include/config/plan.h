@@ -1,9 +1,9 @@
 /*
  * The plan: the runs a grid of options asks for -- every combination of
- * their modes, strategies, message sizes and thread counts, in that order,
- * with their settings, the whole grid repeated --repeat times (repeats
- * interleaved, so a slow minute of a shared machine spreads over every
- * point).  The one grid expansion: batch runs it, the explorer sweeps it.
+ * their modes, receive sides, strategies, message sizes and thread counts,
+ * in that order, with their settings, the whole grid repeated --repeat
+ * times (repeats interleaved, so a slow minute of a shared machine spreads
+ * over every point).  The one grid expansion: batch runs it, the explorer sweeps it.
  */
 #ifndef NIO_TOP_PLAN_H
 #define NIO_TOP_PLAN_H
@@ -20,6 +20,7 @@
  */
 struct run_config plan_point(const struct options *o,
 			     const struct run_config *base, enum run_mode mode,
+			     enum rx_mode rx,
 			     const struct strategy_ops *strategy,
 			     size_t msg_size, unsigned int threads);
 

@@ -27,6 +27,8 @@ struct host_info {
 	struct capability tbf;
 	struct capability netem;
 	struct capability rx_zerocopy; /* TCP_ZEROCOPY_RECEIVE */
+	struct capability rx_uring;    /* multishot receive, buffer ring */
+	struct capability rx_bundle;   /* several buffers per completion */
 	struct capability uring_fixed; /* SENDMSG_ZC from registered buffers */
 	struct capability profile;     /* cpu-clock samples, kernel chains */
 	double veth_setup_ms;	       /* of the probe's topology */

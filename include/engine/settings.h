@@ -18,10 +18,17 @@ struct cpu_list {
 	uint16_t cpu[SETTINGS_CPUS_MAX];
 };
 
-/* How receivers take the bytes in (--rx). */
+/* How receivers take the bytes in (--rx): the receive ladder. */
 enum rx_mode {
 	RX_COPY,     /* each strategy's own receiver */
 	RX_ZEROCOPY, /* TCP_ZEROCOPY_RECEIVE on an mmap'd region */
+	/*
+	 * recv(MSG_TRUNC): the kernel frees the bytes without copying them
+	 * out.  No receiver at all: the bound every other one is under.
+	 */
+	RX_TRUNC,
+	RX_URING, /* io_uring multishot receive into a provided buffer ring */
+	RX_MODE_COUNT,
 };
 
 /* The modes' names, in enum order, NULL-terminated. */

@@ -107,8 +107,31 @@ extern const struct strategy_ops strategy_uring;
 extern const struct strategy_ops strategy_uring_zc;
 extern const struct strategy_ops strategy_sendfile;
 extern const struct strategy_ops strategy_splice;
-/* The receive side of --rx zerocopy: probe, rx_* and rx_memory only. */
+/*
+ * The receive sides of --rx other than copy: probe, rx_* and rx_memory
+ * only, whatever the sender.
+ */
 extern const struct strategy_ops strategy_rx_zerocopy;
+extern const struct strategy_ops strategy_rx_trunc;
+extern const struct strategy_ops strategy_rx_uring;
+
+/*
+ * Whether --rx uring's requests fill several buffers per completion here
+ * (bundles, Linux 6.10 and later); false with *cause (caller frees).
+ */
+bool strategy_rx_uring_bundle(char **cause);
+
+/* Why settings' receive side cannot run with the rest of them, or NULL. */
+const char *strategy_rx_refusal(const struct run_settings *s);
+
+/* The receive side of rx, or NULL for copy (each strategy's own). */
+const struct strategy_ops *strategy_rx_ops(enum rx_mode rx);
+
+/*
+ * How a table marks a run's receive side after its strategy: "" for copy,
+ * " rx-zc", " rx-trunc (bound)", " rx-uring".
+ */
+const char *strategy_rx_tag(enum rx_mode rx);
 
 /*
  * Whether uring-zc --uring-fixed can send a batch from registered buffers

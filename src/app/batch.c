@@ -26,9 +26,11 @@ struct batch {
 
 static void batch_header(void)
 {
-	printf("%4s %-10s %6s %4s %-6s %9s %12s %14s %8s %10s %9s %9s  %s\n",
-	       "run", "strategy", "size", "thr", "mode", "Gbit/s", "msgs/s",
-	       "bytes", "corrupt", "zc-copied", "p50-us", "p99-us", "note");
+	printf("%4s %-10s %6s %4s %-6s %-8s %9s %12s %14s %8s %10s %9s %9s  "
+	       "%s\n",
+	       "run", "strategy", "size", "thr", "mode", "rx", "Gbit/s",
+	       "msgs/s", "bytes", "corrupt", "zc-copied", "p50-us", "p99-us",
+	       "note");
 	fflush(stdout);
 }
 
@@ -52,12 +54,14 @@ static void batch_row(const struct session *s, size_t number)
 		snprintf(p50, sizeof(p50), "%.1f", r->latency.p50_us);
 		snprintf(p99, sizeof(p99), "%.1f", r->latency.p99_us);
 	}
-	printf("%4zu %-10s %6s %4u %-6s %9.3f %12.0f %14llu %8s %10s %9s %9s"
-	       "%s\n",
+	printf("%4zu %-10s %6s %4u %-6s %-8s %9.3f %12.0f %14llu %8s %10s %9s "
+	       "%9s%s%s\n",
 	       number, r->config.strategy->name, size, r->config.threads,
-	       run_mode_name(r->config.mode), run_result_gbps(r),
+	       run_mode_name(r->config.mode),
+	       rx_mode_names[r->config.settings.rx], run_result_gbps(r),
 	       run_result_msgs_per_s(r), (unsigned long long)t->bytes_received,
 	       corrupt, copied, p50, p99,
+	       r->config.settings.rx == RX_TRUNC ? "  bound" : "",
 	       r->error		  ? ""
 	       : r->stopped_s > 0 ? "  stopped"
 	       : facts->short_run ? "  short"
@@ -79,6 +83,12 @@ static void batch_row(const struct session *s, size_t number)
 		strategy_rx_share(r->config.strategy, t->rx_mapped,
 				  t->rx_copied, true, share, sizeof(share));
 		printf("    rx zerocopy: %s\n", share);
+	}
+	if (r->config.settings.rx == RX_URING) {
+		char said[320];
+
+		if (sampler_uring_rx(t, said, sizeof(said)))
+			printf("    rx uring: %s\n", said);
 	}
 	if (r->error) {
 		/* A loaded export's words: escaped. */
@@ -153,10 +163,10 @@ static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 		snprintf(sampled, sizeof(sampled), " + %.3g s sampled",
 			 (double)run_sampled_ms(cfg) / 1000);
 	fprintf(stderr,
-		"[%s] %zu/%zu ETA %s  %s %s x%u %s, %.3g s + %.3g s "
+		"[%s] %zu/%zu ETA %s  %s %s x%u %s%s, %.3g s + %.3g s "
 		"warm-up%s\n",
 		bar, i + 1, n, eta, cfg->strategy->name, size, cfg->threads,
-		run_mode_name(cfg->mode),
+		run_mode_name(cfg->mode), strategy_rx_tag(cfg->settings.rx),
 		(double)cfg->settings.duration_ms / 1000,
 		(double)cfg->settings.warmup_ms / 1000, sampled);
 }
@@ -184,8 +194,9 @@ static void batch_start(struct batch *b)
 			break;
 		}
 		units_format_size(cfg->msg_size, size, sizeof(size));
-		app_say("%s %s x%u: %s", cfg->strategy->name, size,
-			cfg->threads, cause ? cause : strerror(-r));
+		app_say("%s %s x%u%s: %s", cfg->strategy->name, size,
+			cfg->threads, strategy_rx_tag(cfg->settings.rx),
+			cause ? cause : strerror(-r));
 		free(cause);
 		b->failed = true;
 		b->run = NULL;

@@ -39,14 +39,17 @@ int check_list_strategies(void)
 	printf("\nreceive sides, --rx MODE with any strategy:\n");
 	printf("--rx %-9s available    each strategy's own receiver\n",
 	       rx_mode_names[RX_COPY]);
-	if (strategy_probe(&strategy_rx_zerocopy, &why) == 0)
-		printf("--rx %-9s available    %s\n",
-		       rx_mode_names[RX_ZEROCOPY],
-		       strategy_rx_zerocopy.summary);
-	else
-		printf("--rx %-9s unavailable  %s\n",
-		       rx_mode_names[RX_ZEROCOPY], why ? why : "probe failed");
-	free(why);
+	for (int rx = RX_COPY + 1; rx < RX_MODE_COUNT; rx++) {
+		const struct strategy_ops *ops = strategy_rx_ops(rx);
+
+		if (strategy_probe(ops, &why) == 0)
+			printf("--rx %-9s available    %s\n", rx_mode_names[rx],
+			       ops->summary);
+		else
+			printf("--rx %-9s unavailable  %s\n", rx_mode_names[rx],
+			       why ? why : "probe failed");
+		free(why);
+	}
 	return 0;
 }
 
@@ -69,6 +72,11 @@ int check_run(const struct options *options)
 	check_line("pmu", &host.pmu, "hardware events count");
 	check_line("zc-receive", &host.rx_zerocopy,
 		   "--rx zerocopy (TCP_ZEROCOPY_RECEIVE)");
+	check_line("uring-rx", &host.rx_uring,
+		   "--rx uring (multishot receive into a provided buffer "
+		   "ring)");
+	check_line("uring-bundle", &host.rx_bundle,
+		   "--rx uring fills several buffers per completion");
 	check_line("uring-fixed", &host.uring_fixed,
 		   "--uring-fixed sends batches from registered buffers");
 	check_line("profile", &host.profile,

@@ -243,17 +243,25 @@ const struct option_row option_rows[] = {
 		 "without waiting for the receiver to read them (one slot "
 		 "unless --slots): corrupt messages follow"},
 	{.name = "rx",
-	 .arg = "MODE",
+	 .arg = "LIST",
 	 .key = "rx",
 	 .run_key = "rx",
-	 .type = OPTION_CHOICE,
-	 .offset = O(run.rx),
+	 .type = OPTION_CHOICES,
+	 .offset = O(rxs),
+	 .count_offset = O(rx_count),
 	 .run_offset = R(settings.rx),
 	 .names = rx_mode_names,
+	 .min = 1,
+	 .max = RX_MODE_COUNT,
 	 .def = "copy",
 	 .flags = OPTION_RUN,
-	 .help = "copy (each strategy's receiver), or zerocopy "
-		 "(TCP_ZEROCOPY_RECEIVE: the receiver maps the pages)"},
+	 .help = "how receivers take the bytes in, a grid dimension: copy "
+		 "(each strategy's receiver), zerocopy "
+		 "(TCP_ZEROCOPY_RECEIVE: the receiver maps the pages), trunc "
+		 "(recv with MSG_TRUNC: the kernel drops the bytes unread, a "
+		 "bound and not a receiver; no --verify), uring (io_uring "
+		 "multishot receive into a provided buffer ring)",
+	 .control = &(const struct option_control){.label = "Rx"}},
 	{.name = "nodelay",
 	 .arg = "WHEN",
 	 .key = "nodelay",

@@ -62,25 +62,35 @@ static int check_topology(const struct topo_options *t, char **cause)
 }
 
 /*
- * --rx zerocopy: the kernel must have TCP_ZEROCOPY_RECEIVE.  It changes the
- * receive side only: the network (its MTU among the rest) stays as the other
- * options make it, so a run with it compares with one without.
+ * The receive sides: each must be one the kernel has, and one that sees the
+ * bytes if they are to be checked.  A receive side changes the receiver
+ * only: the network (its MTU among the rest) stays as the other options
+ * make it, so a run with one compares with a run with another.
  */
 static int check_rx(struct options *o, char **cause)
 {
-	char *why = NULL;
+	for (size_t i = 0; i < o->rx_count; i++) {
+		const struct strategy_ops *rx = strategy_rx_ops(
+			(enum rx_mode)o->rxs[i]);
+		struct run_settings s = o->run;
+		char *why = NULL;
+		int r;
 
-	if (o->run.rx != RX_ZEROCOPY)
-		return 0;
-	if (!o->viewing_only && !o->load &&
-	    strategy_probe(&strategy_rx_zerocopy, &why) < 0) {
-		int r = cause_set(cause, -EINVAL, "--rx zerocopy: %s",
-				  why ? why : "unavailable here");
-
+		s.rx = (enum rx_mode)o->rxs[i];
+		if (strategy_rx_refusal(&s))
+			return cause_set(cause, -EINVAL, "%s",
+					 strategy_rx_refusal(&s));
+		if (!rx || o->viewing_only || o->load ||
+		    strategy_probe(rx, &why) == 0) {
+			free(why);
+			continue;
+		}
+		r = cause_set(cause, -EINVAL, "--rx %s: %s",
+			      rx_mode_names[o->rxs[i]],
+			      why ? why : "unavailable here");
 		free(why);
 		return r;
 	}
-	free(why);
 	return 0;
 }
 

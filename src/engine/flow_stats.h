@@ -26,6 +26,12 @@ struct flow_stats {
 	_Atomic uint64_t uring_fixed_sends;
 	_Atomic uint64_t rx_mapped; /* --rx zerocopy: bytes read in place */
 	_Atomic uint64_t rx_copied; /* and bytes that were copied */
+	/* --rx uring: its requests, completions and buffers */
+	_Atomic uint64_t uring_rx_requests;
+	_Atomic uint64_t uring_rx_completions;
+	_Atomic uint64_t uring_rx_recycled;
+	_Atomic uint64_t uring_rx_exhausted;
+	_Atomic uint64_t uring_rx_assembled;
 	/* Set once, by the writer, when its thread fails: -errno and where. */
 	_Atomic(const char *) error_step;
 	_Atomic int error;

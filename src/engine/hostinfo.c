@@ -162,6 +162,15 @@ static void probe_strategies(struct host_info *host)
 	capability_set(&host->rx_zerocopy, r, why);
 	free(why);
 	why = NULL;
+	r = strategy_probe(&strategy_rx_uring, &why);
+	capability_set(&host->rx_uring, r, why);
+	free(why);
+	why = NULL;
+	if (r == 0 && !strategy_rx_uring_bundle(&why))
+		r = -EOPNOTSUPP;
+	capability_set(&host->rx_bundle, r, why);
+	free(why);
+	why = NULL;
 	r = strategy_probe(&strategy_uring_zc, &why);
 	if (r == 0 && !strategy_uring_fixed_vector(&why))
 		r = -EOPNOTSUPP;

@@ -259,10 +259,18 @@ static int run_launch(struct run *run, struct run **out, char **cause)
 
 /*
  * A strategy that reuses a page once the receiver has read it needs the
- * receiver here, as a thread of this process.
+ * receiver here, as a thread of this process; a receive side must be able
+ * to do what the settings ask of it.
  */
 static int run_check_ends(const struct run_config *config, char **cause)
 {
+	const char *refusal = strategy_rx_refusal(&config->settings);
+
+	if (refusal) {
+		if (asprintf(cause, "%s", refusal) < 0)
+			*cause = NULL;
+		return -EINVAL;
+	}
 	if (!config->strategy->local_receiver || config->role == RUN_BOTH ||
 	    config->settings.unsafe_reuse)
 		return 0;

@@ -44,6 +44,11 @@ void run_merge_far(const struct run *run, struct sample *s)
 		t->corrupt = v->totals.corrupt;
 		t->rx_mapped = v->totals.rx_mapped;
 		t->rx_copied = v->totals.rx_copied;
+		t->uring_rx_requests = v->totals.uring_rx_requests;
+		t->uring_rx_completions = v->totals.uring_rx_completions;
+		t->uring_rx_recycled = v->totals.uring_rx_recycled;
+		t->uring_rx_exhausted = v->totals.uring_rx_exhausted;
+		t->uring_rx_assembled = v->totals.uring_rx_assembled;
 		t->uring_cq_overflow += v->totals.uring_cq_overflow;
 		memcpy(s->rx_counters, v->counters, sizeof(v->counters));
 	} else {

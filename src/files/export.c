@@ -174,11 +174,14 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	if (!r->config.strategy->zerocopy)
 		cJSON_ReplaceItemInObjectCaseSensitive(obj, "zerocopy",
 						       cJSON_CreateNull());
-	if (!r->config.strategy->uring)
+	if (!r->config.strategy->uring && r->config.settings.rx != RX_URING)
 		cJSON_ReplaceItemInObjectCaseSensitive(obj, "uring",
 						       cJSON_CreateNull());
 	if (r->config.settings.rx != RX_ZEROCOPY)
 		cJSON_ReplaceItemInObjectCaseSensitive(obj, "rx_zerocopy",
+						       cJSON_CreateNull());
+	if (r->config.settings.rx != RX_URING)
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, "uring_rx",
 						       cJSON_CreateNull());
 	cJSON_AddItemToObject(
 		obj, "latency_us",
@@ -257,11 +260,9 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	cJSON_AddNumberToObject(item, "threads", c->threads);
 	cJSON_AddStringToObject(item, "strategy", c->strategy);
 	cJSON_AddStringToObject(item, "versus", c->versus);
-	cJSON_AddStringToObject(item, "rx",
-				c->rx == RX_ZEROCOPY ? "zerocopy" : "copy");
+	cJSON_AddStringToObject(item, "rx", rx_mode_names[c->rx]);
 	cJSON_AddStringToObject(item, "versus_rx",
-				!c->rx_pair && c->rx == RX_ZEROCOPY ? "zerocopy"
-								    : "copy");
+				rx_mode_names[c->rx_pair ? RX_COPY : c->rx]);
 	cJSON_AddStringToObject(item, "verdict",
 				analysis_verdict_name(c->verdict));
 	if (c->verdict == VERDICT_FROM)

@@ -138,7 +138,7 @@ static void point_bars(struct text *t, const struct session *s,
 		   "transform=\"rotate(60 %.0f %.0f)\">",
 		   x + 2, bottom + 6, x + 2, bottom + 6);
 	report_put_escaped(t, p->strategy->name);
-	report_put(t, "%s</text>\n", p->rx == RX_ZEROCOPY ? " rx-zc" : "");
+	report_put(t, "%s</text>\n", strategy_rx_tag(p->rx));
 }
 
 /* One panel: the points of a flow count, grouped by size. */

@@ -722,6 +722,8 @@ static const struct {
 	{"netem", offsetof(struct host_info, netem), false},
 	{"rx_zerocopy", offsetof(struct host_info, rx_zerocopy), true},
 	{"uring_fixed", offsetof(struct host_info, uring_fixed), true},
+	{"rx_uring", offsetof(struct host_info, rx_uring), true},
+	{"rx_bundle", offsetof(struct host_info, rx_bundle), true},
 	{"profile", offsetof(struct host_info, profile), true},
 };
 

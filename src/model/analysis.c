@@ -23,8 +23,14 @@ static const char *const pairs[][2] = {
 #define PAIR_COUNT (sizeof(pairs) / sizeof(pairs[0]))
 /* An interval shorter than half a tick is a sliver of one. */
 #define SLIVER_S (RUN_TICK_MS / 2000.0)
-/* Per mode and flow count: the pairs with each receive side, the rx pairs. */
-#define CROSSOVERS_PER_GROUP (2 * PAIR_COUNT + strategy_count())
+/*
+ * Per mode and flow count: the pairs with each receive side, then each
+ * strategy with each receive side but copy against itself with copy (the rx
+ * pairs).
+ */
+#define PAIRS_ALL_RX (RX_MODE_COUNT * PAIR_COUNT)
+#define CROSSOVERS_PER_GROUP                                                   \
+	(PAIRS_ALL_RX + (RX_MODE_COUNT - 1) * strategy_count())
 
 bool analysis_lower_is_better(enum run_mode mode)
 {
@@ -292,25 +298,26 @@ static int add_crossovers(struct analysis *a, const struct run_result *results,
 	}
 	qsort(sizes, n, sizeof(*sizes), cmp_size);
 	/*
-	 * The pairs of strategies, each with either receive side, then each
-	 * strategy's two receive sides.
+	 * The pairs of strategies, each with every receive side, then each
+	 * strategy's other receive sides against its copy.
 	 */
 	for (size_t k = 0; k < CROSSOVERS_PER_GROUP; k++) {
 		struct analysis_crossover *c =
 			&a->crossovers[a->crossover_count];
-		bool rx_pair = k >= 2 * PAIR_COUNT;
+		bool rx_pair = k >= PAIRS_ALL_RX;
+		size_t j = k - PAIRS_ALL_RX;
 		uint64_t completions = 0, copied = 0;
 		bool copies_less = false;
 
 		*c = (struct analysis_crossover){
 			.mode = mode,
 			.threads = threads,
-			.strategy =
-				rx_pair ? strategy_at(k - 2 * PAIR_COUNT)->name
-					: pairs[k % PAIR_COUNT][0],
+			.strategy = rx_pair ? strategy_at(j % strategy_count())
+						      ->name
+					    : pairs[k % PAIR_COUNT][0],
 			.rx_pair = rx_pair,
-			.rx = rx_pair || k >= PAIR_COUNT ? RX_ZEROCOPY
-							 : RX_COPY,
+			.rx = rx_pair ? (enum rx_mode)(1 + j / strategy_count())
+				      : (enum rx_mode)(k / PAIR_COUNT),
 			.fewest_runs = SIZE_MAX,
 		};
 		c->versus = rx_pair ? c->strategy : pairs[k % PAIR_COUNT][1];
@@ -695,16 +702,24 @@ void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 	char strategy[96], versus[96], proof[480], hint[600];
 	size_t len;
 
+	static const char *const receive[RX_MODE_COUNT] = {
+		[RX_COPY] = " with copy receive",
+		[RX_ZEROCOPY] = " with zero-copy receive",
+		[RX_TRUNC] = " with MSG_TRUNC receive (the bound)",
+		[RX_URING] = " with io_uring receive",
+	};
+
 	/* A strategy against itself: the receive side tells them apart. */
 	snprintf(strategy, sizeof(strategy), "%s%s", c->strategy,
-		 c->rx_pair ? " with zero-copy receive" : "");
+		 c->rx_pair ? receive[c->rx] : "");
 	snprintf(versus, sizeof(versus), "%s%s", c->versus,
-		 c->rx_pair ? " with copy receive" : "");
+		 c->rx_pair ? receive[RX_COPY] : "");
 
-	snprintf(head, sizeof(head), "%s, %u flow%s%s:",
+	snprintf(head, sizeof(head), "%s, %u flow%s%s%s:",
 		 c->mode == RUN_RR ? "rr (p50)" : run_mode_name(c->mode),
 		 c->threads, c->threads == 1 ? "" : "s",
-		 !c->rx_pair && c->rx == RX_ZEROCOPY ? ", rx zerocopy" : "");
+		 !c->rx_pair && c->rx != RX_COPY ? ", rx " : "",
+		 !c->rx_pair && c->rx != RX_COPY ? rx_mode_names[c->rx] : "");
 	evidence(c, proof, sizeof(proof));
 	snprintf(tail, sizeof(tail), "(%s; %zu runs, %zu intervals)", proof,
 		 c->runs, c->intervals);

@@ -35,10 +35,9 @@ void ui_result_label(const struct run_result *r, char *out, size_t size)
 	char bytes[24];
 
 	units_format_size_iec(r->config.msg_size, bytes, sizeof(bytes));
-	/* The mode has a column of its own; a zero-copy receive does not. */
+	/* The mode has a column of its own; the receive side does not. */
 	snprintf(out, size, "%s %s x%u%s", r->config.strategy->name, bytes,
-		 r->config.threads,
-		 r->config.settings.rx == RX_ZEROCOPY ? " rx-zc" : "");
+		 r->config.threads, strategy_rx_tag(r->config.settings.rx));
 }
 
 void ui_result_cell(const struct run_result *r, const struct ui_metric *m,

@@ -1,8 +1,7 @@
 /*
  * The data path (x): the strategy's stages from the sender's fields to the
- * receiver's, every move that copies the payload marked, with --rx
- * zerocopy's receive side where it is chosen, and what the run going on
- * shows of it live.
+ * receiver's, every move that copies the payload marked, with the --rx
+ * receive side that is chosen, and what the run going on shows of it live.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +11,10 @@
 #include "view.h"
 
 /*
- * The path a run of config takes: the sender's, and with --rx zerocopy that
- * receive side's from the receiver's TCP queue on (the sender's stage is
- * kept: it says whose pages are queued), as it fares with these pages.
+ * The path a run of config takes: the sender's, and with another --rx than
+ * copy that receive side's from the receiver's TCP queue on (the sender's
+ * stage is kept: it says whose pages are queued); zerocopy's as it fares
+ * with these pages.
  */
 static int explain_path(const struct run_config *config,
 			struct strategy_step path[STRATEGY_STEPS_MAX])
@@ -22,7 +22,9 @@ static int explain_path(const struct run_config *config,
 	const struct strategy_ops *ops = config->strategy;
 	const struct strategy_ops *rx = strategy_receiver(ops,
 							  &config->settings);
-	const struct strategy_step *rx_path = strategy_rx_path(ops);
+	const struct strategy_step *rx_path = config->settings.rx == RX_ZEROCOPY
+						      ? strategy_rx_path(ops)
+						      : rx->path;
 	const char *queue = rx_path[0].stage;
 	int n = 0;
 
@@ -202,6 +204,17 @@ static void path_live(const struct explorer *e, int width, struct ui_lines *l)
 			 share);
 		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
 	}
+	if (e->live.running && e->running.settings.rx == RX_URING &&
+	    sampler_uring_rx(t, share, sizeof(share))) {
+		snprintf(text, sizeof(text), "Live, --rx uring: %s", share);
+		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
+	}
+	if (e->config.settings.rx == RX_TRUNC)
+		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2,
+			      "A bound, not a receiver: nothing reads the "
+			      "bytes, so no copy out and no check of them "
+			      "(--verify); what is left is every other cost "
+			      "of receiving.");
 }
 
 struct path_view {
@@ -249,9 +262,12 @@ static void path_draw(struct ui *ui, void *state, const struct explorer *e,
 	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
 	ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 0, text);
 	ui_clear(&r);
-	snprintf(title, sizeof(title), "Data path of %s%s (x or Esc closes)",
+	snprintf(title, sizeof(title), "Data path of %s%s%s (x or Esc closes)",
 		 e->config.strategy->name,
-		 e->config.settings.rx == RX_ZEROCOPY ? ", rx zerocopy" : "");
+		 e->config.settings.rx != RX_COPY ? ", rx " : "",
+		 e->config.settings.rx != RX_COPY
+			 ? rx_mode_names[e->config.settings.rx]
+			 : "");
 	ui_box(ui->utf8, &r, ROLE_TITLE, title);
 	p->page = ui_lines_draw(ui->utf8, &l, &r, &p->scroll);
 	ui_lines_free(&l);

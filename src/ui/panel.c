@@ -366,6 +366,15 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 			 why ? ": " : "", why ? why : "");
 		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
 	}
+	if (c->settings.rx == RX_URING) {
+		char said[256], line[320];
+
+		if (sampler_uring_rx(t, said, sizeof(said))) {
+			snprintf(line, sizeof(line), "io_uring receive %s: %s",
+				 when, said);
+			ui_lines_wrap(foot, ROLE_MISC, width, 2, line);
+		}
+	}
 }
 
 /*
@@ -628,8 +637,9 @@ static void header_flags(const struct ui *ui, const struct explorer *e,
 		len += (size_t)snprintf(out + len, size - len, "  pin %s",
 					cpus);
 	}
-	if (e->state != EXPLORER_IDLE && e->running.settings.rx == RX_ZEROCOPY)
-		len += (size_t)snprintf(out + len, size - len, "  rx-zc");
+	if (e->state != EXPLORER_IDLE && e->running.settings.rx != RX_COPY)
+		len += (size_t)snprintf(out + len, size - len, " %s",
+					strategy_rx_tag(e->running.settings.rx));
 	if (ui->frozen && len < size)
 		len += (size_t)snprintf(out + len, size - len, "  FROZEN (Z)");
 	if (ui->runs.new_runs && len < size)

@@ -308,9 +308,8 @@ static void compare_head(const struct explorer *e,
 			else
 				snprintf(cell, sizeof(cell), "%s%s %s",
 					 run_mode_name(res->config.mode),
-					 res->config.settings.rx == RX_ZEROCOPY
-						 ? " rx-zc"
-						 : "",
+					 strategy_rx_tag(
+						 res->config.settings.rx),
 					 ui_run_mark(e, set->pick[i]));
 			/*
 			 * Over the value, left of the ratio; a longer name

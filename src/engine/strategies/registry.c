@@ -17,6 +17,8 @@ static const struct strategy_ops *const strategies[] = {
 const char *const rx_mode_names[] = {
 	[RX_COPY] = "copy",
 	[RX_ZEROCOPY] = "zerocopy",
+	[RX_TRUNC] = "trunc",
+	[RX_URING] = "uring",
 	NULL,
 };
 
@@ -27,10 +29,43 @@ const char *const nodelay_names[] = {
 	NULL,
 };
 
+const struct strategy_ops *strategy_rx_ops(enum rx_mode rx)
+{
+	static const struct strategy_ops *const receivers[RX_MODE_COUNT] = {
+		[RX_ZEROCOPY] = &strategy_rx_zerocopy,
+		[RX_TRUNC] = &strategy_rx_trunc,
+		[RX_URING] = &strategy_rx_uring,
+	};
+
+	return (unsigned int)rx < RX_MODE_COUNT ? receivers[rx] : NULL;
+}
+
+const char *strategy_rx_tag(enum rx_mode rx)
+{
+	static const char *const tags[RX_MODE_COUNT] = {
+		[RX_COPY] = "",
+		[RX_ZEROCOPY] = " rx-zc",
+		[RX_TRUNC] = " rx-trunc (bound)",
+		[RX_URING] = " rx-uring",
+	};
+
+	return (unsigned int)rx < RX_MODE_COUNT ? tags[rx] : "";
+}
+
+const char *strategy_rx_refusal(const struct run_settings *s)
+{
+	if (s->rx == RX_TRUNC && s->verify)
+		return "--rx trunc cannot --verify: the kernel drops the bytes "
+		       "without reading them out";
+	return NULL;
+}
+
 const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,
 					     const struct run_settings *s)
 {
-	return s->rx == RX_ZEROCOPY ? &strategy_rx_zerocopy : ops;
+	const struct strategy_ops *rx = strategy_rx_ops(s->rx);
+
+	return rx ? rx : ops;
 }
 
 void strategy_step_text(const char *text, unsigned int fields, char *out,
