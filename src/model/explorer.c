@@ -414,7 +414,8 @@ void explorer_load_preset(struct explorer *e, size_t index)
 	}
 	explorer_changed(e);
 	e->config = plan_point(&o, &base, (enum run_mode)o.modes[0],
-			       (enum rx_mode)o.rxs[0], o.strategies[0], o.msg_sizes[0], o.threads[0]);
+			       (enum rx_mode)o.rxs[0], o.strategies[0],
+			       o.msg_sizes[0], o.threads[0]);
 	sweep_cancel(e);
 	snprintf(name, sizeof(name), "preset %s", e->presets[index].name);
 	if (explorer_given_sweep(e, &o, &base, name) < 0)

@@ -43,8 +43,7 @@ struct run_config session_base(const struct session *s)
 							: NULL,
 		},
 		(enum run_mode)o->modes[0], (enum rx_mode)o->rxs[0],
-		o->strategies[0], o->msg_sizes[0],
-		o->threads[0]);
+		o->strategies[0], o->msg_sizes[0], o->threads[0]);
 
 	return base;
 }

@@ -638,8 +638,9 @@ static void header_flags(const struct ui *ui, const struct explorer *e,
 					cpus);
 	}
 	if (e->state != EXPLORER_IDLE && e->running.settings.rx != RX_COPY)
-		len += (size_t)snprintf(out + len, size - len, " %s",
-					strategy_rx_tag(e->running.settings.rx));
+		len += (size_t)snprintf(
+			out + len, size - len, " %s",
+			strategy_rx_tag(e->running.settings.rx));
 	if (ui->frozen && len < size)
 		len += (size_t)snprintf(out + len, size - len, "  FROZEN (Z)");
 	if (ui->runs.new_runs && len < size)
