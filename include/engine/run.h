@@ -23,6 +23,7 @@
 #include "record.h"
 #include "sampler.h"
 #include "settings.h"
+#include "sockopts.h"
 #include "strategy.h"
 #include "topo.h"
 
@@ -122,6 +123,12 @@ struct run_result {
 	 */
 	struct run_profile profile[2];
 	double sampling_effect;
+	/*
+	 * The sockets as the kernel made them (the first flow's: sender,
+	 * receiver), where this host ran that end.
+	 */
+	struct sock_state socket[2];
+	bool has_socket[2];
 	char *error; /* NULL when the run completed cleanly */
 };
 

@@ -58,6 +58,17 @@ struct run_settings {
 	bool unsafe_reuse;
 	enum rx_mode rx;
 	enum nodelay nodelay;
+	/*
+	 * The sockets' own knobs (sockopts.h), each on the end it belongs
+	 * to; 0 or "": the kernel's own.
+	 */
+	uint64_t sndbuf;	/* SO_SNDBUF, senders */
+	uint64_t rcvbuf;	/* SO_RCVBUF, receivers */
+	uint64_t rcvlowat;	/* SO_RCVLOWAT, receivers */
+	uint64_t notsent_lowat; /* TCP_NOTSENT_LOWAT, senders */
+	unsigned int busy_poll; /* SO_BUSY_POLL microseconds, both */
+	bool prefer_busy_poll;	/* SO_PREFER_BUSY_POLL, both */
+	char congestion[16];	/* TCP_CONGESTION, both */
 	struct cpu_list pin;
 	/*
 	 * Samples per second of a thread's CPU time in the sampled intervals

@@ -1,7 +1,9 @@
 /*
  * Reading single values from /proc and /sys files.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sysfile.h"
 
@@ -25,4 +27,21 @@ int sysfile_int_at(const char *path, unsigned int index, int fallback)
 int sysfile_int(const char *path, int fallback)
 {
 	return sysfile_int_at(path, 0, fallback);
+}
+
+int sysfile_line(const char *path, char *out, int size)
+{
+	FILE *f = fopen(path, "re");
+	int r = 0;
+
+	out[0] = '\0';
+	if (!f)
+		return -errno;
+	if (!fgets(out, size, f))
+		r = -EIO;
+	fclose(f);
+	if (r < 0)
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return r;
 }

@@ -11,6 +11,7 @@
 
 #include "cause.h"
 #include "options_private.h"
+#include "sockopts.h"
 
 int options_resolve_events(struct options *o, char **cause)
 {
@@ -92,6 +93,21 @@ static int check_rx(struct options *o, char **cause)
 		return r;
 	}
 	return 0;
+}
+
+/* A congestion control the kernel has, tried before any run needs it. */
+static int check_congestion(struct options *o, char **cause)
+{
+	char *why = NULL;
+	int r;
+
+	if (!o->run.congestion[0] || o->viewing_only || o->load ||
+	    sockopts_congestion_probe(o->run.congestion, &why) == 0)
+		return 0;
+	r = cause_set(cause, -EINVAL, "--congestion: %s",
+		      why ? why : "unavailable here");
+	free(why);
+	return r;
 }
 
 /* --serve and --connect, and the options that belong to one of them. */
@@ -218,6 +234,8 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 	r = check_hosts(o, cause);
 	if (r == 0)
 		r = check_rx(o, cause);
+	if (r == 0)
+		r = check_congestion(o, cause);
 	if (r == 0)
 		r = check_topology(&o->topo, cause);
 	if (o->no_profile)

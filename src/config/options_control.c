@@ -142,6 +142,8 @@ static size_t value_size(const struct option_row *row)
 {
 	const struct option_type_ops *type = options_type_of(row);
 
+	if (row->size)
+		return row->size;
 	if (type->value_size)
 		return type->value_size;
 	return type->number ? type->number->size : type->item_size;

@@ -264,6 +264,8 @@ static const struct {
 	const char *doc;
 } option_groups[] = {
 	{"topology", "The network the flows run over."},
+	{"socket", "The flows' sockets' own knobs, each set on the end it "
+		   "belongs to and read back: a run records what they became."},
 	{"ui", "The screen."},
 };
 

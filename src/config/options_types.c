@@ -489,6 +489,15 @@ static const struct option_number real_number = {
 	.size = sizeof(double),
 };
 
+/* A byte count given as a number: its text is read as a size ("4M"). */
+static const struct option_number bytes_number = {
+	.get = u64_get,
+	.set = u64_set,
+	.integer = true,
+	.noun = "a size in bytes",
+	.size = sizeof(uint64_t),
+};
+
 /* A rate given as a number: its text is read as a rate ("1G"). */
 static const struct option_number rate_number = {
 	.get = u64_get,
@@ -650,18 +659,55 @@ static void rate_describe(FILE *out, const struct option_row *row)
 		lo, hi);
 }
 
-/* OPTION_BYTES: a byte count (uint64_t), "2G"; the command line only. */
+/*
+ * OPTION_BYTES: a byte count (uint64_t), "2G" or a number, up to the row's
+ * maximum where it has one.
+ */
 
 static int bytes_from_text(struct options *o, const struct option_row *row,
 			   const char *label, const char *text, char **cause)
 {
-	if (units_parse_bytes(text, options_at(o, row->offset)) < 0)
+	uint64_t bytes = 0;
+	char most[32] = "";
+
+	if (row->max > 0)
+		units_format_bytes((uint64_t)row->max, most, sizeof(most));
+	if (units_parse_bytes(text, &bytes) < 0 ||
+	    (row->max > 0 && (double)bytes > row->max))
 		return cause_set(cause, -EINVAL,
 				 "%s: '%s' is not a size (bytes, "
 				 "or a number with K, M, G or T; "
-				 "more than 0)",
-				 label, text);
+				 "more than 0%s%s)",
+				 label, text, most[0] ? ", at most " : "",
+				 most);
+	*(uint64_t *)options_at(o, row->offset) = bytes;
 	return 0;
+}
+
+static int bytes_from_json(struct options *o, const struct option_row *row,
+			   const cJSON *v, const char *where, char **cause)
+{
+	if (cJSON_IsString(v))
+		return json_via_text(o, row, v, where, cause);
+	return scalar_from_json(o, row, v, where, cause);
+}
+
+static cJSON *bytes_schema(const struct option_row *row)
+{
+	return schema_one_of(schema_range("integer", row->min, row->max),
+			     schema_pattern("^[0-9.]+[KkMmGgTt]?$"));
+}
+
+static void bytes_describe(FILE *out, const struct option_row *row)
+{
+	char most[32];
+
+	units_format_bytes((uint64_t)row->max, most, sizeof(most));
+	fprintf(out,
+		"Bytes, up to %s: a number, or text such as\n"
+		".Qq 4M ;\n"
+		"0 leaves the kernel's own.\n",
+		most);
 }
 
 /* OPTION_SIZES: message sizes (size_t[]), "16K" or a number each. */
@@ -1362,6 +1408,30 @@ static cJSON *text_to_json(const struct options *o,
 	return cJSON_CreateString(options_at(o, row->offset));
 }
 
+/* A run's name (row->size bytes at value): "" is none, the kernel's own. */
+static int name_value_from_json(const struct option_row *row, const cJSON *v,
+				const char *where, bool viewing, void *value,
+				char **cause)
+{
+	(void)viewing;
+	if (!cJSON_IsString(v) || strlen(v->valuestring) > row->max ||
+	    (v->valuestring[0] &&
+	     !units_name_valid(v->valuestring, (size_t)row->max)))
+		return cause_set(cause, -EINVAL,
+				 "%s: must be a name of up to %.0f of "
+				 "A-Z a-z 0-9 _ . -, or \"\"",
+				 where, row->max);
+	snprintf(value, row->size, "%s", v->valuestring);
+	return 0;
+}
+
+static cJSON *name_value_to_json(const struct option_row *row,
+				 const void *value)
+{
+	(void)row;
+	return cJSON_CreateString(value);
+}
+
 static bool text_empty(const struct option_row *row, const void *value)
 {
 	(void)row;
@@ -1503,7 +1573,15 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			 .value_from_json = number_from_json,
 			 .value_to_json = number_to_json,
 			 .number = &rate_number},
-	[OPTION_BYTES] = {.from_text = bytes_from_text},
+	[OPTION_BYTES] = {.from_text = bytes_from_text,
+			  .from_json = bytes_from_json,
+			  .to_json = scalar_to_json,
+			  .empty = number_empty,
+			  .schema = bytes_schema,
+			  .describe = bytes_describe,
+			  .value_from_json = number_from_json,
+			  .value_to_json = number_to_json,
+			  .number = &bytes_number},
 	[OPTION_SIZES] = {.from_text = list_from_text,
 			  .from_json = list_from_json,
 			  .to_json = list_to_json,
@@ -1588,7 +1666,9 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			 .to_json = text_to_json,
 			 .empty = text_empty,
 			 .schema = name_schema,
-			 .describe = name_describe},
+			 .describe = name_describe,
+			 .value_from_json = name_value_from_json,
+			 .value_to_json = name_value_to_json},
 	[OPTION_TEXT] = {.from_text = text_from_text,
 			 .from_json = text_from_json,
 			 .to_json = text_to_json,

@@ -122,6 +122,13 @@ void run_finish(struct run *run, struct run_result *result)
 			   run_side_counted(run, false),
 	};
 	run_profile_finish(run, result);
+	for (int side = 0; side < 2 && run->flow_count; side++) {
+		result->has_socket[side] = !run_side_far(run, side == 0);
+		if (result->has_socket[side])
+			result->socket[side] =
+				side == 0 ? run->flows[0].tx_socket
+					  : run->flows[0].rx_socket;
+	}
 	if (run_side_far(run, false)) {
 		if (run->rtt && peer->has_latency)
 			latency_hist_summarize(&peer->latency,

@@ -13,8 +13,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -89,19 +87,18 @@ static struct strategy_params worker_params(struct worker_flow *flow,
 }
 
 /*
- * TCP_NODELAY as the settings say, on this end's socket: 0 or -errno.  A
- * request or an answer sent in several pieces otherwise waits for the
- * delayed ACK of the one before.
+ * The settings' socket knobs on this end's socket (TCP_NODELAY among them:
+ * a request or an answer sent in several pieces otherwise waits for the
+ * delayed ACK of the one before): 0, or -errno with *step the knob that
+ * failed.  What the socket became is read once the strategy has opened
+ * (which may set a knob of its own), before the thread says it is ready.
  */
-static int worker_nodelay(struct worker_flow *flow, int fd)
+static int worker_socket(struct worker_flow *flow, bool sender,
+			 const char **step)
 {
-	int on = settings_nodelay(flow->settings, flow->request_response);
-
-	if (!on)
-		return 0;
-	return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) < 0
-		       ? -errno
-		       : 0;
+	return sockopts_apply(sender ? flow->tx_fd : flow->rx_fd,
+			      flow->settings, sender, flow->request_response,
+			      step);
 }
 
 /*
@@ -171,14 +168,14 @@ static void *worker_sender(void *arg)
 	int r;
 
 	worker_count_me(flow, true);
-	step = "set TCP_NODELAY";
-	r = worker_nodelay(flow, flow->tx_fd);
+	r = worker_socket(flow, true, &step);
 	if (r < 0)
 		goto out;
 	step = "open";
 	r = flow->ops->tx_open(&params, &tx);
 	if (r < 0)
 		goto out;
+	sockopts_read(flow->tx_fd, &flow->tx_socket);
 	worker_ready(flow);
 
 	for (;;) {
@@ -244,14 +241,14 @@ static void *worker_receiver(void *arg)
 	int r;
 
 	worker_count_me(flow, false);
-	step = "set TCP_NODELAY";
-	r = worker_nodelay(flow, flow->rx_fd);
+	r = worker_socket(flow, false, &step);
 	if (r < 0)
 		goto out;
 	step = "open";
 	r = ops->rx_open(&params, &rx);
 	if (r < 0)
 		goto out;
+	sockopts_read(flow->rx_fd, &flow->rx_socket);
 	worker_ready(flow);
 	for (;;) {
 		step = "send a request";

@@ -15,6 +15,7 @@
 #include "profile.h"
 #include "flow_stats.h"
 #include "latency.h"
+#include "sockopts.h"
 #include "strategy.h"
 
 /*
@@ -57,6 +58,9 @@ struct worker_flow {
 	int tx_fd;		 /* the sending end (server namespace), or -1 */
 	int rx_fd;   /* the receiving end (client namespace), or -1 */
 	int done_fd; /* eventfd: written as each thread is ready and ends */
+	/* Each end's socket as its thread left it, before it said ready. */
+	struct sock_state tx_socket;
+	struct sock_state rx_socket;
 	struct worker_gate *gate;
 
 	/* NULL: not counted.  Each thread opens its own, then says so. */

@@ -147,7 +147,7 @@ static cJSON *export_profiles(const struct run_result *r)
 
 cJSON *export_run(const struct session *s, const struct run_result *r)
 {
-	cJSON *obj = cJSON_CreateObject(), *integrity;
+	cJSON *obj = cJSON_CreateObject(), *integrity, *sockets;
 	size_t index = (size_t)(r - s->results);
 
 	/* The run's number, as the table and the header show it. */
@@ -168,6 +168,13 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 			      index < s->run_fact_count &&
 				      s->run_facts[index].short_run);
 	cJSON_AddNumberToObject(obj, "stopped_s", r->stopped_s);
+	sockets = cJSON_AddObjectToObject(obj, "socket");
+	for (int side = 0; side < 2; side++)
+		cJSON_AddItemToObject(sockets, side ? "receiver" : "sender",
+				      r->has_socket[side]
+					      ? codec_object(&sock_state_record,
+							     &r->socket[side])
+					      : cJSON_CreateNull());
 	codec_write(&run_totals_record, &r->totals, obj);
 	integrity = cJSON_GetObjectItemCaseSensitive(obj, "integrity");
 	cJSON_AddBoolToObject(integrity, "verified", r->config.settings.verify);
@@ -564,6 +571,33 @@ static int load_profiles(const cJSON *obj, const char *path,
 	return 0;
 }
 
+/* Each end's socket as the kernel made it: older exports lack them. */
+static int load_sockets(const cJSON *obj, const char *path,
+			struct run_result *r, char **cause)
+{
+	const cJSON *sockets = cJSON_GetObjectItemCaseSensitive(obj, "socket");
+	char at[4300];
+
+	if (!sockets || cJSON_IsNull(sockets))
+		return 0;
+	if (!cJSON_IsObject(sockets))
+		return cause_set(cause, -EINVAL,
+				 "%s.socket: must be an object or null", path);
+	for (int side = 0; side < 2; side++) {
+		const char *name = side ? "receiver" : "sender";
+		const cJSON *part = cJSON_GetObjectItemCaseSensitive(sockets,
+								     name);
+
+		snprintf(at, sizeof(at), "%s.socket.%s", path, name);
+		r->has_socket[side] = cJSON_IsObject(part);
+		if (r->has_socket[side] &&
+		    codec_read(&sock_state_record, part, &r->socket[side], at,
+			       CODEC_FILE, cause) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int load_run(const cJSON *obj, const char *path, struct session *s,
 		    struct run_result *r, char **cause)
 {
@@ -615,6 +649,8 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 	if (r->config.mode == RUN_RR &&
 	    codec_read(&latency_summary_record, part, &r->latency, at,
 		       CODEC_FILE, cause) < 0)
+		return -EINVAL;
+	if (load_sockets(obj, path, r, cause) < 0)
 		return -EINVAL;
 	part = cJSON_GetObjectItemCaseSensitive(obj, "link");
 	snprintf(at, sizeof(at), "%s.link", path);

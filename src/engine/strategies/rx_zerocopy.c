@@ -184,9 +184,11 @@ static int rx_zc_open(const struct strategy_params *params, void **rx)
 	 * Wake for many messages at once, so each call maps many (one answer
 	 * at a time in rr): a call per message would cost more than a copy.
 	 * The mark comes down to what the sender can have in flight
-	 * (rx_zc_wait).
+	 * (rx_zc_wait).  A mark the user set (--rcvlowat) is kept as it is.
 	 */
-	lowat = params->request_response ? 0 : (int)(z->region.size / 3);
+	lowat = params->settings->rcvlowat || params->request_response
+			? 0
+			: (int)(z->region.size / 3);
 	if (lowat && setsockopt(z->fd, SOL_SOCKET, SO_RCVLOWAT, &lowat,
 				sizeof(lowat)) < 0) {
 		r = -errno;

@@ -1,0 +1,51 @@
+/*
+ * The sockets' own knobs: what a run's settings ask of each end's TCP
+ * socket (buffer sizes, low-water marks, busy polling, the congestion
+ * control, TCP_NODELAY), set through setsockopt() on the end they belong
+ * to, and read back afterwards, since the kernel doubles, clamps or ignores
+ * some of them: a run records what each end's socket became, not what was
+ * asked.  They live and die with the run's sockets, so nothing is left to
+ * put back.
+ */
+#ifndef NIO_TOP_SOCKOPTS_H
+#define NIO_TOP_SOCKOPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "record.h"
+#include "settings.h"
+
+/* One end's socket as the kernel reports it. */
+struct sock_state {
+	uint64_t sndbuf;
+	uint64_t rcvbuf;
+	uint64_t rcvlowat;
+	uint64_t notsent_lowat; /* 0: none (the sysctl's, unlimited) */
+	unsigned int busy_poll;
+	bool prefer_busy_poll;
+	bool nodelay;
+	char congestion[16];
+};
+
+/* sndbuf, rcvbuf, rcvlowat, notsent_lowat, busy_poll, ... congestion */
+extern const struct record sock_state_record;
+
+/*
+ * Sets on fd what s asks of one end (the sender's or the receiver's), in a
+ * run of request-response or not: 0, or -errno with *step naming the
+ * option that failed.
+ */
+int sockopts_apply(int fd, const struct run_settings *s, bool sender,
+		   bool request_response, const char **step);
+
+/* What fd's knobs are now. */
+void sockopts_read(int fd, struct sock_state *out);
+
+/*
+ * Whether this kernel has the congestion control name (loading its module
+ * if it must): 0, or -errno with *cause (caller frees) listing those it has.
+ */
+int sockopts_congestion_probe(const char *name, char **cause);
+
+#endif

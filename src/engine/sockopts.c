@@ -1,0 +1,139 @@
+/*
+ * The sockets' knobs, set and read back (sockopts.h).
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "sockopts.h"
+#include "sysfile.h"
+
+/* Linux 5.11 uAPI that Debian 12's headers may lack. */
+#ifndef SO_PREFER_BUSY_POLL
+#define SO_PREFER_BUSY_POLL 69
+#endif
+
+static const struct record_field sock_fields[] = {
+	RECORD_FIELD("sndbuf", RECORD_U64, struct sock_state, sndbuf),
+	RECORD_FIELD("rcvbuf", RECORD_U64, struct sock_state, rcvbuf),
+	RECORD_FIELD("rcvlowat", RECORD_U64, struct sock_state, rcvlowat),
+	RECORD_FIELD("notsent_lowat", RECORD_U64, struct sock_state,
+		     notsent_lowat),
+	RECORD_FIELD("busy_poll_us", RECORD_UINT, struct sock_state, busy_poll),
+	RECORD_FIELD("prefer_busy_poll", RECORD_BOOL, struct sock_state,
+		     prefer_busy_poll),
+	RECORD_FIELD("nodelay", RECORD_BOOL, struct sock_state, nodelay),
+	RECORD_TEXT_FIELD("congestion", struct sock_state, congestion),
+};
+const struct record sock_state_record = RECORD_OF(sock_fields);
+
+/* One knob: 0, or -errno with *step its name. */
+static int set_int(int fd, int level, int name, uint64_t value,
+		   const char *label, const char **step)
+{
+	int v = value > INT32_MAX ? INT32_MAX : (int)value;
+
+	if (setsockopt(fd, level, name, &v, sizeof(v)) == 0)
+		return 0;
+	*step = label;
+	return -errno;
+}
+
+int sockopts_apply(int fd, const struct run_settings *s, bool sender,
+		   bool request_response, const char **step)
+{
+	int r = 0;
+
+	if (settings_nodelay(s, request_response))
+		r = set_int(fd, IPPROTO_TCP, TCP_NODELAY, 1, "set TCP_NODELAY",
+			    step);
+	if (r == 0 && sender && s->sndbuf)
+		r = set_int(fd, SOL_SOCKET, SO_SNDBUF, s->sndbuf,
+			    "set SO_SNDBUF", step);
+	if (r == 0 && sender && s->notsent_lowat)
+		r = set_int(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT,
+			    s->notsent_lowat, "set TCP_NOTSENT_LOWAT", step);
+	if (r == 0 && !sender && s->rcvbuf)
+		r = set_int(fd, SOL_SOCKET, SO_RCVBUF, s->rcvbuf,
+			    "set SO_RCVBUF", step);
+	if (r == 0 && !sender && s->rcvlowat)
+		r = set_int(fd, SOL_SOCKET, SO_RCVLOWAT, s->rcvlowat,
+			    "set SO_RCVLOWAT", step);
+	if (r == 0 && s->busy_poll)
+		r = set_int(fd, SOL_SOCKET, SO_BUSY_POLL, s->busy_poll,
+			    "set SO_BUSY_POLL", step);
+	if (r == 0 && s->prefer_busy_poll)
+		r = set_int(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1,
+			    "set SO_PREFER_BUSY_POLL", step);
+	if (r == 0 && s->congestion[0] &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, s->congestion,
+		       (socklen_t)strlen(s->congestion)) < 0) {
+		*step = "set TCP_CONGESTION";
+		r = -errno;
+	}
+	return r;
+}
+
+/* A knob's value, 0 where the kernel does not say. */
+static uint64_t get_int(int fd, int level, int name)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(fd, level, name, &v, &len) < 0 || v < 0)
+		return 0;
+	return (uint64_t)v;
+}
+
+void sockopts_read(int fd, struct sock_state *out)
+{
+	socklen_t len = sizeof(out->congestion) - 1;
+
+	*out = (struct sock_state){
+		.sndbuf = get_int(fd, SOL_SOCKET, SO_SNDBUF),
+		.rcvbuf = get_int(fd, SOL_SOCKET, SO_RCVBUF),
+		.rcvlowat = get_int(fd, SOL_SOCKET, SO_RCVLOWAT),
+		.notsent_lowat = get_int(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT),
+		.busy_poll = (unsigned int)get_int(fd, SOL_SOCKET,
+						   SO_BUSY_POLL),
+		.prefer_busy_poll = get_int(fd, SOL_SOCKET,
+					    SO_PREFER_BUSY_POLL) != 0,
+		.nodelay = get_int(fd, IPPROTO_TCP, TCP_NODELAY) != 0,
+	};
+	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, out->congestion, &len) <
+	    0)
+		out->congestion[0] = '\0';
+	out->congestion[sizeof(out->congestion) - 1] = '\0';
+}
+
+int sockopts_congestion_probe(const char *name, char **cause)
+{
+	char have[256];
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), r = 0;
+
+	*cause = NULL;
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, name,
+		       (socklen_t)strlen(name)) < 0) {
+		r = -errno;
+		if (sysfile_line("/proc/sys/net/ipv4/"
+				 "tcp_available_congestion_control",
+				 have, sizeof(have)) < 0)
+			snprintf(have, sizeof(have), "unknown");
+		if (r != -ENOENT
+			    ? asprintf(cause, "'%s': %s (this kernel has: %s)",
+				       name, strerror(-r), have) < 0
+			    : asprintf(cause,
+				       "'%s' is not a congestion control this "
+				       "kernel has (it has: %s)",
+				       name, have) < 0)
+			*cause = NULL;
+	}
+	close(fd);
+	return r;
+}
