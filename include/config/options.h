@@ -29,7 +29,7 @@
 
 #define OPTIONS_LIST_MAX    64
 #define OPTIONS_THREADS_MAX 64
-#define OPTIONS_MAX	    64
+#define OPTIONS_MAX	    96
 
 #define PRESET_FORMAT  "nio-top-preset"
 #define PRESET_VERSION 1

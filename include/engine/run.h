@@ -129,6 +129,14 @@ struct run_result {
 	 */
 	struct sock_state socket[2];
 	bool has_socket[2];
+	/*
+	 * The links as the run found them and as it ran (senders',
+	 * receivers'), if known: a run that set them put them back, so the
+	 * next finds them as built.
+	 */
+	struct topo_stack stack_before[2];
+	struct topo_stack stack[2];
+	bool has_stack;
 	char *error; /* NULL when the run completed cleanly */
 };
 

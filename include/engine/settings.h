@@ -43,6 +43,15 @@ enum nodelay {
 
 extern const char *const nodelay_names[];
 
+/* GRO on the veth (--gro). */
+enum gro_mode {
+	GRO_DEFAULT, /* as the veth is built */
+	GRO_ON,	     /* NAPI and GRO on the veth's receive side */
+	GRO_OFF,
+};
+
+extern const char *const gro_mode_names[];
+
 struct run_settings {
 	uint64_t duration_ms; /* 0: until stopped */
 	uint64_t warmup_ms;
@@ -69,6 +78,13 @@ struct run_settings {
 	unsigned int busy_poll; /* SO_BUSY_POLL microseconds, both */
 	bool prefer_busy_poll;	/* SO_PREFER_BUSY_POLL, both */
 	char congestion[16];	/* TCP_CONGESTION, both */
+	/*
+	 * The links' own knobs (topo.h), on a network nio-top makes, for
+	 * the run only; 0: as built.  BIG TCP's IPv4 sizes, and GRO.
+	 */
+	uint64_t gso_max_size;
+	uint64_t gro_max_size;
+	enum gro_mode gro;
 	struct cpu_list pin;
 	/*
 	 * Samples per second of a thread's CPU time in the sampled intervals

@@ -28,6 +28,9 @@ enum topo_kind {
 #define TOPO_RATE_MAX_BPS    (8ull * 2147483647ull)
 #define TOPO_RATE_MIN_BPS    8000ull
 #define TOPO_KEEP_PREFIX_MAX 32
+/* The veth's two ends: the senders' namespace's, the receivers'. */
+#define TOPO_SERVER_LINK "nio0"
+#define TOPO_CLIENT_LINK "nio1"
 
 struct topo_options {
 	enum topo_kind kind;
@@ -87,5 +90,34 @@ int topo_link_stats(const struct topo *topo, struct topo_link_stats *stats);
 
 /* Tries a qdisc kind on the senders' link: 0, or -errno and *cause. */
 int topo_probe_qdisc(const struct topo *topo, const char *kind, char **cause);
+
+/*
+ * A link's own knobs as the kernel has them: BIG TCP's IPv4 GSO and GRO
+ * sizes (Linux 6.3 and later; 0 where the kernel has no such attribute),
+ * the most the device takes, and whether GRO is on.
+ */
+struct topo_stack {
+	unsigned int gso_max_size;
+	unsigned int gro_max_size;
+	unsigned int tso_max_size;
+	bool gro;
+};
+
+extern const struct record topo_stack_record;
+
+/*
+ * The senders' link and the receivers' (the veth's ends, or lo twice) as
+ * they are: 0, -ENODEV for a network nio-top did not make, or -errno and
+ * *cause (caller frees; cause may be NULL).
+ */
+int topo_stack_read(const struct topo *topo, struct topo_stack out[2],
+		    char **cause);
+
+/*
+ * Sets both links as want says: the sizes (those not 0) if sizes, GRO if
+ * gro.  0, -ENODEV, or -errno and *cause.
+ */
+int topo_stack_set(const struct topo *topo, const struct topo_stack want[2],
+		   bool sizes, bool gro, char **cause);
 
 #endif

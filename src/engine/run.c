@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "run_private.h"
@@ -107,6 +108,9 @@ void run_free(struct run *run)
 		if (run->flows[i].rx_fd >= 0)
 			close(run->flows[i].rx_fd);
 	}
+	/* The links as the run found them, for the next. */
+	if (run->stack_set)
+		topo_stack_set(run->topo, run->stack_before, true, true, NULL);
 	if (run->done_fd >= 0)
 		close(run->done_fd);
 	run_profile_free(run);
@@ -283,6 +287,85 @@ static int run_check_ends(const struct run_config *config, char **cause)
 	return -EOPNOTSUPP;
 }
 
+/* Whether settings ask anything of the links themselves. */
+static bool run_wants_stack(const struct run_settings *s)
+{
+	return s->gso_max_size || s->gro_max_size || s->gro != GRO_DEFAULT;
+}
+
+/* Refuses link knobs where nio-top did not make the links: 0 or -EINVAL. */
+static int run_check_stack(const struct run_config *config, enum topo_kind kind,
+			   char **cause)
+{
+	const char *why = NULL;
+
+	if (!run_wants_stack(&config->settings))
+		return 0;
+	if (kind == TOPO_REMOTE || config->role != RUN_BOTH)
+		why = "BIG TCP and GRO are set on links nio-top makes; over "
+		      "two "
+		      "hosts the links are the hosts' own";
+	else if (kind == TOPO_CURRENT)
+		why = "BIG TCP and GRO are set on links nio-top makes "
+		      "(--topology veth or loopback), not this namespace's lo";
+	else if (kind == TOPO_LOOPBACK && config->settings.gro != GRO_DEFAULT)
+		why = "--gro is the veth's (its NAPI): lo has none "
+		      "(--topology veth)";
+	if (why && asprintf(cause, "%s", why) < 0)
+		*cause = NULL;
+	return why ? -EINVAL : 0;
+}
+
+/*
+ * The links as the run finds them, then as its settings want them for the
+ * run (connections made after this take their sizes from them), read back:
+ * 0, or -errno and *cause.  A kernel that ignores an attribute it does not
+ * have shows it by not reporting it.
+ */
+static int run_stack(struct run *run, char **cause)
+{
+	const struct run_settings *s = &run->config.settings;
+	struct topo_stack want[2];
+	struct utsname uts;
+	int r;
+
+	r = run_check_stack(&run->config, run->topo->options.kind, cause);
+	if (r < 0)
+		return r;
+	r = topo_stack_read(run->topo, run->stack_before, cause);
+	if (r == -ENODEV)
+		return 0;
+	if (r < 0)
+		return r;
+	run->has_stack = true;
+	memcpy(run->stack, run->stack_before, sizeof(run->stack));
+	if (!run_wants_stack(s))
+		return 0;
+	if ((s->gso_max_size || s->gro_max_size) &&
+	    !run->stack_before[0].gso_max_size) {
+		uname(&uts);
+		if (asprintf(cause,
+			     "--gso-max-size and --gro-max-size need Linux "
+			     "6.3 or later (BIG TCP for IPv4: "
+			     "IFLA_GSO_IPV4_MAX_SIZE); this is Linux %s",
+			     uts.release) < 0)
+			*cause = NULL;
+		return -EOPNOTSUPP;
+	}
+	for (int i = 0; i < 2; i++)
+		want[i] = (struct topo_stack){
+			.gso_max_size = (unsigned int)s->gso_max_size,
+			.gro_max_size = (unsigned int)s->gro_max_size,
+			.gro = s->gro == GRO_ON,
+		};
+	run->stack_set = true;
+	r = topo_stack_set(run->topo, want, s->gso_max_size || s->gro_max_size,
+			   s->gro != GRO_DEFAULT, cause);
+	if (r == 0)
+		r = topo_stack_read(run->topo, run->stack, cause);
+	return r;
+}
+
 int run_start(const struct run_config *config, const struct topo *topo,
 	      const struct run_far_end *far, struct run **out, char **cause)
 {
@@ -304,7 +387,11 @@ int run_start(const struct run_config *config, const struct topo *topo,
 		return r;
 	run->topo = topo;
 	run->far = far;
-	r = far ? run_connect_far(run, cause) : run_connect(run, topo, cause);
+	r = far ? run_check_stack(config, TOPO_REMOTE, cause)
+		: run_stack(run, cause);
+	if (r == 0)
+		r = far ? run_connect_far(run, cause)
+			: run_connect(run, topo, cause);
 	if (r < 0) {
 		run_free(run);
 		return r;
@@ -321,6 +408,8 @@ int run_start_connected(const struct run_config *config, int *fds,
 
 	*cause = NULL;
 	r = run_check_ends(config, cause);
+	if (r == 0)
+		r = run_check_stack(config, TOPO_REMOTE, cause);
 	if (r == 0)
 		r = run_alloc(config, &run);
 	if (r < 0) {

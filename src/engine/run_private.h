@@ -29,6 +29,14 @@ struct run {
 	const struct topo *topo;
 	bool has_link;
 	struct topo_link_stats link_before;
+	/*
+	 * The links' knobs (BIG TCP, GRO): as the run found them, to be put
+	 * back when it goes if it set them (stack_set), and as it ran.
+	 */
+	struct topo_stack stack_before[2];
+	struct topo_stack stack[2];
+	bool has_stack;
+	bool stack_set;
 	enum run_state state;
 	atomic_bool stop;
 	struct worker_gate gate; /* where the threads wait for the clock */

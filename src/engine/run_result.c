@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "run_private.h"
 
@@ -122,6 +123,10 @@ void run_finish(struct run *run, struct run_result *result)
 			   run_side_counted(run, false),
 	};
 	run_profile_finish(run, result);
+	result->has_stack = run->has_stack;
+	memcpy(result->stack, run->stack, sizeof(result->stack));
+	memcpy(result->stack_before, run->stack_before,
+	       sizeof(result->stack_before));
 	for (int side = 0; side < 2 && run->flow_count; side++) {
 		result->has_socket[side] = !run_side_far(run, side == 0);
 		if (result->has_socket[side])

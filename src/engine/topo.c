@@ -39,9 +39,7 @@
 #include "netns.h"
 #include "topo.h"
 
-#define SERVER_LINK "nio0"
-#define CLIENT_LINK "nio1"
-#define KEEP_DIR    "/run/netns"
+#define KEEP_DIR "/run/netns"
 /* lo's alias in every namespace nio-top makes: how a stale name is known. */
 #define LO_MARK "nio-top"
 
@@ -280,7 +278,7 @@ static int qdisc_delete(struct nl_sock *sk, int ifindex)
 
 static const char *server_link(const struct topo *topo)
 {
-	return topo->options.kind == TOPO_VETH ? SERVER_LINK : "lo";
+	return topo->options.kind == TOPO_VETH ? TOPO_SERVER_LINK : "lo";
 }
 
 /* One end of the pair, inside its namespace: addressed, up, and lo up. */
@@ -318,8 +316,8 @@ static int build_server(struct nl_sock *sk, struct nl_job *job)
 	if (!veth)
 		return -NLE_NOMEM;
 	peer = rtnl_link_veth_get_peer(veth);
-	rtnl_link_set_name(veth, SERVER_LINK);
-	rtnl_link_set_name(peer, CLIENT_LINK);
+	rtnl_link_set_name(veth, TOPO_SERVER_LINK);
+	rtnl_link_set_name(peer, TOPO_CLIENT_LINK);
 	rtnl_link_set_ns_fd(peer, topo->client_ns);
 	if (o->mtu) {
 		rtnl_link_set_mtu(veth, o->mtu);
@@ -331,18 +329,18 @@ static int build_server(struct nl_sock *sk, struct nl_job *job)
 	if (err < 0)
 		return err;
 
-	err = bring_up_end(sk, job, SERVER_LINK, topo->server_addr.sin_addr,
-			   &ifindex);
+	err = bring_up_end(sk, job, TOPO_SERVER_LINK,
+			   topo->server_addr.sin_addr, &ifindex);
 	if (err < 0)
 		return err;
 	if (o->rate_bps) {
-		job->step = "shape " SERVER_LINK " with tbf";
+		job->step = "shape " TOPO_SERVER_LINK " with tbf";
 		err = qdisc_add(sk, ifindex, "tbf", o, job->mtu);
 		if (err < 0)
 			return err;
 	}
 	if (o->delay_ms > 0 || o->loss_pct > 0) {
-		job->step = "add netem to " SERVER_LINK;
+		job->step = "add netem to " TOPO_SERVER_LINK;
 		err = qdisc_add(sk, ifindex, "netem", o, job->mtu);
 		if (err == -NLE_OBJ_NOTFOUND)
 			job->step = "use --delay or --loss: this kernel has "
@@ -356,7 +354,7 @@ static int build_client(struct nl_sock *sk, struct nl_job *job)
 {
 	int ifindex;
 
-	return bring_up_end(sk, job, CLIENT_LINK,
+	return bring_up_end(sk, job, TOPO_CLIENT_LINK,
 			    job->topo->client_addr.sin_addr, &ifindex);
 }
 
@@ -378,7 +376,7 @@ static int delete_veth(struct nl_sock *sk, struct nl_job *job)
 	int err;
 
 	job->step = "delete the veth pair";
-	err = rtnl_link_get_kernel(sk, 0, SERVER_LINK, &link);
+	err = rtnl_link_get_kernel(sk, 0, TOPO_SERVER_LINK, &link);
 	if (err < 0)
 		return err;
 	err = rtnl_link_delete(sk, link);
@@ -434,8 +432,9 @@ static void note_links(struct nl_object *obj, void *arg)
 	if (name && strcmp(name, "lo") == 0 && alias &&
 	    strcmp(alias, LO_MARK) == 0)
 		job->marked = true;
-	if (!name || (strcmp(name, "lo") != 0 && strcmp(name, SERVER_LINK) &&
-		      strcmp(name, CLIENT_LINK)))
+	if (!name ||
+	    (strcmp(name, "lo") != 0 && strcmp(name, TOPO_SERVER_LINK) &&
+	     strcmp(name, TOPO_CLIENT_LINK)))
 		job->foreign_link = true;
 }
 

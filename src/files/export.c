@@ -129,6 +129,20 @@ static cJSON *export_intervals(const struct run_result *r)
 	return list;
 }
 
+/* A part of each end (sender, receiver) through rec, null where not had. */
+static void export_ends(cJSON *obj, const char *key, const struct record *rec,
+			const void *values, size_t size, const bool has[2])
+{
+	cJSON *ends = cJSON_AddObjectToObject(obj, key);
+
+	for (int side = 0; side < 2; side++)
+		cJSON_AddItemToObject(
+			ends, side ? "receiver" : "sender",
+			has[side] ? codec_object(rec, (const char *)values +
+							      side * size)
+				  : cJSON_CreateNull());
+}
+
 /* Each side's profile where it was sampled, else null; null: none at all. */
 static cJSON *export_profiles(const struct run_result *r)
 {
@@ -147,7 +161,7 @@ static cJSON *export_profiles(const struct run_result *r)
 
 cJSON *export_run(const struct session *s, const struct run_result *r)
 {
-	cJSON *obj = cJSON_CreateObject(), *integrity, *sockets;
+	cJSON *obj = cJSON_CreateObject(), *integrity;
 	size_t index = (size_t)(r - s->results);
 
 	/* The run's number, as the table and the header show it. */
@@ -168,13 +182,14 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 			      index < s->run_fact_count &&
 				      s->run_facts[index].short_run);
 	cJSON_AddNumberToObject(obj, "stopped_s", r->stopped_s);
-	sockets = cJSON_AddObjectToObject(obj, "socket");
-	for (int side = 0; side < 2; side++)
-		cJSON_AddItemToObject(sockets, side ? "receiver" : "sender",
-				      r->has_socket[side]
-					      ? codec_object(&sock_state_record,
-							     &r->socket[side])
-					      : cJSON_CreateNull());
+	export_ends(obj, "stack_before", &topo_stack_record, r->stack_before,
+		    sizeof(r->stack_before[0]),
+		    (const bool[2]){r->has_stack, r->has_stack});
+	export_ends(obj, "stack", &topo_stack_record, r->stack,
+		    sizeof(r->stack[0]),
+		    (const bool[2]){r->has_stack, r->has_stack});
+	export_ends(obj, "socket", &sock_state_record, r->socket,
+		    sizeof(r->socket[0]), r->has_socket);
 	codec_write(&run_totals_record, &r->totals, obj);
 	integrity = cJSON_GetObjectItemCaseSensitive(obj, "integrity");
 	cJSON_AddBoolToObject(integrity, "verified", r->config.settings.verify);
@@ -571,30 +586,57 @@ static int load_profiles(const cJSON *obj, const char *path,
 	return 0;
 }
 
-/* Each end's socket as the kernel made it: older exports lack them. */
-static int load_sockets(const cJSON *obj, const char *path,
-			struct run_result *r, char **cause)
+/*
+ * A part of each end (key: sender, receiver) read through rec into
+ * values[side], has[side] saying which were there: 0 or -EINVAL.  Older
+ * exports lack the part.
+ */
+static int load_ends(const cJSON *obj, const char *path, const char *key,
+		     const struct record *rec, void *values, size_t size,
+		     bool has[2], char **cause)
 {
-	const cJSON *sockets = cJSON_GetObjectItemCaseSensitive(obj, "socket");
+	const cJSON *ends = cJSON_GetObjectItemCaseSensitive(obj, key);
 	char at[4300];
 
-	if (!sockets || cJSON_IsNull(sockets))
+	has[0] = has[1] = false;
+	if (!ends || cJSON_IsNull(ends))
 		return 0;
-	if (!cJSON_IsObject(sockets))
+	if (!cJSON_IsObject(ends))
 		return cause_set(cause, -EINVAL,
-				 "%s.socket: must be an object or null", path);
+				 "%s.%s: must be an object or null", path, key);
 	for (int side = 0; side < 2; side++) {
 		const char *name = side ? "receiver" : "sender";
-		const cJSON *part = cJSON_GetObjectItemCaseSensitive(sockets,
+		const cJSON *part = cJSON_GetObjectItemCaseSensitive(ends,
 								     name);
 
-		snprintf(at, sizeof(at), "%s.socket.%s", path, name);
-		r->has_socket[side] = cJSON_IsObject(part);
-		if (r->has_socket[side] &&
-		    codec_read(&sock_state_record, part, &r->socket[side], at,
+		snprintf(at, sizeof(at), "%s.%s.%s", path, key, name);
+		has[side] = cJSON_IsObject(part);
+		if (has[side] &&
+		    codec_read(rec, part, (char *)values + side * size, at,
 			       CODEC_FILE, cause) < 0)
 			return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * Each end's socket as the kernel made it, and the links as the run had
+ * them.
+ */
+static int load_sockets(const cJSON *obj, const char *path,
+			struct run_result *r, char **cause)
+{
+	bool stack[2], before[2];
+
+	if (load_ends(obj, path, "socket", &sock_state_record, r->socket,
+		      sizeof(r->socket[0]), r->has_socket, cause) < 0 ||
+	    load_ends(obj, path, "stack", &topo_stack_record, r->stack,
+		      sizeof(r->stack[0]), stack, cause) < 0 ||
+	    load_ends(obj, path, "stack_before", &topo_stack_record,
+		      r->stack_before, sizeof(r->stack_before[0]), before,
+		      cause) < 0)
+		return -EINVAL;
+	r->has_stack = stack[0] && stack[1] && before[0] && before[1];
 	return 0;
 }
 

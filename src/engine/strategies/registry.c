@@ -22,6 +22,13 @@ const char *const rx_mode_names[] = {
 	NULL,
 };
 
+const char *const gro_mode_names[] = {
+	[GRO_DEFAULT] = "as-built",
+	[GRO_ON] = "on",
+	[GRO_OFF] = "off",
+	NULL,
+};
+
 const char *const nodelay_names[] = {
 	[NODELAY_RR] = "rr",
 	[NODELAY_ON] = "on",
