@@ -53,9 +53,18 @@ struct options {
 	/* The modes, in order: the grid's fourth dimension. */
 	int modes[RUN_MODE_COUNT];
 	size_t mode_count;
-	/* The receive sides, in order: the grid's fifth dimension. */
+	/*
+	 * The grid's other dimensions (plan.h): the receive sides, and the
+	 * links' and sockets' knobs that make sense as lists.
+	 */
 	int rxs[RX_MODE_COUNT];
 	size_t rx_count;
+	int gros[GRO_MODE_COUNT];
+	size_t gro_count;
+	unsigned int gso_sizes[OPTIONS_LIST_MAX];
+	size_t gso_size_count;
+	unsigned int busy_polls[OPTIONS_LIST_MAX];
+	size_t busy_poll_count;
 	unsigned int repeat; /* runs of each point, interleaved */
 	/* Runs measured for less than this are short (see analysis.h). */
 	uint64_t min_measured_ms;

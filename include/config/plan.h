@@ -1,9 +1,10 @@
 /*
  * The plan: the runs a grid of options asks for -- every combination of
- * their modes, receive sides, strategies, message sizes and thread counts,
- * in that order, with their settings, the whole grid repeated --repeat
- * times (repeats interleaved, so a slow minute of a shared machine spreads
- * over every point).  The one grid expansion: batch runs it, the explorer sweeps it.
+ * their lists (modes, receive sides, GRO settings, GSO sizes, busy-poll
+ * settings, strategies, message sizes and thread counts, in that order),
+ * with their settings, the whole grid repeated --repeat times (repeats
+ * interleaved, so a slow minute of a shared machine spreads over every
+ * point).  The one grid expansion: batch runs it, the explorer sweeps it.
  */
 #ifndef NIO_TOP_PLAN_H
 #define NIO_TOP_PLAN_H
@@ -15,14 +16,12 @@
 #include "run.h"
 
 /*
- * A run at one point with o's settings; base gives what options do not:
- * which ends run here (role) and the counters.
+ * The grid's first point (the first value of every list) with o's settings;
+ * base gives what options do not: which ends run here (role) and the
+ * counters.
  */
 struct run_config plan_point(const struct options *o,
-			     const struct run_config *base, enum run_mode mode,
-			     enum rx_mode rx,
-			     const struct strategy_ops *strategy,
-			     size_t msg_size, unsigned int threads);
+			     const struct run_config *base);
 
 /* The most runs one plan may hold (a 1.4 KB preset could ask millions). */
 #define PLAN_RUNS_MAX 100000

@@ -8,6 +8,7 @@
 #define NIO_TOP_SETTINGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define SETTINGS_CPUS_MAX 64
@@ -48,6 +49,7 @@ enum gro_mode {
 	GRO_DEFAULT, /* as the veth is built */
 	GRO_ON,	     /* NAPI and GRO on the veth's receive side */
 	GRO_OFF,
+	GRO_MODE_COUNT,
 };
 
 extern const char *const gro_mode_names[];
@@ -82,8 +84,8 @@ struct run_settings {
 	 * The links' own knobs (topo.h), on a network nio-top makes, for
 	 * the run only; 0: as built.  BIG TCP's IPv4 sizes, and GRO.
 	 */
-	uint64_t gso_max_size;
-	uint64_t gro_max_size;
+	unsigned int gso_max_size;
+	unsigned int gro_max_size;
 	enum gro_mode gro;
 	struct cpu_list pin;
 	/*
@@ -92,6 +94,43 @@ struct run_settings {
 	 */
 	unsigned int profile_hz;
 };
+
+/*
+ * The links' and sockets' knobs that set a run's point apart from another
+ * at the same strategy, receive side, size and flows: the grid's other
+ * dimensions (BIG TCP's sizes, GRO, busy polling).  All 0: as built.
+ */
+struct settings_stack {
+	unsigned int gso_max_size;
+	unsigned int gro_max_size;
+	enum gro_mode gro;
+	unsigned int busy_poll;
+};
+
+static inline struct settings_stack settings_stack_of(
+	const struct run_settings *s)
+{
+	return (struct settings_stack){
+		.gso_max_size = s->gso_max_size,
+		.gro_max_size = s->gro_max_size,
+		.gro = s->gro,
+		.busy_poll = s->busy_poll,
+	};
+}
+
+static inline bool settings_stack_equal(const struct settings_stack *a,
+					const struct settings_stack *b)
+{
+	return a->gso_max_size == b->gso_max_size &&
+	       a->gro_max_size == b->gro_max_size && a->gro == b->gro &&
+	       a->busy_poll == b->busy_poll;
+}
+
+/*
+ * The knobs set, as a label's tail: " gso 185000 GRO on busy-poll 50us";
+ * "" where all are as built.
+ */
+void settings_stack_tag(const struct settings_stack *k, char *out, size_t size);
 
 /* Whether a flow's sockets set TCP_NODELAY, in this mode. */
 static inline bool settings_nodelay(const struct run_settings *s,

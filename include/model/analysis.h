@@ -56,10 +56,11 @@ struct analysis_point {
 	unsigned int threads;
 	enum run_mode mode;
 	enum rx_mode rx;
-	size_t runs;	     /* analysed */
-	size_t short_runs;   /* left out as short */
-	size_t stopped_runs; /* left out: a stop ended their window */
-	size_t intervals;    /* of the runs analysed */
+	struct settings_stack stack; /* the links' and sockets' knobs */
+	size_t runs;		     /* analysed */
+	size_t short_runs;	     /* left out as short */
+	size_t stopped_runs;	     /* left out: a stop ended their window */
+	size_t intervals;	     /* of the runs analysed */
 	/* The results analysed: member[first .. first + runs) of analysis. */
 	size_t first;
 	/* The runs' figure: stream Gbit/s, rr p50 us (lower is better). */
@@ -98,10 +99,18 @@ struct analysis_crossover {
 	unsigned int threads;
 	const char *strategy;
 	const char *versus;
-	/* strategy with --rx zerocopy against itself with --rx copy */
+	/* strategy with another --rx against itself with --rx copy */
 	bool rx_pair;
 	/* Otherwise the receive side both of them ran with. */
 	enum rx_mode rx;
+	/*
+	 * The knobs strategy ran with; versus ran with versus_stack, which
+	 * differs only in a stack pair (one knob against the links as built,
+	 * or the least of that knob run): strategy against itself.
+	 */
+	struct settings_stack stack;
+	struct settings_stack versus_stack;
+	bool stack_pair;
 	enum analysis_verdict verdict;
 	size_t msg_size; /* VERDICT_FROM */
 	size_t runs;	 /* behind the verdict: of both, at every size */
@@ -125,6 +134,7 @@ struct analysis {
 	size_t *member; /* results' indices, by point */
 	struct analysis_crossover *crossovers;
 	size_t crossover_count;
+	size_t crossover_cap;
 	size_t runs;	     /* analysed */
 	size_t short_runs;   /* left out as short */
 	size_t stopped_runs; /* left out: a stop ended their window */
@@ -148,7 +158,9 @@ const char *analysis_verdict_name(enum analysis_verdict verdict);
 const struct analysis_point *analysis_find(const struct analysis *a,
 					   enum run_mode mode,
 					   const struct strategy_ops *strategy,
-					   enum rx_mode rx, size_t msg_size,
+					   enum rx_mode rx,
+					   const struct settings_stack *stack,
+					   size_t msg_size,
 					   unsigned int threads);
 
 #endif

@@ -3,9 +3,10 @@
  * explorer's chart view.  A quantity is a figure of a run -- a row of the
  * metric table on one side or summed over both ends, or a round-trip
  * percentile -- and a point's value is the median of its analysed runs,
- * with their range for error bars.  The course's four figures are the table
- * figures[]: throughput against message size, the rr round trip against
- * flows, cache misses per KiB and the cost per byte against message size.
+ * with their range for error bars.  The table figures[] holds the course's
+ * four -- throughput against message size, the rr round trip against flows,
+ * cache misses per KiB and the cost per byte against message size -- and
+ * the receiver's CPU time per KiB against size, a line per receive side.
  */
 #ifndef NIO_TOP_FIGURE_H
 #define NIO_TOP_FIGURE_H
@@ -156,6 +157,7 @@ struct figure_plot_point {
 struct figure_plot_series {
 	const struct strategy_ops *strategy;
 	enum rx_mode rx;
+	struct settings_stack stack;
 	struct figure_plot_point point[ANALYSIS_SIZES_MAX];
 	size_t count;
 };

@@ -41,8 +41,10 @@ static void batch_row(const struct session *s, size_t number)
 	const struct run_totals *t = &r->totals;
 	const struct analysis_run *facts = &s->run_facts[number - 1];
 	char size[24], copied[16] = "-", corrupt[24] = "-";
-	char p50[24] = "-", p99[24] = "-";
+	char p50[24] = "-", p99[24] = "-", knobs[96];
+	struct settings_stack stack = settings_stack_of(&r->config.settings);
 
+	settings_stack_tag(&stack, knobs, sizeof(knobs));
 	units_format_size(r->config.msg_size, size, sizeof(size));
 	if (r->config.strategy->zerocopy &&
 	    !sampler_zc_copied(t, copied, sizeof(copied)))
@@ -55,7 +57,7 @@ static void batch_row(const struct session *s, size_t number)
 		snprintf(p99, sizeof(p99), "%.1f", r->latency.p99_us);
 	}
 	printf("%4zu %-10s %6s %4u %-6s %-8s %9.3f %12.0f %14llu %8s %10s %9s "
-	       "%9s%s%s\n",
+	       "%9s%s%s%s%s\n",
 	       number, r->config.strategy->name, size, r->config.threads,
 	       run_mode_name(r->config.mode),
 	       rx_mode_names[r->config.settings.rx], run_result_gbps(r),
@@ -65,7 +67,8 @@ static void batch_row(const struct session *s, size_t number)
 	       r->error		  ? ""
 	       : r->stopped_s > 0 ? "  stopped"
 	       : facts->short_run ? "  short"
-				  : "");
+				  : "",
+	       knobs[0] ? " " : "", knobs);
 	if (r->stopped_s > 0)
 		printf("    stopped for %.1f s while measuring (SIGSTOP, "
 		       "Ctrl-Z): the window ended where the stop began%s\n",
@@ -151,9 +154,11 @@ static void batch_eta(uint64_t started_ns, size_t done, size_t total, char *out,
 static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 			   uint64_t started_ns)
 {
-	char size[24], eta[24], bar[21], sampled[40] = "";
+	char size[24], eta[24], bar[21], sampled[40] = "", knobs[96];
+	struct settings_stack stack = settings_stack_of(&cfg->settings);
 	size_t filled = n ? 20 * i / n : 0;
 
+	settings_stack_tag(&stack, knobs, sizeof(knobs));
 	for (size_t k = 0; k < 20; k++)
 		bar[k] = k < filled ? '#' : '.';
 	bar[20] = '\0';
@@ -163,11 +168,11 @@ static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 		snprintf(sampled, sizeof(sampled), " + %.3g s sampled",
 			 (double)run_sampled_ms(cfg) / 1000);
 	fprintf(stderr,
-		"[%s] %zu/%zu ETA %s  %s %s x%u %s%s, %.3g s + %.3g s "
+		"[%s] %zu/%zu ETA %s  %s %s x%u %s%s%s, %.3g s + %.3g s "
 		"warm-up%s\n",
 		bar, i + 1, n, eta, cfg->strategy->name, size, cfg->threads,
 		run_mode_name(cfg->mode), strategy_rx_tag(cfg->settings.rx),
-		(double)cfg->settings.duration_ms / 1000,
+		knobs, (double)cfg->settings.duration_ms / 1000,
 		(double)cfg->settings.warmup_ms / 1000, sampled);
 }
 

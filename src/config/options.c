@@ -322,18 +322,20 @@ const struct option_row option_rows[] = {
 	 .help = "TCP_NOTSENT_LOWAT on every sender's socket: at most this "
 		 "many bytes wait unsent in it"},
 	{.name = "busy-poll",
-	 .arg = "USEC",
+	 .arg = "LIST",
 	 .key = "socket.busy_poll_us",
 	 .run_key = "busy_poll_us",
-	 .type = OPTION_UINT,
-	 .offset = O(run.busy_poll),
+	 .type = OPTION_COUNTS,
+	 .offset = O(busy_polls),
+	 .count_offset = O(busy_poll_count),
 	 .run_offset = R(settings.busy_poll),
 	 .max = 1000000,
 	 .def = "0",
 	 .flags = OPTION_RUN,
-	 .help = "SO_BUSY_POLL on both ends' sockets: a read with nothing "
-		 "queued spins this many microseconds on the device's queue "
-		 "first (only where packets carry a NAPI id); 0: none"},
+	 .help = "SO_BUSY_POLL on both ends' sockets, microseconds, a grid "
+		 "dimension (0,50: without and with): a read with nothing "
+		 "queued spins this long on the device's queue first (only "
+		 "where packets carry a NAPI id); 0: none"},
 	{.name = "prefer-busy-poll",
 	 .key = "socket.prefer_busy_poll",
 	 .run_key = "prefer_busy_poll",
@@ -471,40 +473,48 @@ const struct option_row option_rows[] = {
 	 .max = 100,
 	 .help = "netem loss on the senders' side, % (needs sch_netem)"},
 	{.name = "gso-max-size",
-	 .arg = "SIZE",
+	 .arg = "LIST",
 	 .key = "topology.gso_max_size",
 	 .run_key = "gso_max_size",
-	 .type = OPTION_BYTES,
-	 .offset = O(run.gso_max_size),
+	 .type = OPTION_COUNTS,
+	 .offset = O(gso_sizes),
+	 .count_offset = O(gso_size_count),
 	 .run_offset = R(settings.gso_max_size),
-	 .max = 512 << 10,
+	 .max = TOPO_GSO_MAX,
+	 .def = "0",
 	 .flags = OPTION_RUN,
-	 .help = "BIG TCP: the IPv4 GSO size of nio-top's links for the run "
-		 "(IFLA_GSO_IPV4_MAX_SIZE, Linux 6.3 and later; above 64K, "
-		 "TCP builds and hands over segments that large)"},
+	 .help = "BIG TCP: the IPv4 GSO size of nio-top's links for the run, "
+		 "bytes, a grid dimension (0,185000: as built and BIG) "
+		 "(IFLA_GSO_IPV4_MAX_SIZE, Linux 6.3 and later; above 65536, "
+		 "TCP builds and hands over segments that large); 0: as built"},
 	{.name = "gro-max-size",
-	 .arg = "SIZE",
+	 .arg = "N",
 	 .key = "topology.gro_max_size",
 	 .run_key = "gro_max_size",
-	 .type = OPTION_BYTES,
+	 .type = OPTION_UINT,
 	 .offset = O(run.gro_max_size),
 	 .run_offset = R(settings.gro_max_size),
-	 .max = 512 << 10,
+	 .max = TOPO_GSO_MAX,
+	 .def = "0",
 	 .flags = OPTION_RUN,
-	 .help = "BIG TCP: the IPv4 GRO size of nio-top's links for the run "
-		 "(IFLA_GRO_IPV4_MAX_SIZE, Linux 6.3 and later)"},
+	 .help = "BIG TCP: the IPv4 GRO size of nio-top's links for the run, "
+		 "bytes (IFLA_GRO_IPV4_MAX_SIZE, Linux 6.3 and later; it "
+		 "matters where GRO merges, --gro on); 0: as built"},
 	{.name = "gro",
-	 .arg = "WHEN",
+	 .arg = "LIST",
 	 .key = "topology.gro",
 	 .run_key = "gro",
-	 .type = OPTION_CHOICE,
-	 .offset = O(run.gro),
+	 .type = OPTION_CHOICES,
+	 .offset = O(gros),
+	 .count_offset = O(gro_count),
 	 .run_offset = R(settings.gro),
 	 .names = gro_mode_names,
+	 .min = 1,
+	 .max = GRO_MODE_COUNT,
 	 .def = "as-built",
 	 .flags = OPTION_RUN,
-	 .help = "GRO on the veth for the run: on (its NAPI merges segments "
-		 "on receive), off, or as-built"},
+	 .help = "GRO on the veth for the run, a grid dimension (off,on): "
+		 "on (its NAPI merges segments on receive), off, or as-built"},
 	{.name = "keep-netns",
 	 .arg = "PREFIX",
 	 .type = OPTION_NAME,

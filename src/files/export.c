@@ -237,6 +237,18 @@ static cJSON *export_range(double lo, double hi)
 	return obj;
 }
 
+/* The knobs of a point or a pair's side, as the runs have them. */
+static cJSON *export_stack(const struct settings_stack *k)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(obj, "gso_max_size", k->gso_max_size);
+	cJSON_AddNumberToObject(obj, "gro_max_size", k->gro_max_size);
+	cJSON_AddStringToObject(obj, "gro", gro_mode_names[k->gro]);
+	cJSON_AddNumberToObject(obj, "busy_poll_us", k->busy_poll);
+	return obj;
+}
+
 /*
  * What the analysed runs were, whatever options the session started with
  * (an explorer's runs differ in length, warm-up and repeats): the same
@@ -285,6 +297,9 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	cJSON_AddStringToObject(item, "rx", rx_mode_names[c->rx]);
 	cJSON_AddStringToObject(item, "versus_rx",
 				rx_mode_names[c->rx_pair ? RX_COPY : c->rx]);
+	cJSON_AddItemToObject(item, "stack", export_stack(&c->stack));
+	cJSON_AddItemToObject(item, "versus_stack",
+			      export_stack(&c->versus_stack));
 	cJSON_AddStringToObject(item, "verdict",
 				analysis_verdict_name(c->verdict));
 	if (c->verdict == VERDICT_FROM)
@@ -351,6 +366,7 @@ static cJSON *export_analysis(const struct session *s)
 		cJSON_AddNumberToObject(item, "threads", p->threads);
 		cJSON_AddStringToObject(item, "mode", run_mode_name(p->mode));
 		cJSON_AddStringToObject(item, "rx", rx_mode_names[p->rx]);
+		cJSON_AddItemToObject(item, "stack", export_stack(&p->stack));
 		cJSON_AddStringToObject(item, "metric", rr ? "p50_us" : "gbps");
 		cJSON_AddNumberToObject(item, "runs", (double)p->runs);
 		cJSON_AddNumberToObject(item, "short_runs",

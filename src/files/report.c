@@ -248,7 +248,8 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 }
 
 /*
- * The SVG report: the course's four figures (figure.h), one under the other,
+ * The SVG report: the figures of figure.h (the course's four, the receive
+ * side's) and where each side's CPU goes, one under the other,
  * each a title, a legend, a grid of panels and a footer that says where and
  * how the numbers were made, so that a figure cut out of the page still
  * stands on its own.  Strategies differ by colour, by marker shape and (where
@@ -345,6 +346,7 @@ struct svg {
 	/* The strategies and receive sides present, in registry order. */
 	const struct strategy_ops *series[SERIES_MAX];
 	enum rx_mode series_rx[SERIES_MAX];
+	struct settings_stack series_stack[SERIES_MAX];
 	size_t series_count;
 };
 
@@ -680,7 +682,9 @@ static void panel_series(const struct svg *g, const struct panel *p,
 	for (size_t i = 0; i < p->plot->series_count; i++) {
 		const struct figure_plot_series *s = &p->plot->series[i];
 
-		if (s->strategy != g->series[series])
+		if (s->strategy != g->series[series] ||
+		    s->rx != g->series_rx[series] ||
+		    !settings_stack_equal(&s->stack, &g->series_stack[series]))
 			continue;
 		series_line(g, p, s, q, colour, dash, dodge);
 		for (size_t k = 0; k < s->count; k++)
@@ -720,6 +724,7 @@ static void figure_legend(const struct svg *g, double y)
 
 	for (size_t i = 0; i < g->series_count; i++) {
 		const char *dash = figure_two_lines(g->f) ? "" : dashes[i % 5];
+		char name[160], knobs[96];
 
 		report_put(
 			t,
@@ -729,11 +734,14 @@ static void figure_legend(const struct svg *g, double y)
 			*dash ? " stroke-dasharray=\"" : "", dash,
 			*dash ? "\"" : "");
 		put_marker(t, i, x + 14, y, series_colour(g, i), false);
+		settings_stack_tag(&g->series_stack[i], knobs, sizeof(knobs));
+		snprintf(name, sizeof(name), "%s%s%s", g->series[i]->name,
+			 strategy_rx_tag(g->series_rx[i]), knobs);
 		report_put(t,
 			   "<text x=\"%.0f\" y=\"%.0f\" "
 			   "font-size=\"13\">%s</text>\n",
-			   x + 34, y + 4, g->series[i]->name);
-		x += 48 + 8 * (double)strlen(g->series[i]->name);
+			   x + 34, y + 4, name);
+		x += 48 + 8 * (double)strlen(name);
 	}
 	if (figure_two_lines(g->f))
 		report_put(t,
@@ -797,22 +805,42 @@ static void figure_footer(const struct svg *g, double y)
 		      y);
 }
 
-/* The strategies the figure has points of, in registry order. */
+/* Whether the figure has series k already. */
+static bool figure_has_series(const struct svg *g,
+			      const struct analysis_point *p)
+{
+	for (size_t k = 0; k < g->series_count; k++)
+		if (g->series[k] == p->strategy && g->series_rx[k] == p->rx &&
+		    settings_stack_equal(&g->series_stack[k], &p->stack))
+			return true;
+	return false;
+}
+
+/*
+ * The strategies the figure has points of, each with every receive side and
+ * set of knobs it has points of: a series each, in registry order, then
+ * receive side, then as the points came.
+ */
 static void figure_series(struct svg *g)
 {
 	const struct analysis *a = &g->s->analysis;
 
 	g->series_count = 0;
-	for (size_t i = 0; i < strategy_count(); i++) {
-		bool present = false;
+	for (size_t i = 0; i < strategy_count(); i++)
+		for (int rx = 0; rx < RX_MODE_COUNT; rx++)
+			for (size_t j = 0; j < a->point_count; j++) {
+				const struct analysis_point *p = &a->points[j];
 
-		for (size_t j = 0; j < a->point_count && !present; j++)
-			present = a->points[j].runs &&
-				  a->points[j].mode == g->f->mode &&
-				  a->points[j].strategy == strategy_at(i);
-		if (present && g->series_count < SERIES_MAX)
-			g->series[g->series_count++] = strategy_at(i);
-	}
+				if (!p->runs || p->mode != g->f->mode ||
+				    p->strategy != strategy_at(i) ||
+				    p->rx != (enum rx_mode)rx ||
+				    figure_has_series(g, p) ||
+				    g->series_count == SERIES_MAX)
+					continue;
+				g->series_rx[g->series_count] = p->rx;
+				g->series_stack[g->series_count] = p->stack;
+				g->series[g->series_count++] = p->strategy;
+			}
 }
 
 /*

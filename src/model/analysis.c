@@ -116,21 +116,27 @@ static double median(double *v, size_t n)
 
 static bool at_point(const struct analysis_point *p, const struct run_config *c)
 {
+	struct settings_stack stack = settings_stack_of(&c->settings);
+
 	return p->strategy == c->strategy && p->msg_size == c->msg_size &&
 	       p->threads == c->threads && p->mode == c->mode &&
-	       p->rx == c->settings.rx;
+	       p->rx == c->settings.rx &&
+	       settings_stack_equal(&p->stack, &stack);
 }
 
 const struct analysis_point *analysis_find(const struct analysis *a,
 					   enum run_mode mode,
 					   const struct strategy_ops *strategy,
-					   enum rx_mode rx, size_t msg_size,
+					   enum rx_mode rx,
+					   const struct settings_stack *stack,
+					   size_t msg_size,
 					   unsigned int threads)
 {
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
 
 		if (p->mode == mode && p->strategy == strategy && p->rx == rx &&
+		    settings_stack_equal(&p->stack, stack) &&
 		    p->msg_size == msg_size && p->threads == threads)
 			return p;
 	}
@@ -183,18 +189,17 @@ static int cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static const struct analysis_point *find_named(const struct analysis *a,
-					       enum run_mode mode,
-					       const char *name,
-					       enum rx_mode rx, size_t msg_size,
-					       unsigned int threads)
+static const struct analysis_point *find_named(
+	const struct analysis *a, enum run_mode mode, const char *name,
+	enum rx_mode rx, const struct settings_stack *stack, size_t msg_size,
+	unsigned int threads)
 {
 	const struct strategy_ops *ops = strategy_find(name);
 	const struct analysis_point *p;
 
 	if (!ops)
 		return NULL;
-	p = analysis_find(a, mode, ops, rx, msg_size, threads);
+	p = analysis_find(a, mode, ops, rx, stack, msg_size, threads);
 	return p && p->runs ? p : NULL;
 }
 
@@ -278,104 +283,201 @@ static void crossover_verdict(struct analysis_crossover *c)
 	}
 }
 
+/*
+ * Fills crossover c (its points named, its stacks set) at every size both
+ * of its points were measured at: false when there is none.
+ */
+static bool crossover_fill(struct analysis *a, const struct run_result *results,
+			   struct analysis_crossover *c, const size_t *sizes,
+			   size_t n)
+{
+	enum rx_mode versus_rx = c->rx_pair ? RX_COPY : c->rx;
+	uint64_t completions = 0, copied = 0;
+	bool copies_less = false;
+
+	for (size_t j = 0; j < n && c->size_count < ANALYSIS_SIZES_MAX; j++) {
+		const struct analysis_point *p = find_named(
+			a, c->mode, c->strategy, c->rx, &c->stack, sizes[j],
+			c->threads);
+		const struct analysis_point *q = find_named(
+			a, c->mode, c->versus, versus_rx, &c->versus_stack,
+			sizes[j], c->threads);
+		struct analysis_size *s;
+
+		if (!p || !q)
+			continue;
+		s = &c->size[c->size_count++];
+		s->msg_size = sizes[j];
+		stats_compare(&p->estimate, &q->estimate,
+			      !analysis_lower_is_better(c->mode),
+			      &s->difference);
+		if (s->difference.outcome == STATS_UNDECIDED)
+			s->runs_to_decide = runs_to_decide(
+				&p->estimate, &q->estimate, &s->difference);
+		s->runs = p->runs + q->runs;
+		s->spread = fmax(p->estimate.spread, q->estimate.spread);
+		c->runs += s->runs;
+		c->intervals += p->intervals + q->intervals;
+		c->fewest_runs = p->runs < c->fewest_runs ? p->runs
+							  : c->fewest_runs;
+		c->fewest_runs = q->runs < c->fewest_runs ? q->runs
+							  : c->fewest_runs;
+		c->most_runs = p->runs > c->most_runs ? p->runs : c->most_runs;
+		c->most_runs = q->runs > c->most_runs ? q->runs : c->most_runs;
+		if (isfinite(s->spread) && !(s->spread <= c->spread))
+			c->spread = s->spread;
+		/* Zero-copy sends against a peer that copies. */
+		copies_less = !c->rx_pair && !c->stack_pair &&
+			      p->strategy->zerocopy && !q->strategy->zerocopy;
+		if (copies_less)
+			add_copied(a, p, results, &completions, &copied);
+	}
+	if (!c->size_count)
+		return false;
+	crossover_verdict(c);
+	c->suspect = copies_less &&
+		     (c->verdict == VERDICT_FROM ||
+		      c->verdict == VERDICT_MIXED) &&
+		     nearly_all(copied, completions);
+	return true;
+}
+
+/* A slot for one more crossover: NULL when there is no memory for it. */
+static struct analysis_crossover *crossover_slot(struct analysis *a)
+{
+	if (a->crossover_count == a->crossover_cap) {
+		size_t cap = a->crossover_cap ? 2 * a->crossover_cap : 64;
+		struct analysis_crossover *grown = realloc(
+			a->crossovers, cap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		a->crossovers = grown;
+		a->crossover_cap = cap;
+	}
+	return &a->crossovers[a->crossover_count];
+}
+
+/*
+ * Whether stack b is a differs by one knob, b's lower: the pair that says
+ * what raising that knob alone did.
+ */
+static bool one_knob_up(const struct settings_stack *a,
+			const struct settings_stack *b)
+{
+	/* GRO's order: as built (the veth's off), off, then on. */
+	int ga = a->gro == GRO_ON, gb = b->gro == GRO_ON;
+	int differ = (a->gso_max_size != b->gso_max_size) +
+		     (a->gro_max_size != b->gro_max_size) + (a->gro != b->gro) +
+		     (a->busy_poll != b->busy_poll);
+
+	return differ == 1 && (a->gso_max_size > b->gso_max_size ||
+			       a->gro_max_size > b->gro_max_size || ga > gb ||
+			       a->busy_poll > b->busy_poll);
+}
+
 static int add_crossovers(struct analysis *a, const struct run_result *results,
 			  enum run_mode mode, unsigned int threads)
 {
 	size_t *sizes = malloc((a->point_count + 1) * sizeof(*sizes));
-	size_t n = 0;
+	struct settings_stack *stacks = malloc((a->point_count + 1) *
+					       sizeof(*stacks));
+	size_t n = 0, ns = 0;
+	int r = 0;
 
-	if (!sizes)
+	if (!sizes || !stacks) {
+		free(sizes);
+		free(stacks);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
-		bool seen = false;
+		bool seen = false, known = false;
 
+		if (!p->runs || p->mode != mode || p->threads != threads)
+			continue;
 		for (size_t j = 0; j < n; j++)
 			seen |= sizes[j] == p->msg_size;
-		if (!seen && p->runs && p->mode == mode &&
-		    p->threads == threads)
+		if (!seen)
 			sizes[n++] = p->msg_size;
+		for (size_t j = 0; j < ns; j++)
+			known |= settings_stack_equal(&stacks[j], &p->stack);
+		if (!known)
+			stacks[ns++] = p->stack;
 	}
 	qsort(sizes, n, sizeof(*sizes), cmp_size);
 	/*
-	 * The pairs of strategies, each with every receive side, then each
-	 * strategy's other receive sides against its copy.
+	 * With each set of knobs: the pairs of strategies, each with every
+	 * receive side, then each strategy's other receive sides against its
+	 * copy.
 	 */
-	for (size_t k = 0; k < CROSSOVERS_PER_GROUP; k++) {
-		struct analysis_crossover *c =
-			&a->crossovers[a->crossover_count];
-		bool rx_pair = k >= PAIRS_ALL_RX;
-		size_t j = k - PAIRS_ALL_RX;
-		uint64_t completions = 0, copied = 0;
-		bool copies_less = false;
+	for (size_t st = 0; st < ns && r == 0; st++) {
+		for (size_t k = 0; k < CROSSOVERS_PER_GROUP; k++) {
+			struct analysis_crossover *c = crossover_slot(a);
+			bool rx_pair = k >= PAIRS_ALL_RX;
+			size_t j = k - PAIRS_ALL_RX;
 
-		*c = (struct analysis_crossover){
-			.mode = mode,
-			.threads = threads,
-			.strategy = rx_pair ? strategy_at(j % strategy_count())
-						      ->name
-					    : pairs[k % PAIR_COUNT][0],
-			.rx_pair = rx_pair,
-			.rx = rx_pair ? (enum rx_mode)(1 + j / strategy_count())
-				      : (enum rx_mode)(k / PAIR_COUNT),
-			.fewest_runs = SIZE_MAX,
-		};
-		c->versus = rx_pair ? c->strategy : pairs[k % PAIR_COUNT][1];
-		for (size_t j = 0; j < n && c->size_count < ANALYSIS_SIZES_MAX;
-		     j++) {
-			const struct analysis_point *p = find_named(
-				a, mode, c->strategy, c->rx, sizes[j], threads);
-			const struct analysis_point *q = find_named(
-				a, mode, c->versus, rx_pair ? RX_COPY : c->rx,
-				sizes[j], threads);
-			struct analysis_size *s;
-
-			if (!p || !q)
-				continue;
-			s = &c->size[c->size_count++];
-			s->msg_size = sizes[j];
-			stats_compare(&p->estimate, &q->estimate,
-				      !analysis_lower_is_better(mode),
-				      &s->difference);
-			if (s->difference.outcome == STATS_UNDECIDED)
-				s->runs_to_decide = runs_to_decide(
-					&p->estimate, &q->estimate,
-					&s->difference);
-			s->runs = p->runs + q->runs;
-			s->spread = fmax(p->estimate.spread,
-					 q->estimate.spread);
-			c->runs += s->runs;
-			c->intervals += p->intervals + q->intervals;
-			c->fewest_runs = p->runs < c->fewest_runs
-						 ? p->runs
-						 : c->fewest_runs;
-			c->fewest_runs = q->runs < c->fewest_runs
-						 ? q->runs
-						 : c->fewest_runs;
-			c->most_runs = p->runs > c->most_runs ? p->runs
-							      : c->most_runs;
-			c->most_runs = q->runs > c->most_runs ? q->runs
-							      : c->most_runs;
-			if (isfinite(s->spread) && !(s->spread <= c->spread))
-				c->spread = s->spread;
-			/* Zero-copy sends against a peer that copies. */
-			copies_less = !rx_pair && p->strategy->zerocopy &&
-				      !q->strategy->zerocopy;
-			if (copies_less)
-				add_copied(a, p, results, &completions,
-					   &copied);
+			if (!c) {
+				r = -ENOMEM;
+				break;
+			}
+			*c = (struct analysis_crossover){
+				.mode = mode,
+				.threads = threads,
+				.strategy = rx_pair ? strategy_at(
+							      j %
+							      strategy_count())
+							      ->name
+						    : pairs[k % PAIR_COUNT][0],
+				.rx_pair = rx_pair,
+				.rx = rx_pair ? (enum rx_mode)(
+							1 +
+							j / strategy_count())
+					      : (enum rx_mode)(k / PAIR_COUNT),
+				.stack = stacks[st],
+				.versus_stack = stacks[st],
+				.fewest_runs = SIZE_MAX,
+			};
+			c->versus = rx_pair ? c->strategy
+					    : pairs[k % PAIR_COUNT][1];
+			if (crossover_fill(a, results, c, sizes, n))
+				a->crossover_count++;
 		}
-		if (!c->size_count)
-			continue;
-		crossover_verdict(c);
-		c->suspect = copies_less &&
-			     (c->verdict == VERDICT_FROM ||
-			      c->verdict == VERDICT_MIXED) &&
-			     nearly_all(copied, completions);
-		a->crossover_count++;
 	}
+	/* Each knob raised alone: a strategy against itself without it. */
+	for (size_t up = 0; up < ns && r == 0; up++)
+		for (size_t base = 0; base < ns && r == 0; base++) {
+			if (!one_knob_up(&stacks[up], &stacks[base]))
+				continue;
+			for (size_t k = 0; k < strategy_count() * RX_MODE_COUNT;
+			     k++) {
+				struct analysis_crossover *c = crossover_slot(
+					a);
+
+				if (!c) {
+					r = -ENOMEM;
+					break;
+				}
+				*c = (struct analysis_crossover){
+					.mode = mode,
+					.threads = threads,
+					.strategy = strategy_at(k /
+								RX_MODE_COUNT)
+							    ->name,
+					.rx = (enum rx_mode)(k % RX_MODE_COUNT),
+					.stack = stacks[up],
+					.versus_stack = stacks[base],
+					.stack_pair = true,
+					.fewest_runs = SIZE_MAX,
+				};
+				c->versus = c->strategy;
+				if (crossover_fill(a, results, c, sizes, n))
+					a->crossover_count++;
+			}
+		}
 	free(sizes);
-	return 0;
+	free(stacks);
+	return r;
 }
 
 /*
@@ -491,6 +593,7 @@ static int build_points(struct analysis *a, const struct run_result *results,
 				.threads = c->threads,
 				.mode = c->mode,
 				.rx = c->settings.rx,
+				.stack = settings_stack_of(&c->settings),
 			};
 		}
 		if (runs[i].stopped) {
@@ -529,9 +632,7 @@ int analysis_build(const struct run_result *results,
 		return 0;
 	a->points = calloc(count, sizeof(*a->points));
 	a->member = calloc(count, sizeof(*a->member));
-	a->crossovers = calloc(count * CROSSOVERS_PER_GROUP,
-			       sizeof(*a->crossovers));
-	if (!a->points || !a->member || !a->crossovers) {
+	if (!a->points || !a->member) {
 		analysis_fini(a);
 		return -ENOMEM;
 	}
@@ -695,10 +796,31 @@ static void decide_hint(const struct analysis_crossover *c, bool whole,
 	}
 }
 
+/* The one knob s sets apart from other, as s has it: "gso 185000". */
+static void knob_text(const struct settings_stack *s,
+		      const struct settings_stack *other, char *out,
+		      size_t size)
+{
+	if (s->gso_max_size != other->gso_max_size)
+		snprintf(out, size, s->gso_max_size ? "gso %u" : "gso as built",
+			 s->gso_max_size);
+	else if (s->gro_max_size != other->gro_max_size)
+		snprintf(out, size, s->gro_max_size ? "gro %u" : "gro as built",
+			 s->gro_max_size);
+	else if (s->gro != other->gro)
+		snprintf(out, size, "GRO %s",
+			 s->gro == GRO_DEFAULT ? "as built"
+					       : gro_mode_names[s->gro]);
+	else
+		snprintf(out, size,
+			 s->busy_poll ? "busy-poll %uus" : "no busy-poll",
+			 s->busy_poll);
+}
+
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 			     size_t size)
 {
-	char head[64], tail[600], list[160], other[160], bytes[24];
+	char head[192], tail[600], list[160], other[160], bytes[24];
 	char strategy[96], versus[96], proof[480], hint[600];
 	size_t len;
 
@@ -709,17 +831,34 @@ void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 		[RX_URING] = " with io_uring receive",
 	};
 
-	/* A strategy against itself: the receive side tells them apart. */
-	snprintf(strategy, sizeof(strategy), "%s%s", c->strategy,
-		 c->rx_pair ? receive[c->rx] : "");
-	snprintf(versus, sizeof(versus), "%s%s", c->versus,
-		 c->rx_pair ? receive[RX_COPY] : "");
+	char knobs[96] = "", knob[48], versus_knob[48];
 
-	snprintf(head, sizeof(head), "%s, %u flow%s%s%s:",
+	/*
+	 * A strategy against itself: the receive side, or the one knob,
+	 * tells them apart.
+	 */
+	if (c->stack_pair) {
+		knob_text(&c->stack, &c->versus_stack, knob, sizeof(knob));
+		knob_text(&c->versus_stack, &c->stack, versus_knob,
+			  sizeof(versus_knob));
+		snprintf(strategy, sizeof(strategy), "%s with %s", c->strategy,
+			 knob);
+		snprintf(versus, sizeof(versus), "%s with %s", c->versus,
+			 versus_knob);
+	} else {
+		snprintf(strategy, sizeof(strategy), "%s%s", c->strategy,
+			 c->rx_pair ? receive[c->rx] : "");
+		snprintf(versus, sizeof(versus), "%s%s", c->versus,
+			 c->rx_pair ? receive[RX_COPY] : "");
+		settings_stack_tag(&c->stack, knobs, sizeof(knobs));
+	}
+
+	snprintf(head, sizeof(head), "%s, %u flow%s%s%s%s%s:",
 		 c->mode == RUN_RR ? "rr (p50)" : run_mode_name(c->mode),
 		 c->threads, c->threads == 1 ? "" : "s",
 		 !c->rx_pair && c->rx != RX_COPY ? ", rx " : "",
-		 !c->rx_pair && c->rx != RX_COPY ? rx_mode_names[c->rx] : "");
+		 !c->rx_pair && c->rx != RX_COPY ? rx_mode_names[c->rx] : "",
+		 knobs[0] ? "," : "", knobs);
 	evidence(c, proof, sizeof(proof));
 	snprintf(tail, sizeof(tail), "(%s; %zu runs, %zu intervals)", proof,
 		 c->runs, c->intervals);

@@ -413,9 +413,7 @@ void explorer_load_preset(struct explorer *e, size_t index)
 		return;
 	}
 	explorer_changed(e);
-	e->config = plan_point(&o, &base, (enum run_mode)o.modes[0],
-			       (enum rx_mode)o.rxs[0], o.strategies[0],
-			       o.msg_sizes[0], o.threads[0]);
+	e->config = plan_point(&o, &base);
 	sweep_cancel(e);
 	snprintf(name, sizeof(name), "preset %s", e->presets[index].name);
 	if (explorer_given_sweep(e, &o, &base, name) < 0)

@@ -80,6 +80,22 @@ const struct figure figures[] = {
 		.log_y = true,
 		.fallback = &cpu_time_figure,
 	},
+	{
+		.key = "receive",
+		.title =
+			"Receiver CPU time per KiB vs message size, a line per "
+			"receive side",
+		.note = "The receiver's task-clock per KiB, softirq "
+			"included; markers: the median of a point's runs, "
+			"bars: their range.",
+		.unit = "ns per KiB, receiver",
+		.mode = RUN_STREAM,
+		.axis = FIGURE_BY_SIZE,
+		.quantity = {{FIGURE_RECEIVER, "cpu_ns_per_kib", 0,
+			      "receiver CPU"}},
+		.quantity_count = 1,
+		.log_y = true,
+	},
 };
 
 const size_t figure_count = sizeof(figures) / sizeof(figures[0]);
@@ -360,18 +376,22 @@ void figure_runs_text(const struct figure_runs *r, bool brief, char *out,
 			 pinned, left);
 }
 
-/* The series of a strategy and receive side, made if it is new; or NULL. */
+/*
+ * The series of a strategy, receive side and knobs, made if it is new; or
+ * NULL.
+ */
 static struct figure_plot_series *plot_series(struct figure_plot *out,
 					      const struct analysis_point *p)
 {
 	for (size_t i = 0; i < out->series_count; i++)
 		if (out->series[i].strategy == p->strategy &&
-		    out->series[i].rx == p->rx)
+		    out->series[i].rx == p->rx &&
+		    settings_stack_equal(&out->series[i].stack, &p->stack))
 			return &out->series[i];
 	if (out->series_count == FIGURE_SERIES_MAX)
 		return NULL;
 	out->series[out->series_count] = (struct figure_plot_series){
-		.strategy = p->strategy, .rx = p->rx};
+		.strategy = p->strategy, .rx = p->rx, .stack = p->stack};
 	return &out->series[out->series_count++];
 }
 
@@ -410,7 +430,23 @@ static bool plot_point(struct figure_plot *out, const struct analysis *a,
 	return true;
 }
 
-/* Series in registry order, a strategy's copy receive first. */
+/* A before b: the lesser knob first, gso, gro, GRO then busy polling. */
+static int cmp_stack(const struct settings_stack *a,
+		     const struct settings_stack *b)
+{
+	if (a->gso_max_size != b->gso_max_size)
+		return a->gso_max_size < b->gso_max_size ? -1 : 1;
+	if (a->gro_max_size != b->gro_max_size)
+		return a->gro_max_size < b->gro_max_size ? -1 : 1;
+	if (a->gro != b->gro)
+		return (int)a->gro - (int)b->gro;
+	return a->busy_poll < b->busy_poll ? -1 : a->busy_poll > b->busy_poll;
+}
+
+/*
+ * Series in registry order, a strategy's copy receive first, then its
+ * knobs from the links as built.
+ */
 static int cmp_series(const void *a, const void *b)
 {
 	const struct figure_plot_series *x = a, *y = b;
@@ -422,7 +458,9 @@ static int cmp_series(const void *a, const void *b)
 		j++;
 	if (i != j)
 		return i < j ? -1 : 1;
-	return (int)x->rx - (int)y->rx;
+	if (x->rx != y->rx)
+		return (int)x->rx - (int)y->rx;
+	return cmp_stack(&x->stack, &y->stack);
 }
 
 void figure_plot(const struct analysis *a, const struct run_result *results,

@@ -41,9 +41,7 @@ struct run_config session_base(const struct session *s)
 					     : RUN_SENDERS,
 			.counters = o->counters_enabled ? &s->options.counters
 							: NULL,
-		},
-		(enum run_mode)o->modes[0], (enum rx_mode)o->rxs[0],
-		o->strategies[0], o->msg_sizes[0], o->threads[0]);
+		});
 
 	return base;
 }

@@ -32,12 +32,18 @@ void ui_metric_name(const struct ui_metric *m, char *out, size_t size)
 
 void ui_result_label(const struct run_result *r, char *out, size_t size)
 {
-	char bytes[24];
+	struct settings_stack stack = settings_stack_of(&r->config.settings);
+	char bytes[24], knobs[96];
 
 	units_format_size_iec(r->config.msg_size, bytes, sizeof(bytes));
-	/* The mode has a column of its own; the receive side does not. */
-	snprintf(out, size, "%s %s x%u%s", r->config.strategy->name, bytes,
-		 r->config.threads, strategy_rx_tag(r->config.settings.rx));
+	settings_stack_tag(&stack, knobs, sizeof(knobs));
+	/*
+	 * The mode has a column of its own; the receive side and the knobs
+	 * do not.
+	 */
+	snprintf(out, size, "%s %s x%u%s%s", r->config.strategy->name, bytes,
+		 r->config.threads, strategy_rx_tag(r->config.settings.rx),
+		 knobs);
 }
 
 void ui_result_cell(const struct run_result *r, const struct ui_metric *m,

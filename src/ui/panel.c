@@ -598,28 +598,6 @@ static void header_where(const struct ui *ui, const struct explorer *e,
 					   : "nio0 -> nio1");
 }
 
-/* The links' knobs a run set (BIG TCP's sizes, GRO), after len in out. */
-static size_t header_stack(const struct run_settings *s, char *out, size_t len,
-			   size_t size)
-{
-	char bytes[24];
-
-	if (s->gso_max_size && len < size) {
-		units_format_size(s->gso_max_size, bytes, sizeof(bytes));
-		len += (size_t)snprintf(out + len, size - len, "  gso %s",
-					bytes);
-	}
-	if (s->gro_max_size && len < size) {
-		units_format_size(s->gro_max_size, bytes, sizeof(bytes));
-		len += (size_t)snprintf(out + len, size - len, "  gro %s",
-					bytes);
-	}
-	if (s->gro != GRO_DEFAULT && len < size)
-		len += (size_t)snprintf(out + len, size - len, "  GRO %s",
-					gro_mode_names[s->gro]);
-	return len;
-}
-
 /* What runs: "run 3: one-copy 64 KiB x1, 2.1 s", "idle". */
 static void header_state(const struct explorer *e, char *out, size_t size)
 {
@@ -659,8 +637,16 @@ static void header_flags(const struct ui *ui, const struct explorer *e,
 		len += (size_t)snprintf(out + len, size - len, "  pin %s",
 					cpus);
 	}
-	if (e->state != EXPLORER_IDLE)
-		len = header_stack(&e->running.settings, out, len, size);
+	if (e->state != EXPLORER_IDLE && len < size) {
+		struct settings_stack stack = settings_stack_of(
+			&e->running.settings);
+		char knobs[96];
+
+		settings_stack_tag(&stack, knobs, sizeof(knobs));
+		if (knobs[0])
+			len += (size_t)snprintf(out + len, size - len, " %s",
+						knobs);
+	}
 	if (e->state != EXPLORER_IDLE && e->running.settings.rx != RX_COPY)
 		len += (size_t)snprintf(
 			out + len, size - len, " %s",

@@ -499,7 +499,12 @@ static void chart_legend(const struct figure_plot *plot, const struct rect *r,
 
 	for (size_t s = 0; s < plot->series_count; s++) {
 		size_t i = ui_series_of(plot->series[s].strategy);
-		const char *name = plot->series[s].strategy->name;
+		char name[160], knobs[96];
+
+		settings_stack_tag(&plot->series[s].stack, knobs,
+				   sizeof(knobs));
+		snprintf(name, sizeof(name), "%s%s",
+			 plot->series[s].strategy->name, knobs);
 
 		/* Inside the frame: a name that does not fit is cut. */
 		if (x + 3 > end)

@@ -59,6 +59,25 @@ const char *strategy_rx_tag(enum rx_mode rx)
 	return (unsigned int)rx < RX_MODE_COUNT ? tags[rx] : "";
 }
 
+void settings_stack_tag(const struct settings_stack *k, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (k->gso_max_size && len < size)
+		len += (size_t)snprintf(out + len, size - len, " gso %u",
+					k->gso_max_size);
+	if (k->gro_max_size && len < size)
+		len += (size_t)snprintf(out + len, size - len, " gro %u",
+					k->gro_max_size);
+	if (k->gro != GRO_DEFAULT && len < size)
+		len += (size_t)snprintf(out + len, size - len, " GRO %s",
+					gro_mode_names[k->gro]);
+	if (k->busy_poll && len < size)
+		snprintf(out + len, size - len, " busy-poll %uus",
+			 k->busy_poll);
+}
+
 const char *strategy_rx_refusal(const struct run_settings *s)
 {
 	if (s->rx == RX_TRUNC && s->verify)
