@@ -47,6 +47,23 @@ ok $? "every byte delivered with BIG TCP and GRO on"
 jq_true "$tmp/plain.json" '.runs[0] | .gso_max_size == 0 and .gro == "as-built" and .stack.sender.gso_max_size == 65536 and .stack == .stack_before'
 ok $? "a run without them records the veth as built, untouched"
 
+# The knobs as dimensions of the grid: each combination a run, each knob
+# raised alone compared with the same strategy without it.
+"$NIO_TOP" --batch -s one-copy -m 64K -d 0.5 -w 0.1 --min-measured 0 \
+	--gso-max-size 0,185000 --gro-max-size 185000 --gro off,on \
+	--busy-poll 0,50 -o "$tmp/grid.json" >"$tmp/grid.txt" 2>&1
+ok $? "--gso-max-size 0,185000 --gro off,on --busy-poll 0,50: exit 0"
+jq_true "$tmp/grid.json" '([.runs[] | [.gso_max_size, .gro, .busy_poll_us]] | unique | length) == 8 and (.runs | length) == 8'
+ok $? "8 runs, each combination once ($(jq -c '[.runs[] | "\(.gso_max_size)/\(.gro)/\(.busy_poll_us)"]' "$tmp/grid.json"))"
+jq_true "$tmp/grid.json" '[.runs[] | (.stack.sender.gso_max_size == (if .gso_max_size == 0 then 65536 else .gso_max_size end)) and (.stack.receiver.gro == (.gro == "on")) and (.socket.sender.busy_poll_us == .busy_poll_us)] | all'
+ok $? "each run's links and sockets read back as its point asked"
+jq_true "$tmp/grid.json" '[.analysis.crossovers[] | select(.strategy == "one-copy" and .versus == "one-copy" and .rx == "copy" and .stack.gso_max_size == 185000 and .versus_stack.gso_max_size == 0 and .stack.gro == .versus_stack.gro and .stack.busy_poll_us == .versus_stack.busy_poll_us)] | length == 4'
+ok $? "the analysis compares BIG TCP on against off at each of the other knobs' 4 settings"
+grep -q 'one-copy with GRO on vs one-copy with GRO off' "$tmp/grid.txt" &&
+	grep -q 'one-copy with busy-poll 50us vs one-copy with no busy-poll' "$tmp/grid.txt" &&
+	grep -Eq '^ +[0-9]+ one-copy +64K .* gso 185000 gro 185000 GRO on busy-poll 50us$' "$tmp/grid.txt"
+ok $? "its verdicts name the knob; the table's rows name the knobs"
+
 err=$("$NIO_TOP" --batch -s one-copy -m 64K -d 0.5 --topology current \
 	--gso-max-size 185000 2>&1)
 [[ "$err" == *"BIG TCP and GRO are set on links nio-top makes"* ]]

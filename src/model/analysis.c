@@ -838,6 +838,18 @@ void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 	 * tells them apart.
 	 */
 	if (c->stack_pair) {
+		struct settings_stack common = c->versus_stack;
+
+		/* The head says the knobs both sides share. */
+		if (common.gso_max_size != c->stack.gso_max_size)
+			common.gso_max_size = 0;
+		if (common.gro_max_size != c->stack.gro_max_size)
+			common.gro_max_size = 0;
+		if (common.gro != c->stack.gro)
+			common.gro = GRO_DEFAULT;
+		if (common.busy_poll != c->stack.busy_poll)
+			common.busy_poll = 0;
+		settings_stack_tag(&common, knobs, sizeof(knobs));
 		knob_text(&c->stack, &c->versus_stack, knob, sizeof(knob));
 		knob_text(&c->versus_stack, &c->stack, versus_knob,
 			  sizeof(versus_knob));
