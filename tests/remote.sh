@@ -85,6 +85,23 @@ for way in "" --reverse; do
 		.runs[1].rx_zerocopy.mapped_bytes == 0'
 	ok $? "--rx zerocopy ${way:-(the agent receives)}: clean, every byte mapped or copied, a zero-copy sender's mapped ($(jq -c '[.runs[].rx_zerocopy.mapped_bytes]' "$tmp/rxzc.json"))"
 done
+# The other receive sides and a socket's knobs, on whichever host receives;
+# the links' knobs are neither host's to set, and are refused.
+for way in "" --reverse; do
+	client --batch -s one-copy -m 64K -d 0.3 -w 0.1 --verify \
+		--rx copy,uring --sndbuf 1M --rcvbuf 1M --congestion reno \
+		$way -o "$tmp/rxu.json" >/dev/null 2>&1 &&
+		jq_true "$tmp/rxu.json" 'all(.runs[]; .error == null and
+		.bytes_sent == .bytes_received and .integrity.corrupt == 0 and
+		.congestion == "reno") and .runs[1].uring_rx.requests > 0 and
+		([.runs[].socket | .sender, .receiver | select(. != null)] |
+		length == 2 and all(.congestion == "reno"))'
+	ok $? "--rx copy,uring --sndbuf --rcvbuf --congestion ${way:-(the agent receives)}: clean, this host's end read back ($(jq -c '[.runs[].uring_rx.requests]' "$tmp/rxu.json"))"
+done
+err=$(client --batch -s one-copy -m 64K -d 0.3 -w 0.1 --gso-max-size 185000 \
+	2>&1 >/dev/null)
+[[ "$err" == *"over two hosts the links are the hosts' own"* ]]
+ok $? "--gso-max-size over two hosts: refused, with the reason"
 client --batch -s one-copy -m 4K -d 0.3 -w 0.1 --mode rr -o "$tmp/rr.json" \
 	>/dev/null 2>&1
 ok $? "rr over two hosts completes"
