@@ -26,6 +26,9 @@ static const double size_steps[] = {
 	32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304,
 };
 static const double duration_steps[] = {0, 1, 2, 5, 10, 30, 60};
+/* BIG TCP's GSO sizes: as built, then past 64 KiB up to the most. */
+static const double gso_steps[] = {0, 131072, 185000, 262144, 524288};
+static const double busy_poll_steps[] = {0, 10, 50, 100, 200};
 
 #define STEPS(list)                                                            \
 	.steps = (list), .step_count = sizeof(list) / sizeof(*(list))
@@ -335,7 +338,10 @@ const struct option_row option_rows[] = {
 	 .help = "SO_BUSY_POLL on both ends' sockets, microseconds, a grid "
 		 "dimension (0,50: without and with): a read with nothing "
 		 "queued spins this long on the device's queue first (only "
-		 "where packets carry a NAPI id); 0: none"},
+		 "where packets carry a NAPI id); 0: none",
+	 .control = &(const struct option_control){.label = "Busypoll",
+						   STEPS(busy_poll_steps),
+						   .zero = "none"}},
 	{.name = "prefer-busy-poll",
 	 .key = "socket.prefer_busy_poll",
 	 .run_key = "prefer_busy_poll",
@@ -486,7 +492,10 @@ const struct option_row option_rows[] = {
 	 .help = "BIG TCP: the IPv4 GSO size of nio-top's links for the run, "
 		 "bytes, a grid dimension (0,185000: as built and BIG) "
 		 "(IFLA_GSO_IPV4_MAX_SIZE, Linux 6.3 and later; above 65536, "
-		 "TCP builds and hands over segments that large); 0: as built"},
+		 "TCP builds and hands over segments that large); 0: as built",
+	 .control = &(const struct option_control){.label = "GSO size",
+						   STEPS(gso_steps),
+						   .zero = "as-built"}},
 	{.name = "gro-max-size",
 	 .arg = "N",
 	 .key = "topology.gro_max_size",
@@ -514,7 +523,8 @@ const struct option_row option_rows[] = {
 	 .def = "as-built",
 	 .flags = OPTION_RUN,
 	 .help = "GRO on the veth for the run, a grid dimension (off,on): "
-		 "on (its NAPI merges segments on receive), off, or as-built"},
+		 "on (its NAPI merges segments on receive), off, or as-built",
+	 .control = &(const struct option_control){.label = "GRO"}},
 	{.name = "keep-netns",
 	 .arg = "PREFIX",
 	 .type = OPTION_NAME,
