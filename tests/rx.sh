@@ -18,7 +18,7 @@ rungs=$(tr ',' '\n' <<<"$ladder" | wc -l)
 
 out="$tmp/ladder.json"
 "$NIO_TOP" --batch -s one-copy -m 4K,64K --rx "$ladder" -d 0.5 -w 0.1 \
-	-o "$out" >"$tmp/ladder.txt" 2>"$tmp/ladder.err"
+	--min-measured 0 -o "$out" >"$tmp/ladder.txt" 2>"$tmp/ladder.err"
 ok $? "-s one-copy -m 4K,64K --rx $ladder exits 0"
 jq_true "$out" "(.runs | length) == 2 * $rungs and ([.runs[].rx] | unique | length) == $rungs"
 ok $? "--rx is a grid dimension: $((2 * rungs)) runs, each receive side twice ($(jq -c '[.runs[].rx]' "$out"))"
@@ -33,6 +33,9 @@ jq_true "$out" '[.runs[] | select(.rx != "uring") | .uring_rx == null] | all'
 ok $? "the other receive sides have no uring_rx block"
 grep -Eq '^    rx uring: [0-9]+ requests? armed, [0-9]+ completions, [0-9]+ buffers given back' "$tmp/ladder.txt"
 ok $? "the table says the uring receiver's counts under its runs"
+grep -Eq 'one-copy with MSG_TRUNC receive \(the bound\) vs one-copy with copy receive: .*receiver CPU per KiB 4K [0-9]+ vs [0-9]+ ns' "$tmp/ladder.txt" &&
+	grep -Eq 'one-copy with io_uring receive vs one-copy with copy receive: .*receiver CPU per KiB' "$tmp/ladder.txt"
+ok $? "the analysis pairs each receive side with copy, with the receiver's CPU per KiB"
 
 # Checked: every message read where it landed is the one sent.
 for sizes in 64,4K 1M; do

@@ -66,6 +66,9 @@ struct analysis_point {
 	/* The runs' figure: stream Gbit/s, rr p50 us (lower is better). */
 	double median, min, max;
 	double p99_median_us, p99_min_us, p99_max_us; /* rr */
+	/* The receiving side, medians of the runs; NaN where not known. */
+	double rx_cpu_ns_per_kib;
+	double rx_copy_share; /* of its samples in the copy roles, 0 .. 1 */
 	struct stats_point estimate;
 };
 
@@ -90,6 +93,13 @@ struct analysis_size {
 	 * SIZE_MAX when more than ANALYSIS_RUNS_HINT_MAX would not.
 	 */
 	size_t runs_to_decide;
+	/*
+	 * The receiving side of each point (strategy's, versus'): its CPU
+	 * per KiB (task-clock) and the share of its samples in the copy
+	 * roles, medians of the point's runs; NaN where not known.
+	 */
+	double rx_cpu_ns_per_kib[2];
+	double rx_copy_share[2];
 };
 
 #define ANALYSIS_RUNS_HINT_MAX 50
@@ -148,6 +158,9 @@ int analysis_build(const struct run_result *results,
 		   const struct analysis_run *runs, size_t count,
 		   struct analysis *out);
 void analysis_fini(struct analysis *a);
+
+/* The most a crossover's sentence takes, its NUL included. */
+#define ANALYSIS_TEXT_MAX 1536
 
 /* "stream, 2 flows: one-copy beats two-copy from 4K (12 runs, ...)" */
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,

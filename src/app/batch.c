@@ -107,7 +107,7 @@ static void batch_row(const struct session *s, size_t number)
 static void batch_analysis(const struct session *s)
 {
 	const struct analysis *a = &s->analysis;
-	char line[512], threshold[32];
+	char line[ANALYSIS_TEXT_MAX], threshold[32];
 
 	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs &&
 	    !a->stopped_runs)

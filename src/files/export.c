@@ -288,7 +288,7 @@ static cJSON *export_analysed(const struct session *s)
 static cJSON *export_crossover(const struct analysis_crossover *c)
 {
 	cJSON *item = cJSON_CreateObject(), *list;
-	char text[512];
+	char text[ANALYSIS_TEXT_MAX];
 
 	cJSON_AddStringToObject(item, "mode", run_mode_name(c->mode));
 	cJSON_AddNumberToObject(item, "threads", c->threads);

@@ -143,6 +143,34 @@ const struct analysis_point *analysis_find(const struct analysis *a,
 	return NULL;
 }
 
+/* The median of the finite values of v (n of them); NaN if none is. */
+static double median_known(double *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[k++] = v[i];
+	return k ? median(v, k) : NAN;
+}
+
+/* The receiving side of a run: its CPU per KiB and its copy share. */
+static void run_receiver(const struct run_result *r, double *cpu, double *copy)
+{
+	int m = metric_find("cpu_ns_per_kib");
+	const struct run_profile *rx = &r->profile[1];
+
+	if (m < 0 || !run_result_metric(r, false, (size_t)m, cpu))
+		*cpu = NAN;
+	*copy = NAN;
+	if (!rx->present || !rx->samples)
+		return;
+	*copy = 0;
+	for (size_t k = 0; k < role_count; k++)
+		if (role_is_copy(k))
+			*copy += run_profile_share(rx, k);
+}
+
 /* Its runs' figures, median and spread, and the estimate to compare. */
 static int point_fill(struct analysis *a, struct analysis_point *p,
 		      const struct run_result *results,
@@ -153,9 +181,11 @@ static int point_fill(struct analysis *a, struct analysis_point *p,
 	double *p99 = calloc(n + 1, sizeof(*p99));
 	double *rel_se = calloc(n + 1, sizeof(*rel_se));
 	double *spread = calloc(n + 1, sizeof(*spread));
+	double *cpu = calloc(n + 1, sizeof(*cpu));
+	double *copy = calloc(n + 1, sizeof(*copy));
 	int r = -ENOMEM;
 
-	if (!figure || !p99 || !rel_se || !spread)
+	if (!figure || !p99 || !rel_se || !spread || !cpu || !copy)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		size_t k = a->member[p->first + i];
@@ -164,8 +194,11 @@ static int point_fill(struct analysis *a, struct analysis_point *p,
 		rel_se[i] = runs[k].series.rel_se;
 		spread[i] = runs[k].series.spread;
 		p99[i] = results[k].latency.p99_us;
+		run_receiver(&results[k], &cpu[i], &copy[i]);
 		p->intervals += runs[k].intervals;
 	}
+	p->rx_cpu_ns_per_kib = median_known(cpu, n);
+	p->rx_copy_share = median_known(copy, n);
 	stats_point(figure, rel_se, spread, n, &p->estimate);
 	p->median = median(figure, n);
 	p->min = figure[0];
@@ -179,6 +212,8 @@ out:
 	free(p99);
 	free(rel_se);
 	free(spread);
+	free(cpu);
+	free(copy);
 	return r;
 }
 
@@ -316,6 +351,10 @@ static bool crossover_fill(struct analysis *a, const struct run_result *results,
 				&p->estimate, &q->estimate, &s->difference);
 		s->runs = p->runs + q->runs;
 		s->spread = fmax(p->estimate.spread, q->estimate.spread);
+		s->rx_cpu_ns_per_kib[0] = p->rx_cpu_ns_per_kib;
+		s->rx_cpu_ns_per_kib[1] = q->rx_cpu_ns_per_kib;
+		s->rx_copy_share[0] = p->rx_copy_share;
+		s->rx_copy_share[1] = q->rx_copy_share;
 		c->runs += s->runs;
 		c->intervals += p->intervals + q->intervals;
 		c->fewest_runs = p->runs < c->fewest_runs ? p->runs
@@ -723,6 +762,40 @@ static void evidence(const struct analysis_crossover *c, char *out, size_t size)
 }
 
 /*
+ * What a pair that differs on the receiving side or in a knob did to the
+ * receiver, size by size: "; receiver CPU per KiB 64K 114 vs 178 ns, its
+ * copy 0% vs 31%"; "" for other pairs and where nothing is known.
+ */
+static void receiver_evidence(const struct analysis_crossover *c, char *out,
+			      size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (!c->rx_pair && !c->stack_pair)
+		return;
+	for (size_t j = 0; j < c->size_count && len < size; j++) {
+		const struct analysis_size *s = &c->size[j];
+		char bytes[24];
+
+		if (!isfinite(s->rx_cpu_ns_per_kib[0]) ||
+		    !isfinite(s->rx_cpu_ns_per_kib[1]))
+			continue;
+		units_format_size(s->msg_size, bytes, sizeof(bytes));
+		len += (size_t)snprintf(
+			out + len, size - len, "%s%s %.0f vs %.0f ns",
+			len ? ", " : "; receiver CPU per KiB ", bytes,
+			s->rx_cpu_ns_per_kib[0], s->rx_cpu_ns_per_kib[1]);
+		if (isfinite(s->rx_copy_share[0]) &&
+		    isfinite(s->rx_copy_share[1]) && len < size)
+			len += (size_t)snprintf(out + len, size - len,
+						" (copying %.0f%% vs %.0f%%)",
+						100 * s->rx_copy_share[0],
+						100 * s->rx_copy_share[1]);
+	}
+}
+
+/*
  * What would decide one undecided size, in words: "about 9 runs a point";
  * runs: what its points hold now.
  */
@@ -820,7 +893,8 @@ static void knob_text(const struct settings_stack *s,
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 			     size_t size)
 {
-	char head[192], tail[600], list[160], other[160], bytes[24];
+	char head[192], tail[1100], list[160], other[160], bytes[24];
+	char received[480];
 	char strategy[96], versus[96], proof[480], hint[600];
 	size_t len;
 
@@ -872,8 +946,9 @@ void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 		 !c->rx_pair && c->rx != RX_COPY ? rx_mode_names[c->rx] : "",
 		 knobs[0] ? "," : "", knobs);
 	evidence(c, proof, sizeof(proof));
-	snprintf(tail, sizeof(tail), "(%s; %zu runs, %zu intervals)", proof,
-		 c->runs, c->intervals);
+	receiver_evidence(c, received, sizeof(received));
+	snprintf(tail, sizeof(tail), "(%s%s; %zu runs, %zu intervals)", proof,
+		 received, c->runs, c->intervals);
 	decide_hint(c, c->verdict == VERDICT_UNDECIDED, hint, sizeof(hint));
 	switch (c->verdict) {
 	case VERDICT_FROM:

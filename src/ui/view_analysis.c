@@ -50,7 +50,7 @@ static void analysed(const struct session *s, char *line, size_t size)
 /* The verdicts, a decided one highlighted, a suspect one in warning. */
 static void verdicts(const struct analysis *a, int width, struct ui_lines *l)
 {
-	char line[1200];
+	char line[ANALYSIS_TEXT_MAX];
 
 	for (size_t i = 0; i < a->crossover_count; i++) {
 		const struct analysis_crossover *c = &a->crossovers[i];
