@@ -61,7 +61,7 @@ jq_true "$tmp/grid.json" '[.analysis.crossovers[] | select(.strategy == "one-cop
 ok $? "the analysis compares BIG TCP on against off at each of the other knobs' 4 settings"
 grep -q 'one-copy with GRO on vs one-copy with GRO off' "$tmp/grid.txt" &&
 	grep -q 'one-copy with busy-poll 50us vs one-copy with no busy-poll' "$tmp/grid.txt" &&
-	grep -Eq '^ +[0-9]+ one-copy +64K .* gso 185000 gro 185000 GRO on busy-poll 50us$' "$tmp/grid.txt"
+	grep -Eq '^ +[0-9]+ one-copy +64K .* gso 185000 gro-size 185000 GRO on busy-poll 50us$' "$tmp/grid.txt"
 ok $? "its verdicts name the knob; the table's rows name the knobs"
 
 err=$("$NIO_TOP" --batch -s one-copy -m 64K -d 0.5 --topology current \

@@ -29,7 +29,7 @@ enum topo_kind {
 #define TOPO_RATE_MIN_BPS    8000ull
 #define TOPO_KEEP_PREFIX_MAX 32
 /* The largest GSO and GRO size a link takes (the kernel's GSO_MAX_SIZE). */
-#define TOPO_GSO_MAX (512u << 10)
+#define TOPO_GSO_MAX (8u * 65535u)
 /* The veth's two ends: the senders' namespace's, the receivers'. */
 #define TOPO_SERVER_LINK "nio0"
 #define TOPO_CLIENT_LINK "nio1"

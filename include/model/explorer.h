@@ -119,7 +119,7 @@ struct explorer {
 	size_t history_head; /* where the next point goes */
 
 	char message[256];  /* the latest news for the status line */
-	bool said_finished; /* it says a run finished (cleared by the next) */
+	bool said_finished; /* it says a run finished or could not start */
 	unsigned int said;  /* how often message was set: news even if alike */
 };
 

@@ -112,6 +112,9 @@ struct figure_scope {
 	size_t fixed;
 	bool rx_any;
 	enum rx_mode rx;
+	/* Only the points of one set of knobs (else any). */
+	bool one_stack;
+	struct settings_stack stack;
 };
 
 bool figure_in_scope(const struct figure_scope *scope,

@@ -353,6 +353,18 @@ static int run_stack(struct run *run, char **cause)
 		return -EOPNOTSUPP;
 	}
 	for (int i = 0; i < 2; i++)
+		if (s->gso_max_size > run->stack_before[i].tso_max_size &&
+		    run->stack_before[i].tso_max_size) {
+			if (asprintf(
+				    cause,
+				    "--gso-max-size %u: the link takes at most "
+				    "%u (its tso_max_size)",
+				    s->gso_max_size,
+				    run->stack_before[i].tso_max_size) < 0)
+				*cause = NULL;
+			return -EINVAL;
+		}
+	for (int i = 0; i < 2; i++)
 		want[i] = (struct topo_stack){
 			.gso_max_size = (unsigned int)s->gso_max_size,
 			.gro_max_size = (unsigned int)s->gro_max_size,

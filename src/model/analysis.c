@@ -878,7 +878,8 @@ static void knob_text(const struct settings_stack *s,
 		snprintf(out, size, s->gso_max_size ? "gso %u" : "gso as built",
 			 s->gso_max_size);
 	else if (s->gro_max_size != other->gro_max_size)
-		snprintf(out, size, s->gro_max_size ? "gro %u" : "gro as built",
+		snprintf(out, size,
+			 s->gro_max_size ? "gro-size %u" : "gro-size as built",
 			 s->gro_max_size);
 	else if (s->gro != other->gro)
 		snprintf(out, size, "GRO %s",

@@ -46,13 +46,15 @@ static void explorer_start(struct explorer *e, const struct run_config *cfg)
 	if (r < 0) {
 		explorer_say(e, "%s: cannot start: %s", cfg->strategy->name,
 			     cause ? cause : strerror(-r));
+		/* Stale too once a run starts. */
+		e->said_finished = true;
 		free(cause);
 		e->run = NULL;
 		e->state = EXPLORER_IDLE;
 		return;
 	}
 	e->running = *cfg;
-	/* "run 3 finished: ..." is stale now. */
+	/* "run 3 finished: ...", or why the last could not start, is stale. */
 	if (e->said_finished) {
 		e->message[0] = '\0';
 		e->said++;

@@ -260,7 +260,9 @@ bool figure_in_scope(const struct figure_scope *scope,
 
 	return (scope->mode_any || p->mode == scope->mode) &&
 	       (!scope->fixed || v == scope->fixed) &&
-	       (scope->rx_any || p->rx == scope->rx);
+	       (scope->rx_any || p->rx == scope->rx) &&
+	       (!scope->one_stack ||
+		settings_stack_equal(&p->stack, &scope->stack));
 }
 
 static void widen(double *lo, double *hi, double v)

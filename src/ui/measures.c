@@ -46,6 +46,19 @@ void ui_result_label(const struct run_result *r, char *out, size_t size)
 		 knobs);
 }
 
+void ui_label_fit(bool utf8, const char *label, int width, char *out,
+		  size_t size)
+{
+	int len = (int)strlen(label);
+
+	if (len <= width) {
+		snprintf(out, size, "%-*s", width, label);
+		return;
+	}
+	snprintf(out, size, "%.*s%s", width > 0 ? width - 1 : 0, label,
+		 utf8 ? "\u2026" : "~");
+}
+
 void ui_result_cell(const struct run_result *r, const struct ui_metric *m,
 		    char *out, size_t size)
 {

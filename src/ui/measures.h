@@ -15,8 +15,20 @@ void ui_metric_name(const struct ui_metric *m, char *out, size_t size);
 /* A result's figure as a table cell: "12.3", or "n/a". */
 void ui_result_cell(const struct run_result *r, const struct ui_metric *m,
 		    char *out, size_t size);
-/* "one-copy 16 KiB x1" (and " rx-zc" with the zero-copy receive) */
+/* The longest run label, its NUL included. */
+#define UI_LABEL_MAX 160
+
+/*
+ * "one-copy 16 KiB x1", then the receive side other than copy (" rx-zc")
+ * and the knobs set (" gso 185000 GRO on").
+ */
 void ui_result_label(const struct run_result *r, char *out, size_t size);
+/*
+ * label in exactly width cells: padded, or cut with a marker ("…", or "~"
+ * without UTF-8) where it is longer.  Labels are ASCII.
+ */
+void ui_label_fit(bool utf8, const char *label, int width, char *out,
+		  size_t size);
 /*
  * Whether any of the session's runs, or the run going on, has a value of
  * metric m: a figure n/a everywhere (no PMU) is skipped when stepping.

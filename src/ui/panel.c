@@ -541,12 +541,19 @@ void ui_draw_gauges(struct ui *ui, const struct explorer *e,
 		int room = last - y;
 		int need = line[i].shared_why ? (int)line[i].why.count : 1;
 
-		/* What does not fit is counted on a row kept for it, not cut. */
+		/*
+		 * What does not fit is counted on a row kept for it, not cut:
+		 * gauges, a line of several n/a for one reason counting each.
+		 */
 		if (gauge_lines_rows(line + i, lines - i) > room &&
 		    need > room - 1) {
+			size_t gauges = 0;
+
+			for (size_t k = i; k < lines; k++)
+				gauges += line[k].count;
 			ui_text(y, r->x + 2, r->w - 4, ROLE_INACTIVE,
-				"%zu more gauge%s a taller terminal", lines - i,
-				lines - i == 1 ? " needs" : "s need");
+				"%zu more gauge%s a taller terminal", gauges,
+				gauges == 1 ? " needs" : "s need");
 			break;
 		}
 
@@ -637,6 +644,11 @@ static void header_flags(const struct ui *ui, const struct explorer *e,
 		len += (size_t)snprintf(out + len, size - len, "  pin %s",
 					cpus);
 	}
+	/* The receive side first: the knobs give way to it. */
+	if (e->state != EXPLORER_IDLE && e->running.settings.rx != RX_COPY)
+		len += (size_t)snprintf(
+			out + len, size - len, " %s",
+			strategy_rx_tag(e->running.settings.rx));
 	if (e->state != EXPLORER_IDLE && len < size) {
 		struct settings_stack stack = settings_stack_of(
 			&e->running.settings);
@@ -647,10 +659,6 @@ static void header_flags(const struct ui *ui, const struct explorer *e,
 			len += (size_t)snprintf(out + len, size - len, " %s",
 						knobs);
 	}
-	if (e->state != EXPLORER_IDLE && e->running.settings.rx != RX_COPY)
-		len += (size_t)snprintf(
-			out + len, size - len, " %s",
-			strategy_rx_tag(e->running.settings.rx));
 	if (ui->frozen && len < size)
 		len += (size_t)snprintf(out + len, size - len, "  FROZEN (Z)");
 	if (ui->runs.new_runs && len < size)

@@ -214,7 +214,7 @@ static int cmp_runs(const void *a, const void *b)
 /* A run's label with its mode, as the filter matches it. */
 static void filter_label(const struct run_result *r, char *out, size_t size)
 {
-	char label[96];
+	char label[UI_LABEL_MAX];
 
 	ui_result_label(r, label, sizeof(label));
 	snprintf(out, size, "%s %s", label, run_mode_name(r->config.mode));
@@ -228,7 +228,7 @@ size_t ui_runs_order(const struct ui *ui, const struct explorer *e,
 	size_t columns = ui_runs_columns(col);
 
 	for (size_t k = 0; k < runs; k++) {
-		char label[128];
+		char label[UI_LABEL_MAX + 16];
 
 		filter_label(&e->session->results[k], label, sizeof(label));
 		if (!ui->runs.filter[0] || strcasestr(label, ui->runs.filter))
@@ -543,6 +543,9 @@ static size_t runs_columns_shown(const struct ui_column *col, size_t columns,
 
 #define RUNS_LABEL     20
 #define RUNS_LABEL_MAX 30
+/* Wide, a label may take this much (receive sides and knobs named). */
+#define RUNS_LABEL_WIDE 56
+#define RUNS_WIDE	110
 /* "*", the number, the run, its mode, its seconds (and maybe a mark) */
 #define RUNS_OWN(label) (1 + 4 + 1 + (label) + 8 + 7)
 
@@ -564,14 +567,15 @@ static void table_layout(const struct ui *ui, const struct explorer *e,
 	t->mark_w = 0;
 	t->width = width;
 	for (size_t k = 0; k < e->session->result_count; k++) {
-		char label[96];
+		char label[UI_LABEL_MAX];
 		int len, w = (int)strlen(ui_run_mark(e, k));
+		int most = width >= RUNS_WIDE ? RUNS_LABEL_WIDE
+					      : RUNS_LABEL_MAX;
 
 		ui_result_label(&e->session->results[k], label, sizeof(label));
 		len = (int)strlen(label);
 		if (len > t->label_w)
-			t->label_w = len < RUNS_LABEL_MAX ? len
-							  : RUNS_LABEL_MAX;
+			t->label_w = len < most ? len : most;
 		if (w && w + 1 > t->mark_w)
 			t->mark_w = w + 1;
 	}
@@ -618,15 +622,15 @@ static void table_row(const struct ui *ui, const struct explorer *e, size_t k,
 	const struct run_result *res = &e->session->results[k];
 	/* Left out of the analysis and the chart: dimmed. */
 	const char *mark = res->error ? "" : ui_run_mark(e, k);
-	char label[64], cell[16], line[512];
+	char label[UI_LABEL_MAX], field[UI_LABEL_MAX + 4], cell[16], line[512];
 	size_t n;
 
 	ui_result_label(res, label, sizeof(label));
-	n = (size_t)snprintf(
-		line, sizeof(line), "%s %3zu %-*.*s  %-6s %6.2f%*s",
-		ui_runs_marked(ui, k) ? "*" : " ", k + 1, t->label_w,
-		t->label_w, label, run_mode_name(res->config.mode),
-		res->measured_s, t->mark_w, mark);
+	ui_label_fit(ui->utf8, label, t->label_w, field, sizeof(field));
+	n = (size_t)snprintf(line, sizeof(line), "%s %3zu %s  %-6s %6.2f%*s",
+			     ui_runs_marked(ui, k) ? "*" : " ", k + 1, field,
+			     run_mode_name(res->config.mode), res->measured_s,
+			     t->mark_w, mark);
 	/* A failed run says why where its figures would be. */
 	if (res->error)
 		snprintf(line + n, sizeof(line) - n, "  failed: %s",

@@ -127,23 +127,48 @@ static void chart_close(void *state)
 }
 
 /*
- * The receive side the chart draws for mode: the copying one, or --rx
- * zerocopy's where every run of the mode used it (one side only: a
- * strategy's two receive sides are compared in the analysis, and would put
- * two points of a strategy at one x here).  With no runs, the copying one.
+ * The receive side the chart draws for mode: the copying one, or where no
+ * run of the mode copied, the side its first point used (one side only: a
+ * strategy's receive sides are compared in the analysis, and would put
+ * several points of a strategy at one x here).  With no runs, copy.
  */
 static enum rx_mode chart_rx(const struct analysis *a, enum run_mode mode)
 {
-	bool zerocopy = false;
+	enum rx_mode first = RX_MODE_COUNT;
 
 	for (size_t i = 0; i < a->point_count; i++) {
 		if (!a->points[i].runs || a->points[i].mode != mode)
 			continue;
 		if (a->points[i].rx == RX_COPY)
 			return RX_COPY;
-		zerocopy = true;
+		if (first == RX_MODE_COUNT)
+			first = a->points[i].rx;
 	}
-	return zerocopy ? RX_ZEROCOPY : RX_COPY;
+	return first == RX_MODE_COUNT ? RX_COPY : first;
+}
+
+/*
+ * The knobs the chart draws for mode and rx, one set for the same reason:
+ * the links as built where a run of them has points, else the first
+ * point's.
+ */
+static struct settings_stack chart_stack(const struct analysis *a,
+					 enum run_mode mode, enum rx_mode rx)
+{
+	const struct settings_stack built = {0};
+	const struct settings_stack *first = NULL;
+
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+
+		if (!p->runs || p->mode != mode || p->rx != rx)
+			continue;
+		if (settings_stack_equal(&p->stack, &built))
+			return built;
+		if (!first)
+			first = &p->stack;
+	}
+	return first ? *first : built;
 }
 
 /* The flows (by size) or the sizes (by flows) measured in mode. */
@@ -164,10 +189,15 @@ static void chart_plot(const struct chart *c, const struct explorer *e,
 	const struct chart_def *d = &c->def[c->index];
 	const struct analysis *a = &e->session->analysis;
 	const struct figure_quantity q[2] = {d->quantity, d->whisker};
-	const struct figure_scope scope = {.mode = mode,
-					   .axis = d->axis,
-					   .fixed = fixed,
-					   .rx = chart_rx(a, mode)};
+	enum rx_mode rx = chart_rx(a, mode);
+	const struct figure_scope scope = {
+		.mode = mode,
+		.axis = d->axis,
+		.fixed = fixed,
+		.rx = rx,
+		.one_stack = true,
+		.stack = chart_stack(a, mode, rx),
+	};
 
 	figure_plot(a, e->session->results, q, d->has_whisker ? 2 : 1, &scope,
 		    plot);
@@ -499,12 +529,7 @@ static void chart_legend(const struct figure_plot *plot, const struct rect *r,
 
 	for (size_t s = 0; s < plot->series_count; s++) {
 		size_t i = ui_series_of(plot->series[s].strategy);
-		char name[160], knobs[96];
-
-		settings_stack_tag(&plot->series[s].stack, knobs,
-				   sizeof(knobs));
-		snprintf(name, sizeof(name), "%s%s",
-			 plot->series[s].strategy->name, knobs);
+		const char *name = plot->series[s].strategy->name;
 
 		/* Inside the frame: a name that does not fit is cut. */
 		if (x + 3 > end)
@@ -557,19 +582,21 @@ static void chart_title(const struct chart *c, const struct explorer *e,
 			size_t size)
 {
 	const struct chart_def *d = &c->def[c->index];
-	char where[32];
+	struct settings_stack stack;
+	char where[32], knobs[96];
+	enum rx_mode rx;
 
 	if (d->axis == FIGURE_BY_SIZE)
 		snprintf(where, sizeof(where), "%zu flow%s", fixed,
 			 fixed == 1 ? "" : "s");
 	else
 		units_format_size_iec(fixed, where, sizeof(where));
-	snprintf(out, size, "%s vs %s, %s%s, %s (m [ ] r)", d->name,
+	rx = chart_rx(&e->session->analysis, mode);
+	stack = chart_stack(&e->session->analysis, mode, rx);
+	settings_stack_tag(&stack, knobs, sizeof(knobs));
+	snprintf(out, size, "%s vs %s, %s%s%s, %s (m [ ] r)", d->name,
 		 d->axis == FIGURE_BY_SIZE ? "size" : "flows",
-		 run_mode_name(mode),
-		 chart_rx(&e->session->analysis, mode) == RX_ZEROCOPY ? " rx-zc"
-								      : "",
-		 where);
+		 run_mode_name(mode), strategy_rx_tag(rx), knobs, where);
 }
 
 static void chart_draw(struct ui *ui, void *state, const struct explorer *e,

@@ -280,14 +280,60 @@ static void compare_unknown_text(const struct compare_unknown *u, size_t i,
 			 u->group[i].why);
 }
 
-/* The runs' names, sizes and modes: the lines that stay as rows scroll. */
+/* The knobs a head row may name: BIG TCP's sizes, GRO, busy polling. */
+enum compare_knob { KNOB_GSO, KNOB_GRO_SIZE, KNOB_GRO, KNOB_BUSY, KNOBS };
+
+/*
+ * Knob k of settings s, in a cell: "gso 185000", or "gso as-built"; false
+ * where it is as built.
+ */
+static bool knob_cell(const struct run_settings *s, int k, char *out,
+		      size_t size)
+{
+	static const char *const names[KNOBS] = {"gso", "gro-size", "GRO",
+						 "busy-poll"};
+	unsigned int n = k == KNOB_GSO	      ? s->gso_max_size
+			 : k == KNOB_GRO_SIZE ? s->gro_max_size
+			 : k == KNOB_GRO      ? (unsigned int)s->gro
+					      : s->busy_poll;
+
+	if (!n && k == KNOB_BUSY)
+		snprintf(out, size, "no busy-poll");
+	else if (!n)
+		snprintf(out, size, "%s as-built", names[k]);
+	else if (k == KNOB_GRO)
+		snprintf(out, size, "GRO %s", gro_mode_names[s->gro]);
+	else
+		snprintf(out, size, "%s %u%s", names[k], n,
+			 k == KNOB_BUSY ? "us" : "");
+	return n != 0;
+}
+
+/*
+ * The runs' names, sizes, modes and receive sides, then a row for each knob
+ * any of them set: the lines that stay as rows scroll.
+ */
 static void compare_head(const struct explorer *e,
 			 const struct compare_set *set, struct ui_lines *l)
 {
-	int pad = set->ratio ? 7 : 0;
+	int pad = set->ratio ? 7 : 0, rows[3 + KNOBS], heads = 0;
 	char line[512];
 
-	for (int head = 0; head < 3; head++) {
+	for (int head = 0; head < 3; head++)
+		rows[heads++] = head;
+	for (int k = 0; k < KNOBS; k++)
+		for (size_t i = 0; i < set->n; i++) {
+			char cell[48];
+
+			if (knob_cell(&e->session->results[set->pick[i]]
+					       .config.settings,
+				      k, cell, sizeof(cell))) {
+				rows[heads++] = 3 + k;
+				break;
+			}
+		}
+	for (int h = 0; h < heads; h++) {
+		int head = rows[h];
 		size_t len = (size_t)snprintf(line, sizeof(line), "%-*s",
 					      COMPARE_LABEL, "");
 
@@ -305,12 +351,15 @@ static void compare_head(const struct explorer *e,
 			else if (head == 1)
 				snprintf(cell, sizeof(cell), "%s x%u", size,
 					 res->config.threads);
-			else
+			else if (head == 2)
 				snprintf(cell, sizeof(cell), "%s%s %s",
 					 run_mode_name(res->config.mode),
 					 strategy_rx_tag(
 						 res->config.settings.rx),
 					 ui_run_mark(e, set->pick[i]));
+			else
+				knob_cell(&res->config.settings, head - 3, cell,
+					  sizeof(cell));
 			/*
 			 * Over the value, left of the ratio; a longer name
 			 * takes the ratio's room too.
@@ -325,7 +374,7 @@ static void compare_head(const struct explorer *e,
 					line + len, sizeof(line) - len, "%*.*s",
 					set->column, set->column - 1, cell);
 		}
-		ui_lines_add(l, head == 2 ? ROLE_INACTIVE : ROLE_HIGHLIGHT, 0,
+		ui_lines_add(l, head >= 2 ? ROLE_INACTIVE : ROLE_HIGHLIGHT, 0,
 			     "%s", line);
 	}
 	l->fixed = l->count;

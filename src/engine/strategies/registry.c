@@ -68,7 +68,7 @@ void settings_stack_tag(const struct settings_stack *k, char *out, size_t size)
 		len += (size_t)snprintf(out + len, size - len, " gso %u",
 					k->gso_max_size);
 	if (k->gro_max_size && len < size)
-		len += (size_t)snprintf(out + len, size - len, " gro %u",
+		len += (size_t)snprintf(out + len, size - len, " gro-size %u",
 					k->gro_max_size);
 	if (k->gro != GRO_DEFAULT && len < size)
 		len += (size_t)snprintf(out + len, size - len, " GRO %s",
