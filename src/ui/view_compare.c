@@ -313,7 +313,7 @@ static bool knob_cell(const struct run_settings *s, int k, char *out,
  * The runs' names, sizes, modes and receive sides, then a row for each knob
  * any of them set: the lines that stay as rows scroll.
  */
-static void compare_head(const struct explorer *e,
+static void compare_head(bool utf8, const struct explorer *e,
 			 const struct compare_set *set, struct ui_lines *l)
 {
 	int pad = set->ratio ? 7 : 0, rows[3 + KNOBS], heads = 0;
@@ -369,10 +369,16 @@ static void compare_head(const struct explorer *e,
 					line + len, sizeof(line) - len,
 					"%*s%*s", set->column - pad, cell, pad,
 					"");
-			else
-				len += (size_t)snprintf(
-					line + len, sizeof(line) - len, "%*.*s",
-					set->column, set->column - 1, cell);
+			else {
+				char fitted[64];
+
+				/* Too long: cut with a marker, never silently. */
+				ui_label_fit(utf8, cell, set->column - 1,
+					     fitted, sizeof(fitted));
+				len += (size_t)snprintf(line + len,
+							sizeof(line) - len,
+							" %s", fitted);
+			}
 		}
 		ui_lines_add(l, head >= 2 ? ROLE_INACTIVE : ROLE_HIGHLIGHT, 0,
 			     "%s", line);
@@ -620,7 +626,7 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 	}
 	compare_title(&set, title, sizeof(title));
 	ui_box(ui->utf8, r, ROLE_BOX_GRAPH, title);
-	compare_head(e, &set, &l);
+	compare_head(ui->utf8, e, &set, &l);
 	compare_notes(ui, e, &set, r->w - 4, &l);
 	compare_rows(ui, e, &set, &l);
 	compare_shares(e, &set, &l);
