@@ -39,6 +39,7 @@ struct options {
 	bool batch;
 	bool check;
 	bool list_strategies;
+	char completion[8]; /* --completion SHELL: "" none */
 	bool help;
 	bool version;
 	bool serve;
@@ -262,6 +263,12 @@ cJSON *options_to_preset(const struct options *o);
 cJSON *options_schema(void);
 /* The KEYS list of nio-top-preset(5), in mdoc, as the table says it. */
 void options_man_keys(FILE *out);
+
+/*
+ * A completion script for shell ("bash", "zsh" or "fish") made from the
+ * option table: 0, or -1 for a shell it does not know.
+ */
+int options_completion(FILE *out, const char *shell);
 
 /*
  * A run's configuration as one object: its point (strategy, mode, message

@@ -246,6 +246,13 @@ int app_run(const struct options *options)
 	bool explore;
 	int status, r;
 
+	if (options->completion[0]) {
+		if (options_completion(stdout, options->completion) == 0)
+			return 0;
+		app_say("--completion: '%s' is not bash, zsh or fish",
+			options->completion);
+		return 2;
+	}
 	if (options->list_strategies)
 		return check_list_strategies();
 	if (options->check)
