@@ -70,6 +70,6 @@ ok $? "--rx trunc with --verify exits 2 naming trunc (got $rc)"
 err=$("$NIO_TOP" --batch --rx copy,bogus 2>&1)
 rc=$?
 [ $rc = 2 ] && [[ "$err" == *"'bogus' is not a rx"* ]]
-ok $? "--rx bogus exits 2 naming the value (got $rc: $err)"
+ok $? "--rx bogus exits 2 naming the value (got $rc: ${err%%$'\n'*})"
 
 done_testing

@@ -56,6 +56,6 @@ ok $? "--congestion nosuch exits 2 naming it and those the kernel has (rc $rc)"
 err=$("$NIO_TOP" --batch --sndbuf 2G -d 0.5 2>&1)
 rc=$?
 [ $rc = 2 ] && [[ "$err" == *"--sndbuf: '2G' is not a size"*"at most 1.0 GiB"* ]]
-ok $? "--sndbuf 2G exits 2 naming the limit (rc $rc: $err)"
+ok $? "--sndbuf 2G exits 2 naming the limit (rc $rc: ${err%%$'\n'*})"
 
 done_testing
