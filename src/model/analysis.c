@@ -891,21 +891,20 @@ static void knob_text(const struct settings_stack *s,
 			 s->busy_poll);
 }
 
-void analysis_crossover_text(const struct analysis_crossover *c, char *out,
-			     size_t size)
+/*
+ * Who is compared with whom ("one-copy with gso 185000", "one-copy with
+ * gso as built"), and the head: mode, flows, receive side and the knobs
+ * both share ("stream, 1 flow, rx uring, gro-size 185000:").
+ */
+static void crossover_names(const struct analysis_crossover *c,
+			    char strategy[96], char versus[96], char head[192])
 {
-	char head[192], tail[1100], list[160], other[160], bytes[24];
-	char received[480];
-	char strategy[96], versus[96], proof[480], hint[600];
-	size_t len;
-
 	static const char *const receive[RX_MODE_COUNT] = {
 		[RX_COPY] = " with copy receive",
 		[RX_ZEROCOPY] = " with zero-copy receive",
 		[RX_TRUNC] = " with MSG_TRUNC receive (the bound)",
 		[RX_URING] = " with io_uring receive",
 	};
-
 	char knobs[96] = "", knob[48], versus_knob[48];
 
 	/*
@@ -928,24 +927,32 @@ void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 		knob_text(&c->stack, &c->versus_stack, knob, sizeof(knob));
 		knob_text(&c->versus_stack, &c->stack, versus_knob,
 			  sizeof(versus_knob));
-		snprintf(strategy, sizeof(strategy), "%s with %s", c->strategy,
-			 knob);
-		snprintf(versus, sizeof(versus), "%s with %s", c->versus,
-			 versus_knob);
+		snprintf(strategy, 96, "%s with %s", c->strategy, knob);
+		snprintf(versus, 96, "%s with %s", c->versus, versus_knob);
 	} else {
-		snprintf(strategy, sizeof(strategy), "%s%s", c->strategy,
+		snprintf(strategy, 96, "%s%s", c->strategy,
 			 c->rx_pair ? receive[c->rx] : "");
-		snprintf(versus, sizeof(versus), "%s%s", c->versus,
+		snprintf(versus, 96, "%s%s", c->versus,
 			 c->rx_pair ? receive[RX_COPY] : "");
 		settings_stack_tag(&c->stack, knobs, sizeof(knobs));
 	}
-
-	snprintf(head, sizeof(head), "%s, %u flow%s%s%s%s%s:",
+	snprintf(head, 192, "%s, %u flow%s%s%s%s%s:",
 		 c->mode == RUN_RR ? "rr (p50)" : run_mode_name(c->mode),
 		 c->threads, c->threads == 1 ? "" : "s",
 		 !c->rx_pair && c->rx != RX_COPY ? ", rx " : "",
 		 !c->rx_pair && c->rx != RX_COPY ? rx_mode_names[c->rx] : "",
 		 knobs[0] ? "," : "", knobs);
+}
+
+void analysis_crossover_text(const struct analysis_crossover *c, char *out,
+			     size_t size)
+{
+	char head[192], tail[1100], list[160], other[160], bytes[24];
+	char received[480];
+	char strategy[96], versus[96], proof[480], hint[600];
+	size_t len;
+
+	crossover_names(c, strategy, versus, head);
 	evidence(c, proof, sizeof(proof));
 	receiver_evidence(c, received, sizeof(received));
 	snprintf(tail, sizeof(tail), "(%s%s; %zu runs, %zu intervals)", proof,

@@ -134,20 +134,11 @@ static unsigned int rx_at(const struct rx_uring *u, const struct rx_queue *q,
 static int rx_uring_ring(struct io_uring *ring, unsigned int cq_entries,
 			 bool *bundle)
 {
-	struct io_uring_params p = {
-		.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL |
-			 IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
-		.cq_entries = cq_entries,
-	};
-	int r = io_uring_queue_init_params(4, ring, &p);
+	unsigned int features;
+	int r = uring_ring_init(ring, cq_entries, &features);
 
-	if (r == -EINVAL) {
-		p = (struct io_uring_params){.flags = IORING_SETUP_CQSIZE,
-					     .cq_entries = cq_entries};
-		r = io_uring_queue_init_params(4, ring, &p);
-	}
 	if (bundle)
-		*bundle = r == 0 && (p.features & IORING_FEAT_RECVSEND_BUNDLE);
+		*bundle = features & IORING_FEAT_RECVSEND_BUNDLE;
 	return r;
 }
 

@@ -546,13 +546,8 @@ void uring_tx_close(void *tx)
 	free(t);
 }
 
-/*
- * A completion queue with room for everything that can be owed at once (the
- * request in flight and a notification per slot), and the flags that spare
- * the kernel interrupting the thread for task work; an older kernel that
- * refuses those flags gets the queue alone.
- */
-static int ring_init(struct io_uring *ring, unsigned int cq_entries)
+int uring_ring_init(struct io_uring *ring, unsigned int cq_entries,
+		    unsigned int *features)
 {
 	struct io_uring_params p = {
 		.flags = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL |
@@ -566,6 +561,8 @@ static int ring_init(struct io_uring *ring, unsigned int cq_entries)
 					     .cq_entries = cq_entries};
 		r = io_uring_queue_init_params(4, ring, &p);
 	}
+	if (features)
+		*features = r == 0 ? p.features : 0;
 	return r;
 }
 
@@ -606,7 +603,7 @@ int uring_tx_open(const struct strategy_params *params, bool zerocopy,
 		if (r < 0)
 			goto err;
 	}
-	r = ring_init(&t->ring, 2 * t->slot_count + 8);
+	r = uring_ring_init(&t->ring, 2 * t->slot_count + 8, NULL);
 	if (r < 0)
 		goto err;
 	t->ring_ready = true;
@@ -727,7 +724,7 @@ int uring_rx_open(const struct strategy_params *params, void **rx)
 		if (r < 0)
 			goto err;
 	}
-	r = ring_init(&u->ring, 8);
+	r = uring_ring_init(&u->ring, 8, NULL);
 	if (r < 0)
 		goto err;
 	u->ring_ready = true;

@@ -11,6 +11,7 @@
 #ifndef NIO_TOP_URING_H
 #define NIO_TOP_URING_H
 
+#include <liburing.h>
 #include <stdbool.h>
 
 #include "strategy.h"
@@ -23,6 +24,16 @@ int uring_probe(bool zerocopy, char **cause);
  * and later); false with *cause (caller frees) saying why not.
  */
 bool uring_fixed_vector(char **cause);
+
+/*
+ * A ring whose completion queue holds cq_entries (room for everything that
+ * can be owed at once), with the flags that spare the kernel interrupting
+ * the thread for task work; an older kernel that refuses those flags gets
+ * the queue alone.  0 or -errno; *features (may be NULL): the kernel's
+ * IORING_FEAT_* bits.
+ */
+int uring_ring_init(struct io_uring *ring, unsigned int cq_entries,
+		    unsigned int *features);
 
 /* What uring_tx_open() and uring_rx_open() will allocate for messages. */
 size_t uring_tx_memory(const struct strategy_params *params, bool zerocopy);
