@@ -26,6 +26,11 @@
 /* How outfile_open_flags() treats a path. */
 enum outfile_flags {
 	OUTFILE_NO_LINK = 1 << 0, /* a symbolic link is refused, not followed */
+	/*
+	 * A regular file is written in place as it goes, for a reader that
+	 * follows it (a stream), not replaced at the commit.
+	 */
+	OUTFILE_LIVE = 1 << 1,
 };
 
 struct outfile {
@@ -39,6 +44,7 @@ struct outfile {
 	bool unnamed;		     /* the temporary file is O_TMPFILE */
 	char *tmp;		     /* a named temporary file, if any */
 	int fd;
+	bool borrowed;	  /* fd is someone else's: not closed */
 	const char *step; /* what failed, for the message */
 	int error;	  /* the first error, -errno */
 	char *why;	  /* a reason that is not an errno */
@@ -51,6 +57,8 @@ struct outfile {
 void outfile_open(struct outfile *f, const char *path);
 void outfile_open_flags(struct outfile *f, const char *path,
 			unsigned int flags);
+/* Writes through fd (standard output), which the commit leaves open. */
+void outfile_borrow(struct outfile *f, int fd, const char *name);
 void outfile_write(struct outfile *f, const void *data, size_t len);
 void outfile_puts(struct outfile *f, const char *text);
 /*

@@ -87,7 +87,10 @@ struct options {
 	const char *output;
 	const char *csv;
 	const char *svg;
-	const char *load; /* a saved export to open instead of running */
+	const char *load;	 /* a saved export to open instead of running */
+	const char *json_stream; /* JSON lines as it happens; "-": stdout */
+	const char *diff;	 /* --diff OLD NEW: the old export */
+	const char *diff_new;	 /* and the new, the argument after */
 
 	/* The screen, and what it remembers between starts. */
 	unsigned int refresh_ms;

@@ -96,6 +96,22 @@ struct run_side_counters {
 	struct metric_values derived;
 };
 
+/*
+ * The host over a run's measured window, from its CPU time (/proc/stat):
+ * the share of the CPUs' time the hypervisor took (steal), and the CPUs
+ * that processes other than nio-top kept busy, and interrupts and
+ * softirqs (whoever's: veth's delivery is among them).  known is false
+ * where /proc could not be read, or a loaded export predates it.
+ */
+struct run_host_load {
+	bool known;
+	double steal_pct;
+	double outside_cpus;
+	double irq_cpus;
+};
+/* "host_load": steal_pct, outside_cpus, irq_cpus */
+extern const struct record run_host_load_record;
+
 struct run_result {
 	struct run_config config;
 	enum topo_kind topology;
@@ -137,6 +153,7 @@ struct run_result {
 	struct topo_stack stack_before[2];
 	struct topo_stack stack[2];
 	bool has_stack;
+	struct run_host_load host_load;
 	char *error; /* NULL when the run completed cleanly */
 };
 
@@ -278,6 +295,20 @@ const char *run_error(const struct run *run);
  * the warm-up); false in stream mode.
  */
 bool run_latency(const struct run *run, struct latency_hist *out);
+
+/* What the run runs. */
+const struct run_config *run_config_of(const struct run *run);
+
+/*
+ * The intervals so far: the last minutes' as they were taken, older ones
+ * merged (timeline.h), so counting back from the end finds the new ones.
+ */
+size_t run_interval_count(const struct run *run);
+/*
+ * Interval i as a result holds it (t_s from the run's start); false for a
+ * sampled one, which the figures leave out.
+ */
+bool run_interval_at(const struct run *run, size_t i, struct run_interval *out);
 
 /*
  * Seconds since the clock started (0 while the threads get ready); *warmup

@@ -47,6 +47,20 @@ struct run_totals {
 	uint64_t uring_rx_assembled;
 };
 
+/*
+ * The whole host's CPU time since boot (/proc/stat, every CPU), in ns:
+ * all of it, what tasks ran (user, nice, system), interrupts and softirqs,
+ * what the hypervisor took (steal); and this process's own (every thread,
+ * /proc/self/stat).  0 throughout where /proc could not be read.
+ */
+struct host_cpu {
+	uint64_t all_ns;
+	uint64_t task_ns;
+	uint64_t irq_ns;
+	uint64_t steal_ns;
+	uint64_t self_ns;
+};
+
 /* As an export's run holds them: integrity and zero-copy in their own parts. */
 extern const struct record run_totals_record;
 
@@ -58,12 +72,15 @@ extern const struct record run_totals_record;
 struct sample {
 	uint64_t t_ns; /* CLOCK_MONOTONIC */
 	struct run_totals totals;
+	struct host_cpu host;
 	struct counter_reading tx_counters[COUNTERS_MAX];
 	struct counter_reading rx_counters[COUNTERS_MAX];
 };
 
 void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 		  uint64_t now_ns, struct sample *out);
+/* The host's and this process's CPU time now. */
+void sampler_host_cpu(struct host_cpu *out);
 
 /* to - from, every field (time too): what happened between them. */
 void sampler_delta(const struct sample *from, const struct sample *to,

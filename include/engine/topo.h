@@ -116,6 +116,25 @@ int topo_stack_read(const struct topo *topo, struct topo_stack out[2],
 		    char **cause);
 
 /*
+ * A link as nio-top built it, for the record: its knobs, MTU, root qdisc
+ * ("noqueue") and the offloads on.
+ */
+struct topo_link {
+	char name[16];
+	unsigned int mtu;
+	char qdisc[16];
+	struct topo_stack stack;
+	bool tso, gso, sg, tx_checksum, rx_checksum;
+};
+
+/* name, mtu, qdisc, the sizes, features.{gro,tso,gso,sg,...} */
+extern const struct record topo_link_record;
+
+/* The senders' link and the receivers', as topo_stack_read() says. */
+int topo_link_read(const struct topo *topo, struct topo_link out[2],
+		   char **cause);
+
+/*
  * Sets both links as want says: the sizes (those not 0) if sizes, GRO if
  * gro.  0, -ENODEV, or -errno and *cause.
  */

@@ -19,8 +19,17 @@
 /* 0, or -errno with *cause (caller frees). */
 int export_write(const char *path, const struct session *s, char **cause);
 
+/*
+ * The document's head: format, version, tool, date, host, capabilities,
+ * environment, agent, config, preset (the stream's start holds it too).
+ */
+cJSON *export_head(const struct session *s);
+
 /* One run as the export holds it (CSV cells are read from this too). */
 cJSON *export_run(const struct session *s, const struct run_result *r);
+
+/* The analysis as the export holds it. */
+cJSON *export_analysis(const struct session *s);
 
 /*
  * Reads an export back (--load): its embedded preset onto *options (as -p

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "environment.h"
 #include "hostinfo.h"
 #include "latency.h"
 #include "metric.h"
@@ -91,5 +92,10 @@ int codec_read_host(const cJSON *host_json, const cJSON *capabilities,
 		    struct host_info *host, const char *host_path,
 		    const char *capabilities_path, enum codec_mode mode,
 		    char **cause);
+
+/* The environment (engine/environment.h) an export's head holds. */
+cJSON *codec_environment(const struct host_env *env);
+int codec_read_environment(const cJSON *from, struct host_env *env,
+			   const char *path, char **cause);
 
 #endif

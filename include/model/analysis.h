@@ -151,7 +151,16 @@ struct analysis {
 	bool has_zerocopy;
 	bool all_copied; /* the kernel copied (nearly) every zero-copy send */
 	char zerocopy_why[400];
+	/*
+	 * The runs measured on a busy host, by number: "run 3: 0.64 CPUs of
+	 * other processes; run 7: 14% steal" (see ANALYSIS_BUSY_*); "" if none.
+	 */
+	char busy_why[400];
 };
+
+/* A run measured with this much steal, or other processes' CPU, is named. */
+#define ANALYSIS_BUSY_STEAL_PCT	   5.0
+#define ANALYSIS_BUSY_OUTSIDE_CPUS 0.5
 
 /* runs[i] is analysis_run_read() of results[i]. */
 int analysis_build(const struct run_result *results,

@@ -9,6 +9,7 @@
 #define NIO_TOP_SESSION_H
 
 #include "analysis.h"
+#include "environment.h"
 #include "hostinfo.h"
 #include "options.h"
 #include "remote.h"
@@ -45,6 +46,9 @@ struct session {
 	char date[32];
 	/* What this machine can do, probed once (read from a loaded file). */
 	struct host_info host;
+	/* What it was doing to the path when the session began (idem). */
+	struct host_env env;
+	bool has_env;		  /* a loaded export older than it has none */
 	struct analysis analysis; /* of the results, rebuilt as they change */
 	/* A loaded export's events: their names as saved, nothing encoded. */
 	struct counter_set loaded_counters;

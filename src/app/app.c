@@ -13,6 +13,7 @@
 #include "app.h"
 #include "app_private.h"
 #include "clock.h"
+#include "diff.h"
 #include "escape.h"
 #include "export.h"
 #include "outfile.h"
@@ -61,16 +62,19 @@ int app_checkpoint(struct app *app, const struct session *s, char **cause)
 }
 
 /*
- * The files -o, --csv and --svg name, before anything runs: no two the same
+ * The files -o, --csv, --svg and --json-stream name, before anything runs: no two the same
  * (2), and each one writable (1), so that a study never runs for nothing.
  */
 static int app_check_outputs(const struct options *o)
 {
-	const char *const names[] = {"-o", "--csv", "--svg"};
-	const char *paths[] = {o->output, o->csv, o->svg};
+	const char *const names[] = {"-o", "--csv", "--svg", "--json-stream"};
+	const char *paths[] = {o->output, o->csv, o->svg,
+			       o->json_stream && strcmp(o->json_stream, "-")
+				       ? o->json_stream
+				       : NULL};
 
-	for (size_t i = 0; i < 3; i++)
-		for (size_t k = i + 1; k < 3; k++)
+	for (size_t i = 0; i < 4; i++)
+		for (size_t k = i + 1; k < 4; k++)
 			if (paths[i] && paths[k] &&
 			    outfile_same(paths[i], paths[k])) {
 				app_say("%s and %s name the same "
@@ -78,7 +82,7 @@ static int app_check_outputs(const struct options *o)
 					names[i], names[k], paths[k]);
 				return 2;
 			}
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		char *cause = NULL;
 		int r;
 
@@ -224,6 +228,65 @@ static int app_open_ui(struct options *o, const struct prefs *p, struct ui **ui,
 	return r;
 }
 
+/* --diff OLD NEW: 0, 1 when an export could not be read or written. */
+static int app_diff(const struct options *o)
+{
+	char *cause = NULL;
+	int r = diff_exports(o, o->output, o->csv, &cause);
+
+	if (r < 0) {
+		app_say("--diff: %s", cause ? cause : strerror(-r));
+		free(cause);
+		return 1;
+	}
+	return 0;
+}
+
+/* --json-stream: opened, and its start sent.  Non-zero: said, failed. */
+static int app_stream_open(struct app *app, const char *path,
+			   struct stream *stream, const struct session *s)
+{
+	char *cause = NULL;
+	int r = stream_open(stream, path, &cause);
+
+	if (r < 0) {
+		app_say("--json-stream %s", cause ? cause : strerror(-r));
+		free(cause);
+		return 1;
+	}
+	app->stream = stream;
+	app->stream_stdout = strcmp(path, "-") == 0;
+	stream_start(stream, s);
+	return 0;
+}
+
+/* The analysis and the end, and the stream closed.  Non-zero: failed. */
+static int app_stream_close(struct app *app, const struct session *s)
+{
+	char *cause = NULL, why[64];
+	const char *stopped = app->stopped_why;
+
+	if (app->signal) {
+		snprintf(why, sizeof(why), "interrupted by %s",
+			 sigabbrev_np(app->signal));
+		stopped = why;
+	}
+	stream_analysis(app->stream, s);
+	if (stream_gone(app->stream))
+		app_say("%s: stopped after %zu run%s",
+			app->stopped_why ? app->stopped_why
+					 : "the stream's reader went away",
+			s->result_count, s->result_count == 1 ? "" : "s");
+	if (stream_close(app->stream, s, stopped, &cause) < 0) {
+		app_say("--json-stream %s", cause ? cause : "failed");
+		free(cause);
+		app->stream = NULL;
+		return 1;
+	}
+	app->stream = NULL;
+	return 0;
+}
+
 void app_say(const char *fmt, ...)
 {
 	va_list ap;
@@ -242,6 +305,7 @@ int app_run(const struct options *options)
 	struct report_style style;
 	struct prefs prefs;
 	struct ui *ui = NULL;
+	struct stream stream;
 	char *cause = NULL;
 	bool explore;
 	int status, r;
@@ -255,6 +319,8 @@ int app_run(const struct options *options)
 	}
 	if (options->list_strategies)
 		return check_list_strategies();
+	if (options->diff)
+		return app_diff(options);
 	if (options->check)
 		return check_run(options);
 
@@ -302,6 +368,13 @@ int app_run(const struct options *options)
 		loop_teardown(&app);
 		return status;
 	}
+	if (options->json_stream &&
+	    app_stream_open(&app, options->json_stream, &stream, &session)) {
+		ui_close(ui);
+		session_close(&session);
+		loop_teardown(&app);
+		return 1;
+	}
 	if (ui) {
 		r = explore_run(&app, &session, ui);
 		app_report_style(ui, options, &style);
@@ -314,7 +387,7 @@ int app_run(const struct options *options)
 		free(app.farewell);
 	} else if (options->load) {
 		app_report_style(NULL, options, &style);
-		status = batch_loaded(&session);
+		status = batch_loaded(&app, &session);
 	} else {
 		app_report_style(NULL, options, &style);
 		if (session.notice)
@@ -323,6 +396,8 @@ int app_run(const struct options *options)
 	}
 
 	if (app_write_reports(options, &session, &style))
+		status = 1;
+	if (app.stream && app_stream_close(&app, &session))
 		status = 1;
 	session_close(&session);
 	loop_teardown(&app);

@@ -12,6 +12,7 @@
 
 #include "options.h"
 #include "session.h"
+#include "stream.h"
 #include "ui.h"
 
 #define LOOP_FDS_MAX 8
@@ -48,6 +49,11 @@ struct app {
 	uint64_t checkpoint_end_ns;
 	uint64_t checkpoint_cost_ns;
 	char checkpoint_failed[512]; /* the failure said last, or "" */
+	/* --json-stream, or NULL; standard output is it (-). */
+	struct stream *stream;
+	bool stream_stdout;
+	/* What ended the runs early other than a signal, or NULL. */
+	const char *stopped_why;
 };
 
 /*
@@ -78,7 +84,7 @@ int app_checkpoint(struct app *app, const struct session *s, char **cause);
 
 /* The front ends: each returns the exit status. */
 int batch_run(struct app *app, struct session *s);
-int batch_loaded(const struct session *s);
+int batch_loaded(const struct app *app, const struct session *s);
 int explore_run(struct app *app, struct session *s, struct ui *ui);
 int serve_run(struct app *app, const struct options *o);
 int check_run(const struct options *o);

@@ -11,6 +11,7 @@
 #include "app_private.h"
 #include "clock.h"
 #include "escape.h"
+#include "stream.h"
 #include "units.h"
 
 struct batch {
@@ -19,7 +20,8 @@ struct batch {
 	size_t next; /* the plan's next run */
 	struct run *run;
 	uint64_t started_ns;
-	bool stopped; /* by a signal */
+	bool stopped; /* by a signal, or the stream's reader gone */
+	bool quiet;   /* standard output is the stream: no table there */
 	bool failed;
 	bool profile_said; /* why a profile is partial or missing, said once */
 };
@@ -110,7 +112,7 @@ static void batch_analysis(const struct session *s)
 	char line[ANALYSIS_TEXT_MAX], threshold[32];
 
 	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs &&
-	    !a->stopped_runs)
+	    !a->stopped_runs && !a->busy_why[0])
 		return;
 	printf("\nanalysis (a verdict needs 95%% confidence of a difference "
 	       "over %.0f%%; nio-top(1) ANALYSIS):\n",
@@ -133,6 +135,8 @@ static void batch_analysis(const struct session *s)
 		printf("  %zu stopped run%s left out (a stop ended the "
 		       "window; --keep-stopped keeps them)\n",
 		       a->stopped_runs, a->stopped_runs == 1 ? "" : "s");
+	if (a->busy_why[0])
+		printf("  measured on a busy host: %s\n", a->busy_why);
 	fflush(stdout);
 }
 
@@ -227,8 +231,10 @@ static void batch_finish(struct batch *b)
 		}
 	if (session_add_result(b->session, &result) < 0)
 		b->failed = true;
-	else
+	else if (!b->quiet)
 		batch_row(b->session, b->session->result_count);
+	if (b->app->stream)
+		stream_results(b->app->stream, b->session);
 	if (app_checkpoint(b->app, b->session, &cause) < 0) {
 		app_say("the checkpoint of -o failed: %s",
 			cause ? cause : "out of memory");
@@ -253,6 +259,20 @@ static uint64_t batch_deadline(void *data)
 	return b->run ? run_deadline_ns(b->run) : 1;
 }
 
+static void batch_interrupt(void *data, const char *why);
+
+/* The run's new intervals; a reader gone ends the batch as a signal would. */
+static void batch_stream(struct batch *b)
+{
+	if (!b->app->stream || b->stopped)
+		return;
+	stream_intervals(b->app->stream, b->session, b->run);
+	if (stream_gone(b->app->stream)) {
+		b->app->stopped_why = "the stream's reader went away";
+		batch_interrupt(b, b->app->stopped_why);
+	}
+}
+
 static void batch_step(void *data, const struct pollfd *pfd, unsigned int n,
 		       uint64_t now_ns)
 {
@@ -260,8 +280,12 @@ static void batch_step(void *data, const struct pollfd *pfd, unsigned int n,
 
 	(void)pfd;
 	(void)n;
-	if (b->run && run_tick(b->run, now_ns))
+	if (b->run && run_tick(b->run, now_ns)) {
+		batch_stream(b);
 		batch_finish(b);
+	} else if (b->run) {
+		batch_stream(b);
+	}
 	if (!b->stopped)
 		batch_start(b);
 }
@@ -284,8 +308,10 @@ static bool batch_done(const void *data)
 
 int batch_run(struct app *app, struct session *s)
 {
-	struct batch b = {
-		.app = app, .session = s, .started_ns = clock_now_ns()};
+	struct batch b = {.app = app,
+			  .session = s,
+			  .started_ns = clock_now_ns(),
+			  .quiet = app->stream_stdout};
 	const struct frontend fe = {
 		.data = &b,
 		.fds = batch_fds,
@@ -295,24 +321,30 @@ int batch_run(struct app *app, struct session *s)
 		.done = batch_done,
 	};
 
-	batch_header();
+	if (!b.quiet)
+		batch_header();
 	batch_start(&b);
 	loop_run(app, &fe);
-	if (!b.stopped)
+	if (!b.stopped && !b.quiet)
 		batch_analysis(s);
 	return b.failed ? 1 : 0;
 }
 
 /* A loaded export in batch: its table and analysis, as if just run. */
-int batch_loaded(const struct session *s)
+int batch_loaded(const struct app *app, const struct session *s)
 {
-	bool failed = false;
+	bool failed = false, quiet = app->stream_stdout;
 
-	batch_header();
+	if (app->stream)
+		stream_results(app->stream, s);
+	if (!quiet)
+		batch_header();
 	for (size_t i = 0; i < s->result_count; i++) {
-		batch_row(s, i + 1);
+		if (!quiet)
+			batch_row(s, i + 1);
 		failed |= s->results[i].error != NULL;
 	}
-	batch_analysis(s);
+	if (!quiet)
+		batch_analysis(s);
 	return failed ? 1 : 0;
 }

@@ -255,6 +255,22 @@ static uint64_t explore_deadline(void *data)
 						       : deadline;
 }
 
+/* --json-stream: the run's new intervals and the new results. */
+static void explore_stream(struct explore *x)
+{
+	struct stream *st = x->app->stream;
+
+	if (!st || stream_gone(st))
+		return;
+	stream_results(st, x->session);
+	if (x->explorer.run)
+		stream_intervals(st, x->session, x->explorer.run);
+	if (stream_gone(st))
+		explorer_say(&x->explorer,
+			     "the --json-stream reader went away: "
+			     "nothing more is sent to it");
+}
+
 static void explore_step(void *data, const struct pollfd *pfd, unsigned int n,
 			 uint64_t now_ns)
 {
@@ -271,6 +287,7 @@ static void explore_step(void *data, const struct pollfd *pfd, unsigned int n,
 	for (size_t i = 0; i < commands; i++)
 		explore_command(x, &cmd[i]);
 	explorer_tick(&x->explorer, now_ns);
+	explore_stream(x);
 	/* Samples keep their pace; input is drawn at once. */
 	if (now_ns >= x->next_draw_ns) {
 		explorer_sample(&x->explorer, now_ns);

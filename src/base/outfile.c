@@ -426,6 +426,21 @@ static void outfile_open_through(struct outfile *f)
 		outfile_fail(f, "open it", -errno);
 }
 
+/*
+ * A regular file written in place as it goes: emptied (or made, never over
+ * one that appeared since the walk), and never through a link.
+ */
+static void outfile_open_live(struct outfile *f)
+{
+	f->replace = false;
+	f->fd = openat(f->dir_fd, f->base,
+		       O_WRONLY | O_CREAT | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC |
+			       (f->existed ? O_TRUNC : O_EXCL),
+		       0666);
+	if (f->fd < 0)
+		outfile_fail(f, f->existed ? "open it" : "create it", -errno);
+}
+
 void outfile_open_flags(struct outfile *f, const char *path, unsigned int flags)
 {
 	*f = (struct outfile){
@@ -433,10 +448,18 @@ void outfile_open_flags(struct outfile *f, const char *path, unsigned int flags)
 	outfile_resolve(f);
 	if (f->error)
 		return;
-	if (f->replace)
+	if (f->replace && (flags & OUTFILE_LIVE))
+		outfile_open_live(f);
+	else if (f->replace)
 		outfile_open_temporary(f);
 	else
 		outfile_open_through(f);
+}
+
+void outfile_borrow(struct outfile *f, int fd, const char *name)
+{
+	*f = (struct outfile){
+		.name = name, .fd = fd, .dir_fd = -1, .borrowed = true};
 }
 
 void outfile_open(struct outfile *f, const char *path)
@@ -538,7 +561,7 @@ int outfile_commit(struct outfile *f, char **cause)
 	if (f->fd >= 0) {
 		if (f->replace)
 			outfile_replace(f);
-		if (close(f->fd) < 0)
+		if (!f->borrowed && close(f->fd) < 0)
 			outfile_fail(f, "write", -errno);
 		if (f->error && f->tmp)
 			unlinkat(f->dir_fd, f->tmp, 0);

@@ -421,6 +421,19 @@ const struct option_row option_rows[] = {
 	 .type = OPTION_PATH,
 	 .offset = O(svg),
 	 .help = "also write charts of the runs as SVG (throughput, latency)"},
+	{.name = "json-stream",
+	 .arg = "FILE",
+	 .type = OPTION_PATH,
+	 .offset = O(json_stream),
+	 .help = "also write JSON lines as it happens (start, each run's "
+		 "intervals, runs, analysis, end); -: standard output, "
+		 "instead of the table"},
+	{.name = "diff",
+	 .arg = "OLD",
+	 .type = OPTION_PATH,
+	 .offset = O(diff),
+	 .help = "compare two exports, OLD and the NEW one after it, point "
+		 "by point (--diff OLD.json NEW.json)"},
 	{.name = "load",
 	 .arg = "FILE",
 	 .type = OPTION_PATH,

@@ -224,6 +224,13 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 			       (enum parse_phase)phase, o, cause);
 	if (r < 0)
 		return r;
+	/* --diff OLD NEW: the one argument that is not an option's. */
+	if (o->diff && optind < argc)
+		o->diff_new = argv[optind++];
+	if (o->diff && !o->diff_new)
+		return cause_set(cause, -EINVAL,
+				 "--diff needs two exports: --diff OLD.json "
+				 "NEW.json");
 	if (optind < argc)
 		return cause_set(cause, -EINVAL, "unexpected argument '%s'",
 				 argv[optind]);

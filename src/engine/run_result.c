@@ -31,6 +31,42 @@ static const struct record_field interval_fields[] = {
 };
 const struct record run_interval_record = RECORD_OF(interval_fields);
 
+static const struct record_field host_load_fields[] = {
+	RECORD_FIELD("steal_pct", RECORD_NUMBER, struct run_host_load,
+		     steal_pct),
+	RECORD_FIELD("outside_cpus", RECORD_NUMBER, struct run_host_load,
+		     outside_cpus),
+	RECORD_FIELD("irq_cpus", RECORD_NUMBER, struct run_host_load, irq_cpus),
+};
+const struct record run_host_load_record = RECORD_OF(host_load_fields);
+
+/* The host over the measured window (from and to read its CPU time). */
+static void run_host_load(const struct sample *from, const struct sample *to,
+			  struct run_host_load *out)
+{
+	struct host_cpu d = {
+		.all_ns = to->host.all_ns - from->host.all_ns,
+		.task_ns = to->host.task_ns - from->host.task_ns,
+		.irq_ns = to->host.irq_ns - from->host.irq_ns,
+		.steal_ns = to->host.steal_ns - from->host.steal_ns,
+		.self_ns = to->host.self_ns - from->host.self_ns,
+	};
+	double window_ns = (double)(to->t_ns - from->t_ns);
+
+	*out = (struct run_host_load){0};
+	if (!from->host.all_ns || !to->host.all_ns || !d.all_ns ||
+	    window_ns <= 0 || to->host.all_ns < from->host.all_ns)
+		return;
+	out->known = true;
+	out->steal_pct = (double)d.steal_ns * 100 / (double)d.all_ns;
+	/* Both are counted in ticks: the difference can dip below 0. */
+	out->outside_cpus = d.task_ns > d.self_ns
+				    ? (double)(d.task_ns - d.self_ns) /
+					      window_ns
+				    : 0;
+	out->irq_cpus = (double)d.irq_ns / window_ns;
+}
+
 /* One side's counters over the measured window, and what they mean. */
 static void run_side(const struct run *run, bool sender,
 		     struct run_side_counters *side)
@@ -44,32 +80,44 @@ static void run_side(const struct run *run, bool sender,
 		run_counter_value(run, sender, i, &delta[i], &side->value[i]);
 }
 
+const struct run_config *run_config_of(const struct run *run)
+{
+	return &run->config;
+}
+
+size_t run_interval_count(const struct run *run)
+{
+	return timeline_intervals(&run->timeline);
+}
+
+bool run_interval_at(const struct run *run, size_t i, struct run_interval *out)
+{
+	const struct sample *from, *to;
+
+	timeline_interval(&run->timeline, i, &from, &to, &out->warmup);
+	if (to->t_ns == from->t_ns)
+		return false;
+	out->t_s = (double)(to->t_ns - run->start_ns) / 1e9;
+	out->length_s = (double)(to->t_ns - from->t_ns) / 1e9;
+	sampler_side(run->config.counters, from, to, true, NULL, &out->side[0]);
+	sampler_side(run->config.counters, from, to, false, NULL,
+		     &out->side[1]);
+	return true;
+}
+
 /*
  * The result's intervals, from the timeline's boundaries; a sampled one,
  * taken out of the figures, has no length and is left out.
  */
 static void run_intervals(const struct run *run, struct run_result *result)
 {
-	size_t n = timeline_intervals(&run->timeline), kept = 0;
+	size_t n = run_interval_count(run), kept = 0;
 
 	result->intervals = n ? calloc(n, sizeof(*result->intervals)) : NULL;
 	if (!result->intervals)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		struct run_interval *iv = &result->intervals[kept];
-		const struct sample *from, *to;
-
-		timeline_interval(&run->timeline, i, &from, &to, &iv->warmup);
-		if (to->t_ns == from->t_ns)
-			continue;
-		kept++;
-		iv->t_s = (double)(to->t_ns - run->start_ns) / 1e9;
-		iv->length_s = (double)(to->t_ns - from->t_ns) / 1e9;
-		sampler_side(run->config.counters, from, to, true, NULL,
-			     &iv->side[0]);
-		sampler_side(run->config.counters, from, to, false, NULL,
-			     &iv->side[1]);
-	}
+	for (size_t i = 0; i < n; i++)
+		kept += run_interval_at(run, i, &result->intervals[kept]);
 	result->interval_count = kept;
 }
 
@@ -123,6 +171,7 @@ void run_finish(struct run *run, struct run_result *result)
 			   run_side_counted(run, false),
 	};
 	run_profile_finish(run, result);
+	run_host_load(&run->measure_from, &run->measure_to, &result->host_load);
 	result->has_stack = run->has_stack;
 	memcpy(result->stack, run->stack, sizeof(result->stack));
 	memcpy(result->stack_before, run->stack_before,

@@ -3,9 +3,11 @@
  * side's figures between two samples by the metric table.  What was
  * delivered is the receiving side's, not what was queued.
  */
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sampler.h"
 #include "worker.h"
@@ -60,12 +62,63 @@ static const struct record_field totals_fields[] = {
 };
 const struct record run_totals_record = RECORD_OF(totals_fields);
 
+/* The start of a /proc file into buf (NUL-terminated): its length, or 0. */
+static size_t proc_head(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0 ? (size_t)n : 0;
+}
+
+void sampler_host_cpu(struct host_cpu *out)
+{
+	static long hz;
+	unsigned long long v[10] = {0}, utime, stime;
+	char buf[1024], *p;
+	double ns;
+
+	*out = (struct host_cpu){0};
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK);
+	if (hz <= 0)
+		return;
+	ns = 1e9 / (double)hz;
+	/* cpu user nice system idle iowait irq softirq steal guest guest_nice */
+	if (!proc_head("/proc/stat", buf, sizeof(buf)) ||
+	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		return;
+	/* Guest time is in user already. */
+	out->all_ns = (uint64_t)((double)(v[0] + v[1] + v[2] + v[3] + v[4] +
+					  v[5] + v[6] + v[7]) *
+				 ns);
+	out->task_ns = (uint64_t)((double)(v[0] + v[1] + v[2]) * ns);
+	out->irq_ns = (uint64_t)((double)(v[5] + v[6]) * ns);
+	out->steal_ns = (uint64_t)((double)v[7] * ns);
+	/* pid (comm) state ... utime stime: fields 14 and 15, after comm. */
+	if (!proc_head("/proc/self/stat", buf, sizeof(buf)))
+		return;
+	p = strrchr(buf, ')');
+	if (p && sscanf(p + 1,
+			" %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu "
+			"%llu",
+			&utime, &stime) == 2)
+		out->self_ns = (uint64_t)((double)(utime + stime) * ns);
+}
+
 void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 		  uint64_t now_ns, struct sample *out)
 {
 	struct run_totals *t = &out->totals;
 
 	*out = (struct sample){.t_ns = now_ns};
+	sampler_host_cpu(&out->host);
 	for (unsigned int i = 0; i < flow_count; i++) {
 		const struct flow_stats *tx = &flows[i].tx;
 		const struct flow_stats *rx = &flows[i].rx;

@@ -39,10 +39,32 @@ static const struct record_field stack_fields[] = {
 };
 const struct record topo_stack_record = RECORD_OF(stack_fields);
 
+static const struct record_field link_fields[] = {
+	RECORD_TEXT_FIELD("name", struct topo_link, name),
+	RECORD_FIELD("mtu", RECORD_UINT, struct topo_link, mtu),
+	RECORD_TEXT_FIELD("qdisc", struct topo_link, qdisc),
+	RECORD_FIELD("gso_max_size", RECORD_UINT, struct topo_link,
+		     stack.gso_max_size),
+	RECORD_FIELD("gro_max_size", RECORD_UINT, struct topo_link,
+		     stack.gro_max_size),
+	RECORD_FIELD("tso_max_size", RECORD_UINT, struct topo_link,
+		     stack.tso_max_size),
+	RECORD_FIELD("features.gro", RECORD_BOOL, struct topo_link, stack.gro),
+	RECORD_FIELD("features.tso", RECORD_BOOL, struct topo_link, tso),
+	RECORD_FIELD("features.gso", RECORD_BOOL, struct topo_link, gso),
+	RECORD_FIELD("features.sg", RECORD_BOOL, struct topo_link, sg),
+	RECORD_FIELD("features.tx_checksum", RECORD_BOOL, struct topo_link,
+		     tx_checksum),
+	RECORD_FIELD("features.rx_checksum", RECORD_BOOL, struct topo_link,
+		     rx_checksum),
+};
+const struct record topo_link_record = RECORD_OF(link_fields);
+
 /* One link's work, inside its namespace. */
 struct stack_job {
 	const char *link;
 	struct topo_stack *state; /* read into, or set from */
+	struct topo_link *whole;  /* a read: the rest of the link too */
 	bool set;
 	bool set_sizes;
 	bool set_gro;
@@ -51,12 +73,18 @@ struct stack_job {
 
 static int stack_parse(struct nl_msg *msg, void *arg)
 {
-	struct topo_stack *s = arg;
+	struct stack_job *job = arg;
+	struct topo_stack *s = job->state;
 	struct nlattr *tb[LINK_ATTR_MAX + 1];
 
 	if (nlmsg_parse(nlmsg_hdr(msg), sizeof(struct ifinfomsg), tb,
 			LINK_ATTR_MAX, NULL) < 0)
 		return NL_SKIP;
+	if (job->whole && tb[IFLA_MTU])
+		job->whole->mtu = nla_get_u32(tb[IFLA_MTU]);
+	if (job->whole && tb[IFLA_QDISC])
+		snprintf(job->whole->qdisc, sizeof(job->whole->qdisc), "%s",
+			 nla_get_string(tb[IFLA_QDISC]));
 	if (tb[LINK_GSO_IPV4_MAX_SIZE])
 		s->gso_max_size = nla_get_u32(tb[LINK_GSO_IPV4_MAX_SIZE]);
 	if (tb[LINK_GRO_IPV4_MAX_SIZE])
@@ -67,14 +95,15 @@ static int stack_parse(struct nl_msg *msg, void *arg)
 }
 
 /* The link's sizes (0 where the kernel has no such attribute). */
-static int stack_get(struct nl_sock *sk, int ifindex, struct topo_stack *s)
+static int stack_get(struct nl_sock *sk, int ifindex, struct stack_job *job)
 {
 	struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC, .ifi_index = ifindex};
+	struct topo_stack *s = job->state;
 	int err;
 
 	s->gso_max_size = s->gro_max_size = s->tso_max_size = 0;
 	err = nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, stack_parse,
-				  s);
+				  job);
 	if (err >= 0)
 		err = nl_send_simple(sk, RTM_GETLINK, 0, &ifi, sizeof(ifi));
 	if (err >= 0)
@@ -101,11 +130,10 @@ static int stack_put(struct nl_sock *sk, int ifindex,
 	return nl_send_sync(sk, msg);
 }
 
-/* GRO through the ethtool ioctl: read into s, or set from it. */
-static int stack_gro(const char *link, struct topo_stack *s, bool set)
+/* One of the ethtool ioctl's flags (ETHTOOL_GGRO, ...): read, or set. */
+static int ethtool_flag(const char *link, unsigned int cmd, bool *on)
 {
-	struct ethtool_value v = {.cmd = set ? ETHTOOL_SGRO : ETHTOOL_GGRO,
-				  .data = s->gro};
+	struct ethtool_value v = {.cmd = cmd, .data = *on};
 	struct ifreq ifr = {.ifr_data = (void *)&v};
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r = 0;
 
@@ -114,10 +142,40 @@ static int stack_gro(const char *link, struct topo_stack *s, bool set)
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", link);
 	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
 		r = -errno;
-	else if (!set)
-		s->gro = v.data != 0;
+	else
+		*on = v.data != 0;
 	close(fd);
 	return r;
+}
+
+/* GRO through the ethtool ioctl: read into s, or set from it. */
+static int stack_gro(const char *link, struct topo_stack *s, bool set)
+{
+	bool on = s->gro;
+	int r = ethtool_flag(link, set ? ETHTOOL_SGRO : ETHTOOL_GGRO, &on);
+
+	if (r == 0 && !set)
+		s->gro = on;
+	return r;
+}
+
+/* The offloads a link has on (none where it has no ethtool ops). */
+static void link_features(const char *link, struct topo_link *l)
+{
+	const struct {
+		unsigned int cmd;
+		bool *on;
+	} flag[] = {
+		{ETHTOOL_GTSO, &l->tso},
+		{ETHTOOL_GGSO, &l->gso},
+		{ETHTOOL_GSG, &l->sg},
+		{ETHTOOL_GTXCSUM, &l->tx_checksum},
+		{ETHTOOL_GRXCSUM, &l->rx_checksum},
+	};
+
+	for (size_t i = 0; i < sizeof(flag) / sizeof(flag[0]); i++)
+		if (ethtool_flag(link, flag[i].cmd, flag[i].on) < 0)
+			*flag[i].on = false;
 }
 
 static int nl_to_errno(int err)
@@ -150,7 +208,7 @@ static int stack_job_run(void *arg)
 			err = stack_put(sk, ifindex, job->state);
 		} else if (err >= 0) {
 			job->step = "read the GSO and GRO sizes";
-			err = stack_get(sk, ifindex, job->state);
+			err = stack_get(sk, ifindex, job);
 		}
 		nl_socket_free(sk);
 		if (err < 0)
@@ -165,6 +223,8 @@ static int stack_job_run(void *arg)
 		job->state->gro = false;
 		r = 0;
 	}
+	if (r == 0 && job->whole)
+		link_features(job->link, job->whole);
 	return r;
 }
 
@@ -200,6 +260,29 @@ int topo_stack_read(const struct topo *t, struct topo_stack out[2],
 		struct stack_job job = {.link = link[i], .state = &out[i]};
 		int r = netns_run(ns[i], stack_job_run, &job);
 
+		if (r < 0)
+			return stack_fail(cause, &job, r);
+	}
+	return 0;
+}
+
+int topo_link_read(const struct topo *t, struct topo_link out[2], char **cause)
+{
+	const char *link[2];
+	int ns[2];
+
+	memset(out, 0, 2 * sizeof(*out));
+	if (t->options.kind != TOPO_VETH && t->options.kind != TOPO_LOOPBACK)
+		return -ENODEV;
+	stack_links(t, ns, link);
+	for (int i = 0; i < 2; i++) {
+		struct stack_job job = {.link = link[i],
+					.state = &out[i].stack,
+					.whole = &out[i]};
+		int r;
+
+		snprintf(out[i].name, sizeof(out[i].name), "%s", link[i]);
+		r = netns_run(ns[i], stack_job_run, &job);
 		if (r < 0)
 			return stack_fail(cause, &job, r);
 	}

@@ -182,6 +182,11 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 			      index < s->run_fact_count &&
 				      s->run_facts[index].short_run);
 	cJSON_AddNumberToObject(obj, "stopped_s", r->stopped_s);
+	cJSON_AddItemToObject(
+		obj, "host_load",
+		r->host_load.known
+			? codec_object(&run_host_load_record, &r->host_load)
+			: cJSON_CreateNull());
 	export_ends(obj, "stack_before", &topo_stack_record, r->stack_before,
 		    sizeof(r->stack_before[0]),
 		    (const bool[2]){r->has_stack, r->has_stack});
@@ -338,7 +343,7 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	return item;
 }
 
-static cJSON *export_analysis(const struct session *s)
+cJSON *export_analysis(const struct session *s)
 {
 	const struct analysis *a = &s->analysis;
 	cJSON *obj = cJSON_CreateObject(), *list;
@@ -390,6 +395,10 @@ static cJSON *export_analysis(const struct session *s)
 	list = cJSON_AddArrayToObject(obj, "crossovers");
 	for (size_t i = 0; i < a->crossover_count; i++)
 		cJSON_AddItemToArray(list, export_crossover(&a->crossovers[i]));
+	if (a->busy_why[0])
+		cJSON_AddStringToObject(obj, "busy_host", a->busy_why);
+	else
+		cJSON_AddNullToObject(obj, "busy_host");
 	if (a->zerocopy_why[0])
 		cJSON_AddStringToObject(obj, "zerocopy", a->zerocopy_why);
 	else
@@ -419,16 +428,12 @@ static int write_item(struct outfile *f, const cJSON *item, int depth)
 	return 0;
 }
 
-int export_write(const char *path, const struct session *s, char **cause)
+cJSON *export_head(const struct session *s)
 {
-	cJSON *head = cJSON_CreateObject(), *item, *tool;
-	struct outfile f;
-	char *text;
-	int r = 0;
+	cJSON *head = cJSON_CreateObject(), *tool;
 
-	*cause = NULL;
 	if (!head)
-		return -ENOMEM;
+		return NULL;
 	cJSON_AddStringToObject(head, "format", EXPORT_FORMAT);
 	cJSON_AddNumberToObject(head, "version", EXPORT_VERSION);
 	tool = cJSON_AddObjectToObject(head, "tool");
@@ -438,11 +443,27 @@ int export_write(const char *path, const struct session *s, char **cause)
 	cJSON_AddItemToObject(head, "host", codec_host(&s->host));
 	cJSON_AddItemToObject(head, "capabilities",
 			      codec_capabilities(&s->host));
+	cJSON_AddItemToObject(head, "environment",
+			      s->has_env ? codec_environment(&s->env)
+					 : cJSON_CreateNull());
 	if (s->has_agent)
 		cJSON_AddItemToObject(head, "agent", export_agent(&s->agent));
 	cJSON_AddItemToObject(head, "config", export_config(s));
 	/* Replays with -p: the options as a preset. */
 	cJSON_AddItemToObject(head, "preset", options_to_preset(&s->options));
+	return head;
+}
+
+int export_write(const char *path, const struct session *s, char **cause)
+{
+	cJSON *head = export_head(s), *item;
+	struct outfile f;
+	char *text;
+	int r = 0;
+
+	*cause = NULL;
+	if (!head)
+		return -ENOMEM;
 	text = cJSON_Print(head);
 	cJSON_Delete(head);
 	if (!text)
@@ -656,6 +677,31 @@ static int load_sockets(const cJSON *obj, const char *path,
 	return 0;
 }
 
+/* "host_load", null or absent (older files): not known. */
+static int load_host_load(const cJSON *obj, const char *path,
+			  struct run_host_load *load, char **cause)
+{
+	const cJSON *part = cJSON_GetObjectItemCaseSensitive(obj, "host_load");
+	char at[8192];
+
+	*load = (struct run_host_load){0};
+	if (!part || cJSON_IsNull(part))
+		return 0;
+	snprintf(at, sizeof(at), "%s.host_load", path);
+	if (codec_read(&run_host_load_record, part, load, at, CODEC_FILE,
+		       cause) < 0)
+		return -EINVAL;
+	if (!(load->steal_pct >= 0 && load->steal_pct <= 100) ||
+	    !(load->outside_cpus >= 0 && load->outside_cpus <= 1e6) ||
+	    !(load->irq_cpus >= 0 && load->irq_cpus <= 1e6))
+		return cause_set(cause, -EINVAL,
+				 "%s: steal_pct must be 0 .. 100, "
+				 "outside_cpus and irq_cpus 0 or more",
+				 at);
+	load->known = true;
+	return 0;
+}
+
 static int load_run(const cJSON *obj, const char *path, struct session *s,
 		    struct run_result *r, char **cause)
 {
@@ -708,7 +754,8 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 	    codec_read(&latency_summary_record, part, &r->latency, at,
 		       CODEC_FILE, cause) < 0)
 		return -EINVAL;
-	if (load_sockets(obj, path, r, cause) < 0)
+	if (load_sockets(obj, path, r, cause) < 0 ||
+	    load_host_load(obj, path, &r->host_load, cause) < 0)
 		return -EINVAL;
 	part = cJSON_GetObjectItemCaseSensitive(obj, "link");
 	snprintf(at, sizeof(at), "%s.link", path);
@@ -793,6 +840,41 @@ static int load_agent(const cJSON *agent, const char *path, struct session *s,
 		&s->agent.host, host, capabilities, CODEC_FILE, cause);
 }
 
+/*
+ * What the network was as the runs say (every run holds it): the MTU and
+ * the time it took to build, so that an export written again says them.
+ */
+static void load_topology(const cJSON *topology, struct topo *topo)
+{
+	const cJSON *mtu = cJSON_GetObjectItemCaseSensitive(topology, "mtu");
+	const cJSON *ms = cJSON_GetObjectItemCaseSensitive(topology,
+							   "setup_ms");
+
+	if (cJSON_IsNumber(mtu) && mtu->valuedouble >= TOPO_MTU_MIN &&
+	    mtu->valuedouble <= TOPO_MTU_MAX)
+		topo->mtu = (unsigned int)mtu->valuedouble;
+	if (cJSON_IsNumber(ms) && ms->valuedouble >= 0 &&
+	    isfinite(ms->valuedouble))
+		topo->setup_ms = ms->valuedouble;
+}
+
+/* Files older than the environment have none (null or absent). */
+static int load_environment(const cJSON *root, const char *path,
+			    struct session *s, char **cause)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(root,
+							    "environment");
+	char where[4200];
+
+	if (!env || cJSON_IsNull(env))
+		return 0;
+	snprintf(where, sizeof(where), "%s: environment", path);
+	if (codec_read_environment(env, &s->env, where, cause) < 0)
+		return -EINVAL;
+	s->has_env = true;
+	return 0;
+}
+
 int export_from_json(const cJSON *root, const char *path, struct session *s,
 		     struct options *o, char **cause)
 {
@@ -853,6 +935,8 @@ int export_from_json(const cJSON *root, const char *path, struct session *s,
 	agent = cJSON_GetObjectItemCaseSensitive(root, "agent");
 	if (r == 0 && agent)
 		r = load_agent(agent, path, s, cause);
+	if (r == 0)
+		r = load_environment(root, path, s, cause);
 	if (r < 0)
 		goto out;
 	if (!cJSON_IsArray(runs)) {
@@ -874,6 +958,9 @@ int export_from_json(const cJSON *root, const char *path, struct session *s,
 		if (r < 0)
 			goto out;
 	}
+	load_topology(cJSON_GetObjectItemCaseSensitive(
+			      cJSON_GetArrayItem(runs, 0), "topology"),
+		      &s->topo);
 	session_analyse(s);
 out:
 	if (r < 0)

@@ -660,6 +660,45 @@ static int build_points(struct analysis *a, const struct run_result *results,
 	return 0;
 }
 
+/* Names the runs whose host was busy: steal, or other processes' CPU. */
+static void busy_why(struct analysis *a, const struct run_result *results,
+		     size_t count)
+{
+	size_t len = 0, named = 0, more = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		const struct run_host_load *h = &results[i].host_load;
+		bool steal = h->steal_pct >= ANALYSIS_BUSY_STEAL_PCT;
+		bool outside = h->outside_cpus >= ANALYSIS_BUSY_OUTSIDE_CPUS;
+		char item[96];
+		int n;
+
+		if (!h->known || (!steal && !outside))
+			continue;
+		n = snprintf(item, sizeof(item),
+			     "%srun %zu: ", named ? "; " : "", i + 1);
+		if (steal)
+			n += snprintf(item + n, sizeof(item) - (size_t)n,
+				      "%.0f%% steal%s", h->steal_pct,
+				      outside ? ", " : "");
+		if (outside)
+			snprintf(item + n, sizeof(item) - (size_t)n,
+				 "%.2f CPUs of other processes",
+				 h->outside_cpus);
+		/* Room left for " and N more". */
+		if (len + strlen(item) + 16 >= sizeof(a->busy_why)) {
+			more++;
+			continue;
+		}
+		len += (size_t)snprintf(a->busy_why + len,
+					sizeof(a->busy_why) - len, "%s", item);
+		named++;
+	}
+	if (more)
+		snprintf(a->busy_why + len, sizeof(a->busy_why) - len,
+			 " and %zu more", more);
+}
+
 int analysis_build(const struct run_result *results,
 		   const struct analysis_run *runs, size_t count,
 		   struct analysis *a)
@@ -688,6 +727,7 @@ int analysis_build(const struct run_result *results,
 			r = add_crossovers(a, results, p->mode, p->threads);
 	}
 	zerocopy_why(a, results, count);
+	busy_why(a, results, count);
 	return r;
 }
 

@@ -108,6 +108,8 @@ int session_open(struct session *s, const struct options *options, int wake_fd,
 	host_info_read(&s->host, s->options.counters_enabled
 					 ? &s->options.counters
 					 : NULL);
+	host_env_read(&s->env, &s->topo);
+	s->has_env = true;
 	base = session_base(s);
 	r = plan_build(&s->options, &base, false, &s->plan, &s->plan_count,
 		       cause);

@@ -107,6 +107,11 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 		snprintf(line, sizeof(line), "zero-copy: %s", a->zerocopy_why);
 		ui_lines_wrap(&l, ROLE_MISC, width, 2, line);
 	}
+	if (a->busy_why[0]) {
+		snprintf(line, sizeof(line), "Measured on a busy host: %s",
+			 a->busy_why);
+		ui_lines_wrap(&l, ROLE_SENDER_HIGH, width, 2, line);
+	}
 	v->page = ui_lines_draw(ui->utf8, &l, r, &v->scroll);
 	ui_lines_free(&l);
 }

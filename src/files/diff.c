@@ -1,0 +1,800 @@
+/*
+ * --diff: both exports loaded as --load loads one (their analysis built),
+ * their runs matched into points by their settings as JSON text, and one
+ * row per metric and point present in both, printed as tables a metric
+ * each, like benchstat's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "codec.h"
+#include "diff.h"
+#include "escape.h"
+#include "export.h"
+#include "jsonfile.h"
+#include "options.h"
+#include "outfile.h"
+#include "stats.h"
+#include "units.h"
+
+#define DIFF_FORMAT "nio-top-diff"
+#define LABEL_MAX   160
+
+/* Run settings that change how a point was measured, not what it is. */
+static const char *const measuring_keys[] = {
+	"run", "round", "duration_s", "warmup_s", "profile_hz", "events", NULL,
+};
+/* In every point's label, whether or not they vary. */
+static const char *const named_keys[] = {
+	"strategy", "msg_size", "threads", "mode", NULL,
+};
+
+struct diff_point {
+	char *key;	 /* its settings as JSON text: what matches runs */
+	cJSON *settings; /* the same, parsed */
+	enum run_mode mode;
+	size_t *run[2]; /* results of the old export and of the new */
+	size_t count[2];
+	char label[LABEL_MAX];
+};
+
+/* One metric at one point: the medians, and the change from old to new. */
+struct diff_row {
+	char metric[64]; /* "Gbit/s", "CPU % (sender)" */
+	const char *key; /* the metric's: "gbps", "p50_us", "cpu_pct" */
+	const char *side;
+	size_t point;
+	double median[2], spread[2];
+	size_t runs[2];
+	struct stats_difference change; /* ratio new / old, its interval */
+};
+
+struct diff {
+	const char *path[2];
+	struct session session[2];
+	struct diff_point *point;
+	size_t point_count;
+	struct diff_row *row;
+	size_t row_count;
+	cJSON *differences; /* [{"key", "old", "new"}] */
+};
+
+static bool listed(const char *const *list, const char *key)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strcmp(list[i], key) == 0)
+			return true;
+	return false;
+}
+
+/* A value as a label shows it: text without its quotes. */
+static void value_text(const cJSON *item, char *out, size_t size)
+{
+	char *text;
+
+	if (cJSON_IsString(item)) {
+		snprintf(out, size, "%s", item->valuestring);
+		return;
+	}
+	text = cJSON_PrintUnformatted(item);
+	snprintf(out, size, "%s", text ? text : "?");
+	cJSON_free(text);
+}
+
+/* The run settings of each result of side k, measuring keys left out. */
+static cJSON *diff_settings(const struct session *s)
+{
+	cJSON *list = cJSON_CreateArray();
+
+	for (size_t i = 0; list && i < s->result_count; i++) {
+		cJSON *settings = cJSON_CreateObject();
+
+		options_run_to_json(&s->results[i].config, settings);
+		for (size_t j = 0; measuring_keys[j]; j++)
+			cJSON_DeleteItemFromObjectCaseSensitive(
+				settings, measuring_keys[j]);
+		cJSON_AddItemToArray(list, settings);
+	}
+	return list;
+}
+
+/* The one value key has in every run of list, or NULL. */
+static const cJSON *uniform(const cJSON *list, const char *key)
+{
+	const cJSON *run, *first = NULL;
+
+	cJSON_ArrayForEach(run, list)
+	{
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+
+		if (!v || (first && !cJSON_Compare(first, v, true)))
+			return NULL;
+		first = v;
+	}
+	return first;
+}
+
+/*
+ * A setting each export ran with one value, a different one in each (the
+ * change under test, as --fields 8 against 1): it does not split points,
+ * and the settings' differences say it.
+ */
+static void drop_treatments(cJSON *settings[2])
+{
+	const cJSON *first = cJSON_GetArrayItem(settings[0], 0), *key;
+	char name[64];
+
+	for (key = first ? first->child : NULL; key;) {
+		const cJSON *a = uniform(settings[0], key->string);
+		const cJSON *b = uniform(settings[1], key->string);
+
+		snprintf(name, sizeof(name), "%s", key->string);
+		key = key->next;
+		if (!a || !b || cJSON_Compare(a, b, true))
+			continue;
+		for (int k = 0; k < 2; k++) {
+			cJSON *run;
+
+			cJSON_ArrayForEach(run, settings[k])
+				cJSON_DeleteItemFromObjectCaseSensitive(run,
+									name);
+		}
+	}
+}
+
+/* Result i of side k into the point of its settings: found, or added. */
+static int diff_match(struct diff *d, int k, size_t i, cJSON *settings)
+{
+	struct diff_point *p = NULL;
+	char *key = cJSON_PrintUnformatted(settings);
+	size_t *grown;
+
+	if (!key)
+		return -ENOMEM;
+	for (size_t j = 0; j < d->point_count && !p; j++)
+		if (strcmp(d->point[j].key, key) == 0)
+			p = &d->point[j];
+	if (p) {
+		cJSON_free(key);
+	} else {
+		void *more = realloc(d->point,
+				     (d->point_count + 1) * sizeof(*d->point));
+
+		if (!more) {
+			cJSON_free(key);
+			return -ENOMEM;
+		}
+		d->point = more;
+		p = &d->point[d->point_count++];
+		*p = (struct diff_point){
+			.key = key,
+			.settings = cJSON_Duplicate(settings, true),
+			.mode = d->session[k].results[i].config.mode};
+	}
+	grown = realloc(p->run[k], (p->count[k] + 1) * sizeof(*p->run[k]));
+	if (!grown)
+		return -ENOMEM;
+	p->run[k] = grown;
+	p->run[k][p->count[k]++] = i;
+	return 0;
+}
+
+/* Whether key's value differs between any two points. */
+static bool diff_varies(const struct diff *d, const char *key)
+{
+	char first[96], other[96];
+
+	value_text(cJSON_GetObjectItemCaseSensitive(d->point[0].settings, key),
+		   first, sizeof(first));
+	for (size_t j = 1; j < d->point_count; j++) {
+		value_text(cJSON_GetObjectItemCaseSensitive(
+				   d->point[j].settings, key),
+			   other, sizeof(other));
+		if (strcmp(first, other) != 0)
+			return true;
+	}
+	return false;
+}
+
+/* "one-copy 4K x1 stream fields=1": the settings that tell points apart. */
+static void diff_labels(struct diff *d)
+{
+	const cJSON *item;
+
+	for (size_t j = 0; j < d->point_count; j++) {
+		struct diff_point *p = &d->point[j];
+		size_t len = 0;
+		uint64_t size;
+		char value[96];
+
+		for (size_t n = 0; named_keys[n]; n++) {
+			item = cJSON_GetObjectItemCaseSensitive(p->settings,
+								named_keys[n]);
+			/* Written exactly: raw digits (jsonfile_u64_item). */
+			if (strcmp(named_keys[n], "msg_size") == 0 &&
+			    cJSON_IsRaw(item) &&
+			    sscanf(item->valuestring, "%" SCNu64, &size) == 1)
+				units_format_size((size_t)size, value,
+						  sizeof(value));
+			else
+				value_text(item, value, sizeof(value));
+			len += (size_t)snprintf(
+				p->label + len, sizeof(p->label) - len,
+				"%s%s%s", n ? " " : "",
+				strcmp(named_keys[n], "threads") ? "" : "x",
+				value);
+			if (len >= sizeof(p->label))
+				break;
+		}
+		cJSON_ArrayForEach(item, p->settings)
+		{
+			if (len >= sizeof(p->label) ||
+			    listed(named_keys, item->string) ||
+			    !diff_varies(d, item->string))
+				continue;
+			value_text(item, value, sizeof(value));
+			len += (size_t)snprintf(p->label + len,
+						sizeof(p->label) - len,
+						" %s=%s", item->string, value);
+		}
+	}
+}
+
+/*
+ * Result i's figure for a row: metric < 0 the analysis' own (Gbit/s or p50
+ * round trip, with its intervals' uncertainty), else the metric table's.
+ * False for a run the analysis leaves out, or an unknown figure.
+ */
+static bool run_value(const struct session *s, size_t i, int metric,
+		      bool sender, double *value, double *rel_se,
+		      double *spread)
+{
+	const struct analysis_run *facts = &s->run_facts[i];
+
+	if (i >= s->run_fact_count || !facts->usable || facts->short_run ||
+	    facts->stopped)
+		return false;
+	*rel_se = *spread = NAN;
+	if (metric < 0) {
+		*value = facts->figure;
+		*rel_se = facts->series.rel_se;
+		*spread = facts->series.spread;
+		return isfinite(*value);
+	}
+	return run_result_metric(&s->results[i], sender, (size_t)metric, value);
+}
+
+static int double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One side's runs at a point: its median, spread and statistics. */
+static size_t diff_side(const struct diff *d, const struct diff_point *p, int k,
+			int metric, bool sender, double *median,
+			struct stats_point *estimate)
+{
+	size_t n = 0, count = p->count[k];
+	double *v = calloc(count + 1, 3 * sizeof(double));
+	double *rel_se = v + count + 1, *spread = rel_se + count + 1;
+	bool positive = true;
+
+	*median = NAN;
+	*estimate = (struct stats_point){.spread = NAN};
+	if (!v)
+		return 0;
+	for (size_t j = 0; j < count; j++)
+		n += run_value(&d->session[k], p->run[k][j], metric, sender,
+			       &v[n], &rel_se[n], &spread[n]);
+	for (size_t j = 0; j < n; j++)
+		positive &= v[j] > 0;
+	if (n && positive)
+		stats_point(v, rel_se, spread, n, estimate);
+	qsort(v, n, sizeof(*v), double_cmp);
+	if (n)
+		*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return n;
+}
+
+/* The row of a metric at point j, if both exports measured it there. */
+static int diff_row_add(struct diff *d, size_t j, int metric, bool sender)
+{
+	const struct diff_point *p = &d->point[j];
+	struct stats_point estimate[2];
+	struct diff_row row = {.point = j};
+	void *more;
+
+	for (int k = 0; k < 2; k++) {
+		row.runs[k] = diff_side(d, p, k, metric, sender, &row.median[k],
+					&estimate[k]);
+		row.spread[k] = estimate[k].spread;
+		if (!row.runs[k])
+			return 0;
+	}
+	if (metric < 0) {
+		bool rr = p->mode == RUN_RR;
+
+		row.key = rr ? "p50_us" : "gbps";
+		snprintf(row.metric, sizeof(row.metric), "%s",
+			 rr ? "p50 round trip (us)" : "Gbit/s delivered");
+	} else {
+		const struct metric *m = &metrics[metric];
+		bool per = m->unit[0] == '/';
+
+		row.key = m->key;
+		row.side = m->delivered ? NULL : sender ? "sender" : "receiver";
+		snprintf(row.metric, sizeof(row.metric), "%s%s%s%s%s%s",
+			 m->label, m->unit[0] && !per ? " (" : "", m->unit,
+			 m->unit[0] && !per ? ")" : "", row.side ? ", " : "",
+			 row.side ? row.side : "");
+	}
+	row.change = (struct stats_difference){.ratio = NAN,
+					       .low = NAN,
+					       .high = NAN,
+					       .outcome = STATS_TOO_FEW_RUNS};
+	if (estimate[0].runs && estimate[1].runs)
+		stats_compare(&estimate[1], &estimate[0], true, &row.change);
+	else if (row.median[0] != 0)
+		row.change.ratio = row.median[1] / row.median[0];
+	more = realloc(d->row, (d->row_count + 1) * sizeof(*d->row));
+	if (!more)
+		return -ENOMEM;
+	d->row = more;
+	d->row[d->row_count++] = row;
+	return 0;
+}
+
+/*
+ * The rows, a metric at a time: the analysis' figure of stream points,
+ * then of rr points, then each metric of the table, each side.
+ */
+static int diff_rows(struct diff *d)
+{
+	int r = 0;
+
+	for (int mode = RUN_STREAM; mode <= RUN_RR; mode++)
+		for (size_t j = 0; j < d->point_count && r == 0; j++)
+			if (d->point[j].mode == (enum run_mode)mode)
+				r = diff_row_add(d, j, -1, false);
+	for (size_t m = 0; m < metric_count && r == 0; m++) {
+		if (strcmp(metrics[m].key, "gbps") == 0)
+			continue;
+		for (int side = 0; side < 2 && r == 0; side++) {
+			if (metrics[m].delivered && side == 0)
+				continue;
+			for (size_t j = 0; j < d->point_count && r == 0; j++)
+				r = diff_row_add(d, j, (int)m, side == 0);
+		}
+	}
+	return r;
+}
+
+/* Every leaf under item as "prefix.key" = text, into the object out. */
+static void flatten(const cJSON *item, const char *prefix, cJSON *out)
+{
+	char path[512], text[1024];
+	const cJSON *child;
+
+	if (cJSON_IsObject(item) && item->child) {
+		cJSON_ArrayForEach(child, item)
+		{
+			snprintf(path, sizeof(path), "%s.%s", prefix,
+				 child->string);
+			flatten(child, path, out);
+		}
+		return;
+	}
+	value_text(item, text, sizeof(text));
+	cJSON_AddStringToObject(out, prefix, text);
+}
+
+/* The host, the environment and the settings of side k, flattened. */
+static cJSON *diff_context(const struct diff *d, int k)
+{
+	const struct session *s = &d->session[k];
+	cJSON *out = cJSON_CreateObject(), *part;
+
+	part = codec_host(&s->host);
+	flatten(part, "host", out);
+	cJSON_Delete(part);
+	part = s->has_env ? codec_environment(&s->env) : cJSON_CreateNull();
+	flatten(part, "environment", out);
+	cJSON_Delete(part);
+	part = options_to_preset(&s->options);
+	flatten(part, "settings", out);
+	cJSON_Delete(part);
+	return out;
+}
+
+static void difference_add(cJSON *list, const char *key, const char *old,
+			   const char *new)
+{
+	cJSON *item = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(item, "key", key);
+	cJSON_AddItemToObject(item, "old",
+			      old ? cJSON_CreateString(old)
+				  : cJSON_CreateNull());
+	cJSON_AddItemToObject(item, "new",
+			      new ? cJSON_CreateString(new)
+				  : cJSON_CreateNull());
+	cJSON_AddItemToArray(list, item);
+}
+
+/* What differs besides the runs: [{"key", "old", "new"}], null: absent. */
+static void diff_context_changes(struct diff *d)
+{
+	cJSON *old = diff_context(d, 0), *new = diff_context(d, 1);
+	const cJSON *a, *b;
+
+	d->differences = cJSON_CreateArray();
+	cJSON_ArrayForEach(a, old)
+	{
+		b = cJSON_GetObjectItemCaseSensitive(new, a->string);
+		if (!b || strcmp(a->valuestring, b->valuestring) != 0)
+			difference_add(d->differences, a->string,
+				       a->valuestring,
+				       b ? b->valuestring : NULL);
+	}
+	cJSON_ArrayForEach(
+		b, new) if (!cJSON_GetObjectItemCaseSensitive(old, b->string))
+		difference_add(d->differences, b->string, NULL, b->valuestring);
+	cJSON_Delete(old);
+	cJSON_Delete(new);
+}
+
+/* "+12.3%", "-0.4%" of a ratio. */
+static void percent(double ratio, char *out, size_t size)
+{
+	if (isfinite(ratio))
+		snprintf(out, size, "%+.1f%%", (ratio - 1) * 100);
+	else
+		snprintf(out, size, "?");
+}
+
+static bool row_interval(const struct diff_row *row)
+{
+	return isfinite(row->change.low) && isfinite(row->change.high);
+}
+
+/* Whether the interval leaves out no change at all. */
+static bool row_significant(const struct diff_row *row)
+{
+	return row_interval(row) &&
+	       (row->change.low > 1 || row->change.high < 1);
+}
+
+/* "~ (-2.1% .. +4.0%)", "+66.7% (+60.1% .. +73.5%)", "+3.0% (1 run)" */
+static void change_text(const struct diff_row *row, char *out, size_t size)
+{
+	char ratio[24], low[24], high[24];
+
+	percent(row->change.ratio, ratio, sizeof(ratio));
+	percent(row->change.low, low, sizeof(low));
+	percent(row->change.high, high, sizeof(high));
+	if (!row_interval(row))
+		snprintf(out, size, "%s (no interval: %s)", ratio,
+			 row->runs[0] < 2 || row->runs[1] < 2
+				 ? "a side has 1 run"
+				 : "a figure of 0");
+	else
+		snprintf(out, size, "%s (%s .. %s)",
+			 row_significant(row) ? ratio : "~", low, high);
+}
+
+/* "4.012", "26.9k", "1.23M": four digits at most, as benchstat shows. */
+static void figure_text(double v, char *out, size_t size)
+{
+	static const struct {
+		double from, unit;
+		const char *prefix;
+	} si[] = {{1e9, 1e9, "G"}, {1e6, 1e6, "M"}, {1e4, 1e3, "k"}};
+
+	for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++)
+		if (fabs(v) >= si[i].from) {
+			snprintf(out, size, "%.4g%s", v / si[i].unit,
+				 si[i].prefix);
+			return;
+		}
+	snprintf(out, size, "%.4g", v);
+}
+
+/* "4.012 ±3% n=3" */
+static void side_text(const struct diff_row *row, int k, char *out, size_t size)
+{
+	char figure[24];
+
+	figure_text(row->median[k], figure, sizeof(figure));
+	if (isfinite(row->spread[k]))
+		snprintf(out, size, "%s ±%.0f%% n=%zu", figure,
+			 row->spread[k] * 100, row->runs[k]);
+	else
+		snprintf(out, size, "%s n=%zu", figure, row->runs[k]);
+}
+
+static void print_escaped(const char *fmt, const char *a, const char *b,
+			  const char *c)
+{
+	char *ea = text_escape(a), *eb = text_escape(b), *ec = text_escape(c);
+
+	printf(fmt, ea ? ea : "", eb ? eb : "", ec ? ec : "");
+	free(ea);
+	free(eb);
+	free(ec);
+}
+
+static void print_context(const struct diff *d)
+{
+	const cJSON *item;
+
+	if (!cJSON_GetArraySize(d->differences)) {
+		printf("host, settings and environment: the same\n");
+	} else {
+		printf("host, settings and environment that differ (old -> "
+		       "new):\n");
+		cJSON_ArrayForEach(item, d->differences)
+		{
+			const cJSON *old = cJSON_GetObjectItem(item, "old");
+			const cJSON *new = cJSON_GetObjectItem(item, "new");
+
+			print_escaped(
+				"  %s: %s -> %s\n",
+				cJSON_GetObjectItem(item, "key")->valuestring,
+				old->valuestring ? old->valuestring : "(none)",
+				new->valuestring ? new->valuestring : "(none)");
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if (d->session[k].analysis.busy_why[0])
+			print_escaped("%s measured on a busy host: %s%s\n",
+				      k ? "new" : "old",
+				      d->session[k].analysis.busy_why, "");
+}
+
+/* text, then spaces to width columns (a UTF-8 character is one). */
+static void print_cell(const char *text, int width)
+{
+	int columns = 0;
+
+	for (const char *c = text; *c; c++)
+		columns += ((unsigned char)*c & 0xc0) != 0x80;
+	printf("%s%*s  ", text, width > columns ? width - columns : 0, "");
+}
+
+static void print_rows(const struct diff *d)
+{
+	int width = 24;
+	char old[48], new[48], change[96];
+
+	for (size_t j = 0; j < d->point_count; j++)
+		if ((int)strlen(d->point[j].label) > width)
+			width = (int)strlen(d->point[j].label);
+	for (size_t i = 0; i < d->row_count; i++)
+		if ((int)strlen(d->row[i].metric) > width)
+			width = (int)strlen(d->row[i].metric);
+	for (size_t i = 0; i < d->row_count; i++) {
+		const struct diff_row *row = &d->row[i];
+
+		if (i == 0 || strcmp(row->metric, d->row[i - 1].metric) != 0)
+			printf("\n%-*s  %-20s  %-20s  %s\n", width, row->metric,
+			       "old", "new", "change (90% interval)");
+		side_text(row, 0, old, sizeof(old));
+		side_text(row, 1, new, sizeof(new));
+		change_text(row, change, sizeof(change));
+		print_cell(d->point[row->point].label, width);
+		print_cell(old, 20);
+		print_cell(new, 20);
+		printf("%s\n", change);
+	}
+}
+
+static void print_only(const struct diff *d)
+{
+	for (int k = 0; k < 2; k++)
+		for (size_t j = 0; j < d->point_count; j++) {
+			const struct diff_point *p = &d->point[j];
+
+			if (p->count[k] && !p->count[!k])
+				printf("only in %s: %s (%zu run%s)\n",
+				       k ? "new" : "old", p->label, p->count[k],
+				       p->count[k] == 1 ? "" : "s");
+		}
+}
+
+static cJSON *number_or_null(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static cJSON *side_json(const struct diff_row *row, int k)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(obj, "median", number_or_null(row->median[k]));
+	cJSON_AddItemToObject(obj, "spread", number_or_null(row->spread[k]));
+	cJSON_AddNumberToObject(obj, "runs", (double)row->runs[k]);
+	return obj;
+}
+
+/* The comparison as JSON (format "nio-top-diff"). */
+static cJSON *diff_json(const struct diff *d)
+{
+	cJSON *root = cJSON_CreateObject(), *list, *item;
+
+	cJSON_AddStringToObject(root, "format", DIFF_FORMAT);
+	cJSON_AddNumberToObject(root, "version", 1);
+	cJSON_AddStringToObject(root, "old", d->path[0]);
+	cJSON_AddStringToObject(root, "new", d->path[1]);
+	cJSON_AddItemToObject(root, "differences",
+			      cJSON_Duplicate(d->differences, true));
+	list = cJSON_AddArrayToObject(root, "rows");
+	for (size_t i = 0; i < d->row_count; i++) {
+		const struct diff_row *row = &d->row[i];
+
+		item = cJSON_CreateObject();
+		cJSON_AddStringToObject(item, "metric", row->key);
+		cJSON_AddItemToObject(item, "side",
+				      row->side ? cJSON_CreateString(row->side)
+						: cJSON_CreateNull());
+		cJSON_AddStringToObject(item, "point",
+					d->point[row->point].label);
+		cJSON_AddItemToObject(
+			item, "settings",
+			cJSON_Duplicate(d->point[row->point].settings, true));
+		cJSON_AddItemToObject(item, "old", side_json(row, 0));
+		cJSON_AddItemToObject(item, "new", side_json(row, 1));
+		cJSON_AddItemToObject(item, "ratio",
+				      number_or_null(row->change.ratio));
+		cJSON_AddItemToObject(item, "low",
+				      number_or_null(row->change.low));
+		cJSON_AddItemToObject(item, "high",
+				      number_or_null(row->change.high));
+		cJSON_AddBoolToObject(item, "significant",
+				      row_significant(row));
+		cJSON_AddItemToArray(list, item);
+	}
+	for (int k = 0; k < 2; k++) {
+		list = cJSON_AddArrayToObject(root,
+					      k ? "only_new" : "only_old");
+		for (size_t j = 0; j < d->point_count; j++)
+			if (d->point[j].count[k] && !d->point[j].count[!k])
+				cJSON_AddItemToArray(
+					list,
+					cJSON_CreateString(d->point[j].label));
+	}
+	return root;
+}
+
+/* A CSV cell: a number, or empty where unknown; then a comma. */
+static void csv_number(struct outfile *f, double v)
+{
+	char cell[40];
+
+	if (isfinite(v))
+		snprintf(cell, sizeof(cell), "%.6g,", v);
+	else
+		snprintf(cell, sizeof(cell), ",");
+	outfile_puts(f, cell);
+}
+
+static int diff_csv(const struct diff *d, const char *path, char **cause)
+{
+	struct outfile f;
+
+	outfile_open(&f, path);
+	outfile_puts(&f, "metric,side,point,old_median,old_spread,old_runs,"
+			 "new_median,new_spread,new_runs,ratio,low,high,"
+			 "significant\n");
+	for (size_t i = 0; i < d->row_count; i++) {
+		const struct diff_row *row = &d->row[i];
+		char head[LABEL_MAX + 96];
+
+		/* Labels hold no comma or quote: keys, names and numbers. */
+		snprintf(head, sizeof(head), "%s,%s,\"%s\",", row->key,
+			 row->side ? row->side : "",
+			 d->point[row->point].label);
+		outfile_puts(&f, head);
+		for (int k = 0; k < 2; k++) {
+			csv_number(&f, row->median[k]);
+			csv_number(&f, row->spread[k]);
+			csv_number(&f, (double)row->runs[k]);
+		}
+		csv_number(&f, row->change.ratio);
+		csv_number(&f, row->change.low);
+		csv_number(&f, row->change.high);
+		outfile_puts(&f, row_significant(row) ? "true\n" : "false\n");
+	}
+	return outfile_commit(&f, cause);
+}
+
+static void diff_free(struct diff *d)
+{
+	for (size_t j = 0; j < d->point_count; j++) {
+		cJSON_free(d->point[j].key);
+		cJSON_Delete(d->point[j].settings);
+		free(d->point[j].run[0]);
+		free(d->point[j].run[1]);
+	}
+	free(d->point);
+	free(d->row);
+	cJSON_Delete(d->differences);
+	session_close(&d->session[0]);
+	session_close(&d->session[1]);
+}
+
+/* Both exports read, their runs matched, the rows made. */
+static int diff_build(struct diff *d, const struct options *given, char **cause)
+{
+	cJSON *settings[2] = {NULL, NULL};
+	int r = 0;
+
+	for (int k = 0; k < 2 && r == 0; k++) {
+		struct options o = *given;
+
+		o.viewing_only = true;
+		r = export_load(d->path[k], &d->session[k], &o, cause);
+		/* As with --load, the command line's threshold outranks. */
+		if (r == 0 && options_given(given, "min-measured")) {
+			d->session[k].options.min_measured_ms =
+				given->min_measured_ms;
+			session_analyse(&d->session[k]);
+		}
+		if (r == 0)
+			settings[k] = diff_settings(&d->session[k]);
+		if (r == 0 && !settings[k])
+			r = -ENOMEM;
+	}
+	if (r == 0)
+		drop_treatments(settings);
+	for (int k = 0; k < 2 && r == 0; k++)
+		for (size_t i = 0; r == 0 && i < d->session[k].result_count;
+		     i++)
+			r = diff_match(d, k, i,
+				       cJSON_GetArrayItem(settings[k], (int)i));
+	cJSON_Delete(settings[0]);
+	cJSON_Delete(settings[1]);
+	if (r < 0)
+		return r;
+	if (d->point_count)
+		diff_labels(d);
+	diff_context_changes(d);
+	return diff_rows(d);
+}
+
+int diff_exports(const struct options *given, const char *json_path,
+		 const char *csv_path, char **cause)
+{
+	struct diff d = {.path = {given->diff, given->diff_new}};
+	cJSON *json;
+	char *text;
+	int r;
+
+	*cause = NULL;
+	r = diff_build(&d, given, cause);
+	if (r == 0) {
+		print_escaped("old: %s\nnew: %s\n%s", d.path[0], d.path[1], "");
+		print_context(&d);
+		print_rows(&d);
+		printf("\n");
+		print_only(&d);
+	}
+	if (r == 0 && csv_path)
+		r = diff_csv(&d, csv_path, cause);
+	if (r == 0 && json_path) {
+		json = diff_json(&d);
+		text = json ? cJSON_Print(json) : NULL;
+		r = text ? outfile_write_text(json_path, text, cause) : -ENOMEM;
+		cJSON_free(text);
+		cJSON_Delete(json);
+	}
+	diff_free(&d);
+	return r;
+}

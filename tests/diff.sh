@@ -1,0 +1,80 @@
+#!/bin/bash
+# --diff OLD NEW, as benchstat compares: an export against itself is "~"
+# everywhere; figures made 1.5 times larger are +50% with an interval that
+# holds 1.5 and leaves out 1; a setting each export ran with one value
+# (--fields 8 against 1) is the change under test, listed first, and its
+# points are matched with their interval; a point only one export has is
+# listed; an environment that differs is listed; --csv and -o write it.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+
+old="$tmp/old.json"
+"$NIO_TOP" --batch -s one-copy,zero-copy -m 4K --repeat 3 -d 1.2 -w 0.2 \
+	--fields 8 -o "$old" >/dev/null 2>"$tmp/err"
+ok $? "a study of 6 runs of 1.2 s to compare" || diag "$tmp/err"
+
+# The same file twice.
+cp "$old" "$tmp/same.json"
+"$NIO_TOP" --diff "$old" "$tmp/same.json" -o "$tmp/same-diff.json" \
+	>"$tmp/same.txt" 2>"$tmp/err"
+ok $? "--diff of an export and its copy exits 0" || diag "$tmp/err"
+grep -q "host, settings and environment: the same" "$tmp/same.txt"
+ok $? "nothing differs besides the runs"
+jq_true "$tmp/same-diff.json" '.format == "nio-top-diff" and (.rows | length) > 10 and all(.rows[]; .ratio == 1 and .significant == false)'
+ok $? "every row of the comparison: no change, not significant ($(jq '.rows | length' "$tmp/same-diff.json") rows)"
+jq_true "$tmp/same-diff.json" '[.rows[] | select(.metric == "gbps")] | length == 2 and all(.[]; .low < 1 and .high > 1 and .old.runs == 3 and .new.runs == 3)'
+ok $? "each point's Gbit/s interval holds no change, 3 runs a side"
+awk '/^Gbit\/s/ {t = 1; next} /^$/ {t = 0} t' "$tmp/same.txt" >"$tmp/gbps.txt"
+[ "$(wc -l <"$tmp/gbps.txt")" = 2 ] && ! grep -qv ' ~ (' "$tmp/gbps.txt"
+ok $? "the Gbit/s table shows ~ on both points" || diag "$tmp/same.txt"
+
+# Every Gbit/s figure 1.5 times larger, runs and intervals alike.
+jq '.runs[] |= (.gbps *= 1.5 | .intervals[] |= (.gbps *= 1.5))' "$old" \
+	>"$tmp/faster.json"
+"$NIO_TOP" --diff "$old" "$tmp/faster.json" -o "$tmp/faster-diff.json" \
+	--csv "$tmp/faster.csv" >"$tmp/faster.txt" 2>"$tmp/err"
+ok $? "--diff against figures 1.5 times larger exits 0" || diag "$tmp/err"
+jq_true "$tmp/faster-diff.json" '[.rows[] | select(.metric == "gbps")] | length == 2 and all(.[]; (.ratio - 1.5 | fabs) < 1e-9 and .low > 1 and .low < 1.5 and .high > 1.5 and .significant)'
+ok $? "+50% on each point, its interval around 1.5 and above 1 ($(jq -c '[.rows[] | select(.metric == "gbps") | [.low, .high]]' "$tmp/faster-diff.json"))"
+grep -Eq '^one-copy 4K x1 stream +.* \+50\.0% \(\+[0-9.]+% \.\. \+[0-9.]+%\)$' "$tmp/faster.txt"
+ok $? "the text says +50.0% with its interval" || diag "$tmp/faster.txt"
+[ "$(($(wc -l <"$tmp/faster.csv") - 1))" = "$(jq '.rows | length' "$tmp/faster-diff.json")" ] &&
+	head -1 "$tmp/faster.csv" | grep -q '^metric,side,point,old_median' &&
+	grep -q '^gbps,,"zero-copy 4K x1 stream",.*,true$' "$tmp/faster.csv"
+ok $? "--csv holds a row for each of -o's rows"
+
+# A point only one export has; an environment that differs.
+jq 'del(.runs[] | select(.strategy == "one-copy")) | .environment.sysctl["net.core.rmem_max"] = "1"' \
+	"$old" >"$tmp/fewer.json"
+"$NIO_TOP" --diff "$old" "$tmp/fewer.json" >"$tmp/fewer.txt" 2>"$tmp/err"
+grep -q '^only in old: one-copy 4K x1 stream (3 runs)$' "$tmp/fewer.txt"
+ok $? "a point only the old export has is listed" || diag "$tmp/fewer.txt"
+grep -q '^  environment.sysctl.net.core.rmem_max: [0-9]* -> 1$' "$tmp/fewer.txt"
+ok $? "an environment that differs is listed first" || diag "$tmp/fewer.txt"
+
+# A real change: one field a message against eight.
+new="$tmp/new.json"
+"$NIO_TOP" --batch -s one-copy,zero-copy -m 4K --repeat 3 -d 1.2 -w 0.2 \
+	--fields 1 -o "$new" >/dev/null 2>"$tmp/err"
+"$NIO_TOP" --diff "$old" "$new" -o "$tmp/fields.json" >"$tmp/fields.txt" \
+	2>"$tmp/err"
+ok $? "--diff of --fields 8 against --fields 1 exits 0" || diag "$tmp/err"
+grep -q '^  settings.fields: 8 -> 1$' "$tmp/fields.txt"
+ok $? "the setting under test is listed first" || diag "$tmp/fields.txt"
+jq_true "$tmp/fields.json" '(.only_old + .only_new) == [] and ([.rows[] | select(.metric == "gbps" and .settings.strategy == "zero-copy")] | length == 1 and (.[0] | (.low | type) == "number" and (.high | type) == "number" and .low < .ratio and .ratio < .high))'
+ok $? "zero-copy 4K is matched across the change, with its interval ($(jq -c '.rows[] | select(.metric == "gbps" and .settings.strategy == "zero-copy") | [.ratio, .low, .high]' "$tmp/fields.json"))"
+
+# Bad input.
+"$NIO_TOP" --diff "$old" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'needs two exports' "$tmp/err"
+ok $? "--diff with one export exits 2, saying it needs two"
+"$NIO_TOP" --diff "$old" "$tmp/missing.json" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'missing.json' "$tmp/err"
+ok $? "--diff of a missing file exits 1 naming it"
+echo '{"format": "nio-top-run", "version": 1, "runs": 3}' >"$tmp/bad.json"
+"$NIO_TOP" --diff "$old" "$tmp/bad.json" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'bad.json' "$tmp/err"
+ok $? "--diff of a broken export exits 1 naming it ($(head -1 "$tmp/err"))"
+
+done_testing
