@@ -5,9 +5,12 @@
 # (--fields 8 against 1) is the change under test, listed first, and its
 # points are matched with their interval; a point only one export has is
 # listed; an environment that differs is listed; --csv and -o write it.
+# --load OLD NEW shows both files' runs and the same comparison, in batch
+# and in the explorer's compare view.
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd jq
+need_cmd jq tmux
+. "$(dirname "$0")/tmux.sh"
 
 old="$tmp/old.json"
 "$NIO_TOP" --batch -s one-copy,zero-copy -m 4K --repeat 3 -d 1.2 -w 0.2 \
@@ -64,6 +67,31 @@ grep -q '^  settings.fields: 8 -> 1$' "$tmp/fields.txt"
 ok $? "the setting under test is listed first" || diag "$tmp/fields.txt"
 jq_true "$tmp/fields.json" '(.only_old + .only_new) == [] and ([.rows[] | select(.metric == "gbps" and .settings.strategy == "zero-copy")] | length == 1 and (.[0] | (.low | type) == "number" and (.high | type) == "number" and .low < .ratio and .ratio < .high))'
 ok $? "zero-copy 4K is matched across the change, with its interval ($(jq -c '.rows[] | select(.metric == "gbps" and .settings.strategy == "zero-copy") | [.ratio, .low, .high]' "$tmp/fields.json"))"
+
+# Both loaded: their runs one after the other, and the same comparison.
+"$NIO_TOP" --load "$old" "$new" --batch >"$tmp/both.txt" 2>"$tmp/err"
+ok $? "--load OLD NEW --batch exits 0" || diag "$tmp/err"
+[ "$(grep -cE '^ +[0-9]+ (one|zero)-copy ' "$tmp/both.txt")" = 12 ] &&
+	grep -q '^compared: runs 1-6 against 7-12$' "$tmp/both.txt"
+ok $? "it lists the 12 runs, then compares runs 1-6 against 7-12" || diag "$tmp/both.txt"
+sed -n '/^compared:/,$p' "$tmp/both.txt" | tail -n +2 >"$tmp/both-diff.txt"
+tail -n +3 "$tmp/fields.txt" | diff - "$tmp/both-diff.txt" >/dev/null
+ok $? "the comparison is --diff's, line for line"
+size=80x24
+start "${utf8[@]}" -- --load "$old" "$new"
+wait_screen 'runs 1-6: .*old.json, 7-12: .*new.json' 50
+ok $? "the explorer says which runs came from which file"
+T send-keys -t ui 3
+wait_screen 'Compare: runs 1-6 against 7-12' 30 &&
+	wait_screen '^│   [0-9.k]+ ±[0-9]+% n=3 -> [0-9.k]+ ±[0-9]+% n=3  ' 10
+ok $? "its compare view (3) shows the comparison, each point's figures under its name at 80 columns" || screen | sed 's/^/# /'
+screen | grep -q 'settings.fields: 8 -> 1'
+ok $? "with the setting under test first"
+T send-keys -t ui F10
+wait_screen 'q quits' 20
+T send-keys -t ui q
+wait_exit && [ "$(cat "$tmp/exit")" = 0 ]
+ok $? "q quits with 0"
 
 # Bad input.
 "$NIO_TOP" --diff "$old" >/dev/null 2>"$tmp/err"

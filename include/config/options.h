@@ -88,6 +88,7 @@ struct options {
 	const char *csv;
 	const char *svg;
 	const char *load;	 /* a saved export to open instead of running */
+	const char *load_new;	 /* --load OLD NEW: the second, compared */
 	const char *json_stream; /* JSON lines as it happens; "-": stdout */
 	const char *diff;	 /* --diff OLD NEW: the old export */
 	const char *diff_new;	 /* and the new, the argument after */

@@ -17,6 +17,8 @@
 #include "run.h"
 #include "session.h"
 
+struct diff;
+
 enum gauge_side { SIDE_SENDER, SIDE_RECEIVER, SIDE_COUNT };
 
 struct gauge_reading {
@@ -86,6 +88,8 @@ struct explorer {
 	uint64_t quit_ns; /* when: the run's flows get EXPLORER_QUIT_GRACE_MS */
 	bool aborted;	  /* by a signal: the run is not kept */
 	bool viewing;	  /* a loaded export (no plan): nothing runs */
+	/* --load OLD NEW: the two compared (NULL: one, or none). */
+	const struct diff *diff;
 
 	struct run_config *sweep; /* the plan being run one by one */
 	/* The controls before the sweep: restored after it. */

@@ -13,7 +13,7 @@
 #include "app.h"
 #include "app_private.h"
 #include "clock.h"
-#include "diff.h"
+#include "diff_report.h"
 #include "escape.h"
 #include "export.h"
 #include "outfile.h"
@@ -166,9 +166,53 @@ static void app_report_style(const struct ui *ui, const struct options *o,
 		style->colour_count = n;
 }
 
+/*
+ * --load OLD NEW: NEW read as OLD was, its runs moved after OLD's (so the
+ * views show both), its host, environment and settings kept apart, and
+ * the two compared.
+ */
+static int app_load_second(struct app *app, const struct options *options,
+			   struct session *s, char **cause)
+{
+	struct options o = *options;
+	size_t old_count = s->result_count, total;
+	struct session *second = &app->second;
+	struct run_result *grown;
+	int r;
+
+	o.viewing_only = true;
+	session_init(second);
+	r = export_load(options->load_new, second, &o, cause);
+	total = old_count + second->result_count;
+	grown = r == 0 ? realloc(s->results, (total + 1) * sizeof(*grown))
+		       : NULL;
+	if (r == 0 && !grown)
+		r = -ENOMEM;
+	if (r < 0) {
+		session_close(second);
+		return r;
+	}
+	s->results = grown;
+	memcpy(s->results + old_count, second->results,
+	       second->result_count * sizeof(*grown));
+	s->result_count = total;
+	/* They are s's now: closing second frees none of them. */
+	second->result_count = 0;
+	session_analyse(s);
+	r = diff_build(&app->diff, (struct diff_side[2]){{s, s, 0, old_count},
+							 {second, s, old_count,
+							  total - old_count}});
+	if (r < 0) {
+		session_close(second);
+		return r;
+	}
+	app->compared = true;
+	return 0;
+}
+
 /* The session: a saved export (read only: no network, no privilege), or a
  * new one. */
-static int app_session(const struct app *app, const struct options *options,
+static int app_session(struct app *app, const struct options *options,
 		       struct session *s, struct options *loaded, char **cause)
 {
 	if (!options->load)
@@ -183,6 +227,8 @@ static int app_session(const struct app *app, const struct options *options,
 		s->options.min_measured_ms = options->min_measured_ms;
 		session_analyse(s);
 	}
+	if (r == 0 && options->load_new)
+		r = app_load_second(app, options, s, cause);
 	return r;
 }
 
@@ -400,6 +446,10 @@ int app_run(const struct options *options)
 	if (app.stream && app_stream_close(&app, &session))
 		status = 1;
 	session_close(&session);
+	if (app.compared) {
+		diff_fini(&app.diff);
+		session_close(&app.second);
+	}
 	loop_teardown(&app);
 	if (app.signal)
 		status = 128 + app.signal;

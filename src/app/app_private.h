@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "diff.h"
 #include "session.h"
 #include "stream.h"
 #include "ui.h"
@@ -54,6 +55,13 @@ struct app {
 	bool stream_stdout;
 	/* What ended the runs early other than a signal, or NULL. */
 	const char *stopped_why;
+	/*
+	 * --load OLD NEW: NEW's host, environment and settings (its runs
+	 * follow OLD's in the session), and the two compared.
+	 */
+	bool compared;
+	struct session second;
+	struct diff diff;
 };
 
 /*

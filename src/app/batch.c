@@ -330,6 +330,12 @@ int batch_run(struct app *app, struct session *s)
 	return b.failed ? 1 : 0;
 }
 
+static void batch_diff_line(void *arg, const char *text)
+{
+	(void)arg;
+	printf("%s\n", text);
+}
+
 /* A loaded export in batch: its table and analysis, as if just run. */
 int batch_loaded(const struct app *app, const struct session *s)
 {
@@ -346,5 +352,12 @@ int batch_loaded(const struct app *app, const struct session *s)
 	}
 	if (!quiet)
 		batch_analysis(s);
+	if (!quiet && app->compared) {
+		printf("\ncompared: runs 1-%zu against %zu-%zu\n",
+		       app->diff.side[0].count, app->diff.side[0].count + 1,
+		       s->result_count);
+		diff_text(&app->diff,
+			  &(const struct diff_text){.line = batch_diff_line});
+	}
 	return failed ? 1 : 0;
 }

@@ -370,6 +370,14 @@ static bool explore_done(const void *data)
 	return explorer_done(&x->explorer);
 }
 
+/* The last part of a path: what a status line has room for. */
+static const char *file_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
 int explore_run(struct app *app, struct session *s, struct ui *ui)
 {
 	struct explore x = {
@@ -399,6 +407,15 @@ int explore_run(struct app *app, struct session *s, struct ui *ui)
 	}
 	if (s->notice)
 		explorer_say(&x.explorer, "%s", s->notice);
+	if (app->compared) {
+		x.explorer.diff = &app->diff;
+		explorer_say(&x.explorer,
+			     "runs 1-%zu: %s, %zu-%zu: %s; 3 compares them",
+			     app->diff.side[0].count,
+			     file_name(s->options.load),
+			     app->diff.side[0].count + 1, s->result_count,
+			     file_name(s->options.load_new));
+	}
 	loop_run(app, &fe);
 	explore_remember(&x);
 	explorer_close(&x.explorer);

@@ -439,7 +439,7 @@ const struct option_row option_rows[] = {
 	 .type = OPTION_PATH,
 	 .offset = O(load),
 	 .help = "open a saved export (runs, charts, analysis) instead of "
-		 "running"},
+		 "running; --load OLD NEW opens two, compared"},
 	{.name = "topology",
 	 .arg = "KIND",
 	 .key = "topology.kind",

@@ -224,9 +224,11 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 			       (enum parse_phase)phase, o, cause);
 	if (r < 0)
 		return r;
-	/* --diff OLD NEW: the one argument that is not an option's. */
+	/* --diff OLD NEW, --load OLD NEW: an argument that is no option's. */
 	if (o->diff && optind < argc)
 		o->diff_new = argv[optind++];
+	else if (o->load && optind < argc)
+		o->load_new = argv[optind++];
 	if (o->diff && !o->diff_new)
 		return cause_set(cause, -EINVAL,
 				 "--diff needs two exports: --diff OLD.json "

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "freeze.h"
 #include "measures.h"
 #include "status.h"
@@ -601,6 +602,38 @@ static void compare_empty(const struct ui *ui, const struct explorer *e,
 	       set->pick[0] + 1, run_mode_name(only->config.mode));
 }
 
+static void diff_line(void *arg, const char *text)
+{
+	ui_lines_add(arg, text[0] == ' ' || !text[0] ? ROLE_TEXT : ROLE_TITLE,
+		     0, "%s", text);
+}
+
+/*
+ * --load OLD NEW with no runs marked: the two compared as --diff says it,
+ * a point's figures under its name where the table is too wide.
+ */
+static void compare_diff(struct ui *ui, struct compare *c,
+			 const struct explorer *e, const struct rect *r)
+{
+	struct ui_lines l = {0};
+	char title[120];
+
+	snprintf(title, sizeof(title),
+		 "Compare: runs 1-%zu against %zu-%zu (c marks runs)",
+		 e->diff->side[0].count, e->diff->side[0].count + 1,
+		 e->diff->side[0].count + e->diff->side[1].count);
+	ui_box(ui->utf8, r, ROLE_BOX_GRAPH, title);
+	diff_text(e->diff, &(const struct diff_text){.width = r->w - 4,
+						     .line = diff_line,
+						     .arg = &l});
+	if (c->shown != 1) {
+		c->shown = 1;
+		c->scroll = 0;
+	}
+	c->page = ui_lines_draw(ui->utf8, &l, r, &c->scroll);
+	ui_lines_free(&l);
+}
+
 static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 			 const struct rect *r)
 {
@@ -611,6 +644,10 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 	char title[200];
 
 	compare_pick(ui, c, e, r->w - 4 - COMPARE_LABEL, &set);
+	if (e->diff && set.marked < 2) {
+		compare_diff(ui, c, e, r);
+		return;
+	}
 	if (set.n < 2) {
 		compare_empty(ui, e, &set, r);
 		return;

@@ -1,29 +1,22 @@
 /*
- * --diff: both exports loaded as --load loads one (their analysis built),
- * their runs matched into points by their settings as JSON text, and one
- * row per metric and point present in both, printed as tables a metric
- * each, like benchstat's.
+ * The comparison: each side's runs matched into points by their settings
+ * as JSON text, and one row per metric and point both sides have, said as
+ * tables a metric each, like benchstat's.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cause.h"
 #include "codec.h"
 #include "diff.h"
 #include "escape.h"
-#include "export.h"
-#include "jsonfile.h"
 #include "options.h"
-#include "outfile.h"
 #include "stats.h"
 #include "units.h"
-
-#define DIFF_FORMAT "nio-top-diff"
-#define LABEL_MAX   160
 
 /* Run settings that change how a point was measured, not what it is. */
 static const char *const measuring_keys[] = {
@@ -32,36 +25,6 @@ static const char *const measuring_keys[] = {
 /* In every point's label, whether or not they vary. */
 static const char *const named_keys[] = {
 	"strategy", "msg_size", "threads", "mode", NULL,
-};
-
-struct diff_point {
-	char *key;	 /* its settings as JSON text: what matches runs */
-	cJSON *settings; /* the same, parsed */
-	enum run_mode mode;
-	size_t *run[2]; /* results of the old export and of the new */
-	size_t count[2];
-	char label[LABEL_MAX];
-};
-
-/* One metric at one point: the medians, and the change from old to new. */
-struct diff_row {
-	char metric[64]; /* "Gbit/s", "CPU % (sender)" */
-	const char *key; /* the metric's: "gbps", "p50_us", "cpu_pct" */
-	const char *side;
-	size_t point;
-	double median[2], spread[2];
-	size_t runs[2];
-	struct stats_difference change; /* ratio new / old, its interval */
-};
-
-struct diff {
-	const char *path[2];
-	struct session session[2];
-	struct diff_point *point;
-	size_t point_count;
-	struct diff_row *row;
-	size_t row_count;
-	cJSON *differences; /* [{"key", "old", "new"}] */
 };
 
 static bool listed(const char *const *list, const char *key)
@@ -86,15 +49,16 @@ static void value_text(const cJSON *item, char *out, size_t size)
 	cJSON_free(text);
 }
 
-/* The run settings of each result of side k, measuring keys left out. */
-static cJSON *diff_settings(const struct session *s)
+/* The run settings of each run of a side, measuring keys left out. */
+static cJSON *diff_settings(const struct diff_side *side)
 {
 	cJSON *list = cJSON_CreateArray();
 
-	for (size_t i = 0; list && i < s->result_count; i++) {
+	for (size_t i = 0; list && i < side->count; i++) {
 		cJSON *settings = cJSON_CreateObject();
 
-		options_run_to_json(&s->results[i].config, settings);
+		options_run_to_json(
+			&side->runs->results[side->first + i].config, settings);
 		for (size_t j = 0; measuring_keys[j]; j++)
 			cJSON_DeleteItemFromObjectCaseSensitive(
 				settings, measuring_keys[j]);
@@ -174,7 +138,7 @@ static int diff_match(struct diff *d, int k, size_t i, cJSON *settings)
 		*p = (struct diff_point){
 			.key = key,
 			.settings = cJSON_Duplicate(settings, true),
-			.mode = d->session[k].results[i].config.mode};
+			.mode = d->side[k].runs->results[i].config.mode};
 	}
 	grown = realloc(p->run[k], (p->count[k] + 1) * sizeof(*p->run[k]));
 	if (!grown)
@@ -291,7 +255,7 @@ static size_t diff_side(const struct diff *d, const struct diff_point *p, int k,
 	if (!v)
 		return 0;
 	for (size_t j = 0; j < count; j++)
-		n += run_value(&d->session[k], p->run[k][j], metric, sender,
+		n += run_value(d->side[k].runs, p->run[k][j], metric, sender,
 			       &v[n], &rel_se[n], &spread[n]);
 	for (size_t j = 0; j < n; j++)
 		positive &= v[j] > 0;
@@ -399,7 +363,7 @@ static void flatten(const cJSON *item, const char *prefix, cJSON *out)
 /* The host, the environment and the settings of side k, flattened. */
 static cJSON *diff_context(const struct diff *d, int k)
 {
-	const struct session *s = &d->session[k];
+	const struct session *s = d->side[k].context;
 	cJSON *out = cJSON_CreateObject(), *part;
 
 	part = codec_host(&s->host);
@@ -460,15 +424,15 @@ static void percent(double ratio, char *out, size_t size)
 		snprintf(out, size, "?");
 }
 
-static bool row_interval(const struct diff_row *row)
+bool diff_row_interval(const struct diff_row *row)
 {
 	return isfinite(row->change.low) && isfinite(row->change.high);
 }
 
 /* Whether the interval leaves out no change at all. */
-static bool row_significant(const struct diff_row *row)
+bool diff_row_significant(const struct diff_row *row)
 {
-	return row_interval(row) &&
+	return diff_row_interval(row) &&
 	       (row->change.low > 1 || row->change.high < 1);
 }
 
@@ -480,14 +444,14 @@ static void change_text(const struct diff_row *row, char *out, size_t size)
 	percent(row->change.ratio, ratio, sizeof(ratio));
 	percent(row->change.low, low, sizeof(low));
 	percent(row->change.high, high, sizeof(high));
-	if (!row_interval(row))
+	if (!diff_row_interval(row))
 		snprintf(out, size, "%s (no interval: %s)", ratio,
 			 row->runs[0] < 2 || row->runs[1] < 2
 				 ? "a side has 1 run"
 				 : "a figure of 0");
 	else
 		snprintf(out, size, "%s (%s .. %s)",
-			 row_significant(row) ? ratio : "~", low, high);
+			 diff_row_significant(row) ? ratio : "~", low, high);
 }
 
 /* "4.012", "26.9k", "1.23M": four digits at most, as benchstat shows. */
@@ -508,7 +472,7 @@ static void figure_text(double v, char *out, size_t size)
 }
 
 /* "4.012 ±3% n=3" */
-static void side_text(const struct diff_row *row, int k, char *out, size_t size)
+void diff_side_text(const struct diff_row *row, int k, char *out, size_t size)
 {
 	char figure[24];
 
@@ -520,202 +484,32 @@ static void side_text(const struct diff_row *row, int k, char *out, size_t size)
 		snprintf(out, size, "%s n=%zu", figure, row->runs[k]);
 }
 
-static void print_escaped(const char *fmt, const char *a, const char *b,
-			  const char *c)
+int diff_build(struct diff *d, const struct diff_side side[2])
 {
-	char *ea = text_escape(a), *eb = text_escape(b), *ec = text_escape(c);
+	cJSON *settings[2] = {diff_settings(&side[0]), diff_settings(&side[1])};
+	int r = settings[0] && settings[1] ? 0 : -ENOMEM;
 
-	printf(fmt, ea ? ea : "", eb ? eb : "", ec ? ec : "");
-	free(ea);
-	free(eb);
-	free(ec);
+	*d = (struct diff){.side = {side[0], side[1]}};
+	if (r == 0)
+		drop_treatments(settings);
+	for (int k = 0; k < 2 && r == 0; k++)
+		for (size_t i = 0; r == 0 && i < side[k].count; i++)
+			r = diff_match(d, k, side[k].first + i,
+				       cJSON_GetArrayItem(settings[k], (int)i));
+	cJSON_Delete(settings[0]);
+	cJSON_Delete(settings[1]);
+	if (r == 0 && d->point_count)
+		diff_labels(d);
+	if (r == 0)
+		diff_context_changes(d);
+	if (r == 0)
+		r = diff_rows(d);
+	if (r < 0)
+		diff_fini(d);
+	return r;
 }
 
-static void print_context(const struct diff *d)
-{
-	const cJSON *item;
-
-	if (!cJSON_GetArraySize(d->differences)) {
-		printf("host, settings and environment: the same\n");
-	} else {
-		printf("host, settings and environment that differ (old -> "
-		       "new):\n");
-		cJSON_ArrayForEach(item, d->differences)
-		{
-			const cJSON *old = cJSON_GetObjectItem(item, "old");
-			const cJSON *new = cJSON_GetObjectItem(item, "new");
-
-			print_escaped(
-				"  %s: %s -> %s\n",
-				cJSON_GetObjectItem(item, "key")->valuestring,
-				old->valuestring ? old->valuestring : "(none)",
-				new->valuestring ? new->valuestring : "(none)");
-		}
-	}
-	for (int k = 0; k < 2; k++)
-		if (d->session[k].analysis.busy_why[0])
-			print_escaped("%s measured on a busy host: %s%s\n",
-				      k ? "new" : "old",
-				      d->session[k].analysis.busy_why, "");
-}
-
-/* text, then spaces to width columns (a UTF-8 character is one). */
-static void print_cell(const char *text, int width)
-{
-	int columns = 0;
-
-	for (const char *c = text; *c; c++)
-		columns += ((unsigned char)*c & 0xc0) != 0x80;
-	printf("%s%*s  ", text, width > columns ? width - columns : 0, "");
-}
-
-static void print_rows(const struct diff *d)
-{
-	int width = 24;
-	char old[48], new[48], change[96];
-
-	for (size_t j = 0; j < d->point_count; j++)
-		if ((int)strlen(d->point[j].label) > width)
-			width = (int)strlen(d->point[j].label);
-	for (size_t i = 0; i < d->row_count; i++)
-		if ((int)strlen(d->row[i].metric) > width)
-			width = (int)strlen(d->row[i].metric);
-	for (size_t i = 0; i < d->row_count; i++) {
-		const struct diff_row *row = &d->row[i];
-
-		if (i == 0 || strcmp(row->metric, d->row[i - 1].metric) != 0)
-			printf("\n%-*s  %-20s  %-20s  %s\n", width, row->metric,
-			       "old", "new", "change (90% interval)");
-		side_text(row, 0, old, sizeof(old));
-		side_text(row, 1, new, sizeof(new));
-		change_text(row, change, sizeof(change));
-		print_cell(d->point[row->point].label, width);
-		print_cell(old, 20);
-		print_cell(new, 20);
-		printf("%s\n", change);
-	}
-}
-
-static void print_only(const struct diff *d)
-{
-	for (int k = 0; k < 2; k++)
-		for (size_t j = 0; j < d->point_count; j++) {
-			const struct diff_point *p = &d->point[j];
-
-			if (p->count[k] && !p->count[!k])
-				printf("only in %s: %s (%zu run%s)\n",
-				       k ? "new" : "old", p->label, p->count[k],
-				       p->count[k] == 1 ? "" : "s");
-		}
-}
-
-static cJSON *number_or_null(double v)
-{
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
-static cJSON *side_json(const struct diff_row *row, int k)
-{
-	cJSON *obj = cJSON_CreateObject();
-
-	cJSON_AddItemToObject(obj, "median", number_or_null(row->median[k]));
-	cJSON_AddItemToObject(obj, "spread", number_or_null(row->spread[k]));
-	cJSON_AddNumberToObject(obj, "runs", (double)row->runs[k]);
-	return obj;
-}
-
-/* The comparison as JSON (format "nio-top-diff"). */
-static cJSON *diff_json(const struct diff *d)
-{
-	cJSON *root = cJSON_CreateObject(), *list, *item;
-
-	cJSON_AddStringToObject(root, "format", DIFF_FORMAT);
-	cJSON_AddNumberToObject(root, "version", 1);
-	cJSON_AddStringToObject(root, "old", d->path[0]);
-	cJSON_AddStringToObject(root, "new", d->path[1]);
-	cJSON_AddItemToObject(root, "differences",
-			      cJSON_Duplicate(d->differences, true));
-	list = cJSON_AddArrayToObject(root, "rows");
-	for (size_t i = 0; i < d->row_count; i++) {
-		const struct diff_row *row = &d->row[i];
-
-		item = cJSON_CreateObject();
-		cJSON_AddStringToObject(item, "metric", row->key);
-		cJSON_AddItemToObject(item, "side",
-				      row->side ? cJSON_CreateString(row->side)
-						: cJSON_CreateNull());
-		cJSON_AddStringToObject(item, "point",
-					d->point[row->point].label);
-		cJSON_AddItemToObject(
-			item, "settings",
-			cJSON_Duplicate(d->point[row->point].settings, true));
-		cJSON_AddItemToObject(item, "old", side_json(row, 0));
-		cJSON_AddItemToObject(item, "new", side_json(row, 1));
-		cJSON_AddItemToObject(item, "ratio",
-				      number_or_null(row->change.ratio));
-		cJSON_AddItemToObject(item, "low",
-				      number_or_null(row->change.low));
-		cJSON_AddItemToObject(item, "high",
-				      number_or_null(row->change.high));
-		cJSON_AddBoolToObject(item, "significant",
-				      row_significant(row));
-		cJSON_AddItemToArray(list, item);
-	}
-	for (int k = 0; k < 2; k++) {
-		list = cJSON_AddArrayToObject(root,
-					      k ? "only_new" : "only_old");
-		for (size_t j = 0; j < d->point_count; j++)
-			if (d->point[j].count[k] && !d->point[j].count[!k])
-				cJSON_AddItemToArray(
-					list,
-					cJSON_CreateString(d->point[j].label));
-	}
-	return root;
-}
-
-/* A CSV cell: a number, or empty where unknown; then a comma. */
-static void csv_number(struct outfile *f, double v)
-{
-	char cell[40];
-
-	if (isfinite(v))
-		snprintf(cell, sizeof(cell), "%.6g,", v);
-	else
-		snprintf(cell, sizeof(cell), ",");
-	outfile_puts(f, cell);
-}
-
-static int diff_csv(const struct diff *d, const char *path, char **cause)
-{
-	struct outfile f;
-
-	outfile_open(&f, path);
-	outfile_puts(&f, "metric,side,point,old_median,old_spread,old_runs,"
-			 "new_median,new_spread,new_runs,ratio,low,high,"
-			 "significant\n");
-	for (size_t i = 0; i < d->row_count; i++) {
-		const struct diff_row *row = &d->row[i];
-		char head[LABEL_MAX + 96];
-
-		/* Labels hold no comma or quote: keys, names and numbers. */
-		snprintf(head, sizeof(head), "%s,%s,\"%s\",", row->key,
-			 row->side ? row->side : "",
-			 d->point[row->point].label);
-		outfile_puts(&f, head);
-		for (int k = 0; k < 2; k++) {
-			csv_number(&f, row->median[k]);
-			csv_number(&f, row->spread[k]);
-			csv_number(&f, (double)row->runs[k]);
-		}
-		csv_number(&f, row->change.ratio);
-		csv_number(&f, row->change.low);
-		csv_number(&f, row->change.high);
-		outfile_puts(&f, row_significant(row) ? "true\n" : "false\n");
-	}
-	return outfile_commit(&f, cause);
-}
-
-static void diff_free(struct diff *d)
+void diff_fini(struct diff *d)
 {
 	for (size_t j = 0; j < d->point_count; j++) {
 		cJSON_free(d->point[j].key);
@@ -726,75 +520,125 @@ static void diff_free(struct diff *d)
 	free(d->point);
 	free(d->row);
 	cJSON_Delete(d->differences);
-	session_close(&d->session[0]);
-	session_close(&d->session[1]);
+	*d = (struct diff){0};
 }
 
-/* Both exports read, their runs matched, the rows made. */
-static int diff_build(struct diff *d, const struct options *given, char **cause)
+/* One line, escaped: it may hold a file's words. */
+static void say(const struct diff_text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(const struct diff_text *t, const char *fmt, ...)
 {
-	cJSON *settings[2] = {NULL, NULL};
-	int r = 0;
+	char line[512], *safe;
+	va_list ap;
 
-	for (int k = 0; k < 2 && r == 0; k++) {
-		struct options o = *given;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	safe = text_escape(line);
+	t->line(t->arg, safe ? safe : line);
+	free(safe);
+}
 
-		o.viewing_only = true;
-		r = export_load(d->path[k], &d->session[k], &o, cause);
-		/* As with --load, the command line's threshold outranks. */
-		if (r == 0 && options_given(given, "min-measured")) {
-			d->session[k].options.min_measured_ms =
-				given->min_measured_ms;
-			session_analyse(&d->session[k]);
+static void text_context(const struct diff *d, const struct diff_text *t)
+{
+	const cJSON *item;
+
+	if (!cJSON_GetArraySize(d->differences))
+		say(t, "host, settings and environment: the same");
+	else
+		say(t, "host, settings and environment that differ (old -> "
+		       "new):");
+	cJSON_ArrayForEach(item, d->differences)
+	{
+		const cJSON *old = cJSON_GetObjectItem(item, "old");
+		const cJSON *new = cJSON_GetObjectItem(item, "new");
+
+		say(t, "  %s: %s -> %s",
+		    cJSON_GetObjectItem(item, "key")->valuestring,
+		    old->valuestring ? old->valuestring : "(none)",
+		    new->valuestring ? new->valuestring : "(none)");
+	}
+	for (int k = 0; k < 2; k++)
+		if (d->side[k].context->analysis.busy_why[0])
+			say(t, "%s measured on a busy host: %s",
+			    k ? "new" : "old",
+			    d->side[k].context->analysis.busy_why);
+}
+
+/* text, then spaces to width columns (a UTF-8 character is one). */
+static size_t cell(char *out, size_t size, const char *text, int width)
+{
+	int columns = 0;
+
+	for (const char *c = text; *c; c++)
+		columns += ((unsigned char)*c & 0xc0) != 0x80;
+	return (size_t)snprintf(out, size, "%s%*s  ", text,
+				width > columns ? width - columns : 0, "");
+}
+
+/* The widest name of a point or a metric: the first column's width. */
+static int names_width(const struct diff *d)
+{
+	int width = 24;
+
+	for (size_t j = 0; j < d->point_count; j++)
+		if ((int)strlen(d->point[j].label) > width)
+			width = (int)strlen(d->point[j].label);
+	for (size_t i = 0; i < d->row_count; i++)
+		if ((int)strlen(d->row[i].metric) > width)
+			width = (int)strlen(d->row[i].metric);
+	return width;
+}
+
+static void text_rows(const struct diff *d, const struct diff_text *t)
+{
+	int width = names_width(d);
+	bool narrow = t->width && width + 2 + 22 + 22 + 30 > t->width;
+	char old[48], new[48], change[96], line[512];
+
+	for (size_t i = 0; i < d->row_count; i++) {
+		const struct diff_row *row = &d->row[i];
+		size_t len = 0;
+
+		if (i == 0 || strcmp(row->metric, d->row[i - 1].metric) != 0) {
+			say(t, "%s", "");
+			if (narrow)
+				say(t, "%s: old -> new, change (90%% interval)",
+				    row->metric);
+			else
+				say(t, "%-*s  %-20s  %-20s  %s", width,
+				    row->metric, "old", "new",
+				    "change (90% interval)");
 		}
-		if (r == 0)
-			settings[k] = diff_settings(&d->session[k]);
-		if (r == 0 && !settings[k])
-			r = -ENOMEM;
+		diff_side_text(row, 0, old, sizeof(old));
+		diff_side_text(row, 1, new, sizeof(new));
+		change_text(row, change, sizeof(change));
+		if (narrow) {
+			say(t, "%s", d->point[row->point].label);
+			say(t, "  %s -> %s  %s", old, new, change);
+			continue;
+		}
+		len += cell(line + len, sizeof(line) - len,
+			    d->point[row->point].label, width);
+		len += cell(line + len, sizeof(line) - len, old, 20);
+		len += cell(line + len, sizeof(line) - len, new, 20);
+		snprintf(line + len, sizeof(line) - len, "%s", change);
+		say(t, "%s", line);
 	}
-	if (r == 0)
-		drop_treatments(settings);
-	for (int k = 0; k < 2 && r == 0; k++)
-		for (size_t i = 0; r == 0 && i < d->session[k].result_count;
-		     i++)
-			r = diff_match(d, k, i,
-				       cJSON_GetArrayItem(settings[k], (int)i));
-	cJSON_Delete(settings[0]);
-	cJSON_Delete(settings[1]);
-	if (r < 0)
-		return r;
-	if (d->point_count)
-		diff_labels(d);
-	diff_context_changes(d);
-	return diff_rows(d);
 }
 
-int diff_exports(const struct options *given, const char *json_path,
-		 const char *csv_path, char **cause)
+void diff_text(const struct diff *d, const struct diff_text *t)
 {
-	struct diff d = {.path = {given->diff, given->diff_new}};
-	cJSON *json;
-	char *text;
-	int r;
+	text_context(d, t);
+	text_rows(d, t);
+	say(t, "%s", "");
+	for (int k = 0; k < 2; k++)
+		for (size_t j = 0; j < d->point_count; j++) {
+			const struct diff_point *p = &d->point[j];
 
-	*cause = NULL;
-	r = diff_build(&d, given, cause);
-	if (r == 0) {
-		print_escaped("old: %s\nnew: %s\n%s", d.path[0], d.path[1], "");
-		print_context(&d);
-		print_rows(&d);
-		printf("\n");
-		print_only(&d);
-	}
-	if (r == 0 && csv_path)
-		r = diff_csv(&d, csv_path, cause);
-	if (r == 0 && json_path) {
-		json = diff_json(&d);
-		text = json ? cJSON_Print(json) : NULL;
-		r = text ? outfile_write_text(json_path, text, cause) : -ENOMEM;
-		cJSON_free(text);
-		cJSON_Delete(json);
-	}
-	diff_free(&d);
-	return r;
+			if (p->count[k] && !p->count[!k])
+				say(t, "only in %s: %s (%zu run%s)",
+				    k ? "new" : "old", p->label, p->count[k],
+				    p->count[k] == 1 ? "" : "s");
+		}
 }

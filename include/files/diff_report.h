@@ -1,0 +1,20 @@
+/*
+ * --diff OLD NEW: two exports read and compared as model/diff.h says,
+ * printed on standard output, and written as JSON (format "nio-top-diff")
+ * and CSV.
+ */
+#ifndef NIO_TOP_DIFF_REPORT_H
+#define NIO_TOP_DIFF_REPORT_H
+
+#include "options.h"
+
+/*
+ * Compares given->diff (old) with given->diff_new, both read as --load
+ * reads one under the given options; prints the comparison on standard
+ * output and writes it to json_path and csv_path (each may be NULL).  0, or
+ * -errno with *cause (caller frees).
+ */
+int diff_exports(const struct options *given, const char *json_path,
+		 const char *csv_path, char **cause);
+
+#endif

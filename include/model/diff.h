@@ -1,0 +1,89 @@
+/*
+ * Two sets of runs compared as Go's benchstat compares two sets of
+ * benchmark runs.  Runs are matched into points by every setting that
+ * changes the work (strategy, size, flows, mode, receive side, fields and
+ * every other run setting; not the duration, warm-up, round or profile
+ * rate, which only change how it was measured).  A setting each side ran
+ * with one value, a different one in each (--fields 8 against 1), is the
+ * change under test: it does not split points.  For each metric and point
+ * both sides have: the old and new medians with their spread, and the
+ * change with its interval by the analysis' own statistics (stats.h: runs
+ * on a log scale, Welch's t, each bound one-sided 95%), "~" where the
+ * interval holds no change.  Differences of host, settings and environment
+ * come first; points only one side has are listed last.
+ */
+#ifndef NIO_TOP_DIFF_H
+#define NIO_TOP_DIFF_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "session.h"
+#include "stats.h"
+
+#define DIFF_LABEL_MAX 160
+
+/*
+ * One side: the session whose host, environment and settings it had, and
+ * its runs, results[first .. first + count) of a session (its own, or one
+ * that holds both sides' runs).
+ */
+struct diff_side {
+	const struct session *context;
+	const struct session *runs;
+	size_t first, count;
+};
+
+struct diff_point {
+	char *key;	 /* its settings as JSON text: what matches runs */
+	cJSON *settings; /* the same, parsed */
+	enum run_mode mode;
+	size_t *run[2]; /* results of the old side and of the new */
+	size_t count[2];
+	char label[DIFF_LABEL_MAX]; /* "zero-copy 4K x1 stream fields=1" */
+};
+
+/* One metric at one point: the medians, and the change from old to new. */
+struct diff_row {
+	char metric[64];  /* "Gbit/s delivered", "CPU (%), sender" */
+	const char *key;  /* the metric's: "gbps", "p50_us", "cpu_pct" */
+	const char *side; /* "sender", "receiver"; NULL: delivered */
+	size_t point;
+	double median[2], spread[2];
+	size_t runs[2];
+	struct stats_difference change; /* ratio new / old, its interval */
+};
+
+struct diff {
+	struct diff_side side[2];
+	struct diff_point *point;
+	size_t point_count;
+	struct diff_row *row;
+	size_t row_count;
+	cJSON *differences; /* [{"key", "old", "new"}]: null where absent */
+};
+
+/* 0, or -ENOMEM (nothing held). */
+int diff_build(struct diff *d, const struct diff_side side[2]);
+void diff_fini(struct diff *d);
+
+bool diff_row_interval(const struct diff_row *row);
+/* Whether the interval leaves out no change at all. */
+bool diff_row_significant(const struct diff_row *row);
+/* "4.012 ±3% n=3": side k (0 old, 1 new) of a row. */
+void diff_side_text(const struct diff_row *row, int k, char *out, size_t size);
+
+/*
+ * The comparison as text, a line at a time (escaped): width 0 as wide as
+ * its tables take, else a point's figures under its name where the table
+ * would be wider.
+ */
+struct diff_text {
+	int width;
+	void (*line)(void *arg, const char *text);
+	void *arg;
+};
+void diff_text(const struct diff *d, const struct diff_text *t);
+
+#endif
