@@ -6,6 +6,7 @@
 #ifndef NIO_TOP_DIFF_REPORT_H
 #define NIO_TOP_DIFF_REPORT_H
 
+#include "diff.h"
 #include "options.h"
 
 /*
@@ -14,6 +15,9 @@
  * output and writes it to json_path and csv_path (each may be NULL).  0, or
  * -errno with *cause (caller frees).
  */
+/* The comparison's text on standard output. */
+void diff_print(const struct diff *d);
+
 int diff_exports(const struct options *given, const char *json_path,
 		 const char *csv_path, char **cause);
 

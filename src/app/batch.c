@@ -10,6 +10,7 @@
 
 #include "app_private.h"
 #include "clock.h"
+#include "diff_report.h"
 #include "escape.h"
 #include "stream.h"
 #include "units.h"
@@ -330,12 +331,6 @@ int batch_run(struct app *app, struct session *s)
 	return b.failed ? 1 : 0;
 }
 
-static void batch_diff_line(void *arg, const char *text)
-{
-	(void)arg;
-	printf("%s\n", text);
-}
-
 /* A loaded export in batch: its table and analysis, as if just run. */
 int batch_loaded(const struct app *app, const struct session *s)
 {
@@ -356,8 +351,7 @@ int batch_loaded(const struct app *app, const struct session *s)
 		printf("\ncompared: runs 1-%zu against %zu-%zu\n",
 		       app->diff.side[0].count, app->diff.side[0].count + 1,
 		       s->result_count);
-		diff_text(&app->diff,
-			  &(const struct diff_text){.line = batch_diff_line});
+		diff_print(&app->diff);
 	}
 	return failed ? 1 : 0;
 }

@@ -3,14 +3,13 @@
  * it is, so that two exports compare by text.
  */
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "environment.h"
 #include "netns.h"
+#include "sysfile.h"
 
 const char *const env_sysctl_names[] = {
 	"net.core.rmem_default",
@@ -36,29 +35,20 @@ const char *const env_sysctl_names[] = {
 };
 
 /*
- * A small file's text into out, whitespace runs made one space, the end
- * trimmed: 0, or -1 with out empty.
+ * A file's first line into out, each run of blanks one space, none at
+ * either end (tcp_rmem's tabs): 0, or -1 with out empty.
  */
 static int env_file(const char *path, char *out, size_t size)
 {
-	char buf[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
 	size_t len = 0;
 
-	out[0] = '\0';
-	if (fd < 0)
+	if (sysfile_line(path, out, (int)size) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	for (ssize_t i = 0; i < n && len + 1 < size; i++) {
-		bool space = buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n';
+	for (const char *c = out; *c; c++) {
+		bool blank = *c == ' ' || *c == '\t';
 
-		if (space && (len == 0 || out[len - 1] == ' '))
-			continue;
-		out[len++] = space ? ' ' : buf[i];
+		if (!blank || (len && out[len - 1] != ' '))
+			out[len++] = blank ? ' ' : *c;
 	}
 	while (len && out[len - 1] == ' ')
 		len--;

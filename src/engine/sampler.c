@@ -3,13 +3,13 @@
  * side's figures between two samples by the metric table.  What was
  * delivered is the receiving side's, not what was queued.
  */
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sampler.h"
+#include "sysfile.h"
 #include "worker.h"
 
 /* Newer than exports that may lack it. */
@@ -62,20 +62,6 @@ static const struct record_field totals_fields[] = {
 };
 const struct record run_totals_record = RECORD_OF(totals_fields);
 
-/* The start of a /proc file into buf (NUL-terminated): its length, or 0. */
-static size_t proc_head(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return n > 0 ? (size_t)n : 0;
-}
-
 void sampler_host_cpu(struct host_cpu *out)
 {
 	static long hz;
@@ -90,7 +76,7 @@ void sampler_host_cpu(struct host_cpu *out)
 		return;
 	ns = 1e9 / (double)hz;
 	/* cpu user nice system idle iowait irq softirq steal guest guest_nice */
-	if (!proc_head("/proc/stat", buf, sizeof(buf)) ||
+	if (sysfile_line("/proc/stat", buf, sizeof(buf)) < 0 ||
 	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
 		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
 		return;
@@ -102,7 +88,7 @@ void sampler_host_cpu(struct host_cpu *out)
 	out->irq_ns = (uint64_t)((double)(v[5] + v[6]) * ns);
 	out->steal_ns = (uint64_t)((double)v[7] * ns);
 	/* pid (comm) state ... utime stime: fields 14 and 15, after comm. */
-	if (!proc_head("/proc/self/stat", buf, sizeof(buf)))
+	if (sysfile_line("/proc/self/stat", buf, sizeof(buf)) < 0)
 		return;
 	p = strrchr(buf, ')');
 	if (p && sscanf(p + 1,

@@ -129,6 +129,11 @@ static void print_line(void *arg, const char *text)
 	printf("%s\n", text);
 }
 
+void diff_print(const struct diff *d)
+{
+	diff_text(d, &(const struct diff_text){.line = print_line});
+}
+
 /* An export read as --load reads it, the command line's threshold first. */
 static int diff_load(const char *path, const struct options *given,
 		     struct session *s, char **cause)
@@ -149,7 +154,6 @@ int diff_exports(const struct options *given, const char *json_path,
 		 const char *csv_path, char **cause)
 {
 	const char *const paths[2] = {given->diff, given->diff_new};
-	const struct diff_text text = {.line = print_line};
 	struct session s[2];
 	struct diff d;
 	cJSON *json;
@@ -175,7 +179,7 @@ int diff_exports(const struct options *given, const char *json_path,
 		printf("%s: %s\n", k ? "new" : "old", safe ? safe : "?");
 		free(safe);
 	}
-	diff_text(&d, &text);
+	diff_print(&d);
 	if (csv_path)
 		r = diff_csv(&d, csv_path, cause);
 	if (r == 0 && json_path) {
