@@ -613,8 +613,9 @@ static void header_state(const struct explorer *e, char *out, size_t size)
 
 	units_format_size_iec(c->msg_size, bytes, sizeof(bytes));
 	if (e->viewing)
-		snprintf(out, size, "loaded export, %zu runs",
-			 e->session->result_count);
+		snprintf(out, size, "loaded export, %zu run%s",
+			 e->session->result_count,
+			 e->session->result_count == 1 ? "" : "s");
 	else if (e->state == EXPLORER_RUNNING && e->live.starting)
 		snprintf(out, size, "run %u: %s %s x%u%s, getting ready",
 			 e->run_number, c->strategy->name, bytes, c->threads,
