@@ -109,10 +109,16 @@ done
 ok $? "kill -9 while writing ($landed of 5 mid-write): no file left behind"
 # SIGTERM while a large export loads for --batch: it ends at once (the
 # default action: nothing is made yet), not once the file is read.
+# Sent once the file's text is in (its size in memory): mid-load.
 jq '.runs = [range(3000) as $i | .runs[0]]' "$tmp/out/r.json" >"$tmp/huge.json"
 "$NIO_TOP" --batch --load "$tmp/huge.json" -o "$tmp/term.json" >/dev/null 2>&1 &
 loader=$!
-sleep 0.3
+huge_kib=$(($(stat -c %s "$tmp/huge.json") / 1024))
+for _ in $(seq 3000); do
+	rss=$(awk '/^VmRSS/ {print $2}' /proc/$loader/status 2>/dev/null)
+	[ "${rss:-0}" -ge $huge_kib ] && break
+	sleep 0.01
+done
 term_from=$(date +%s%N)
 kill -TERM $loader
 wait $loader
@@ -120,6 +126,32 @@ rc=$?
 ms=$((($(date +%s%N) - term_from) / 1000000))
 [ $rc = 143 ] && [ $ms -lt 1000 ] && [ ! -e "$tmp/term.json" ]
 ok $? "SIGTERM while --load reads a large export: exit $rc in $ms ms, nothing written"
+
+# A long export is read a run at a time (jsonlist.h): each run as the
+# whole file holds it, and an error inside one said as for the whole file,
+# at its line and column in the file.
+jq '.runs = [range(300) as $i | .runs[0]]' "$tmp/out/r.json" >"$tmp/long.json"
+"$NIO_TOP" --batch --load "$tmp/long.json" -o "$tmp/long-again.json" \
+	>/dev/null 2>&1
+jq -e --slurpfile a "$tmp/long.json" '(.runs | length) == 300 and
+	([.runs[] | del(.run)] == [$a[0].runs[] | del(.run)])' \
+	"$tmp/long-again.json" >/dev/null
+ok $? "300 runs loaded one at a time are the file's 300 runs"
+line=$(grep -n '"gbps"' "$tmp/long.json" | sed -n 250p | cut -d: -f1)
+sed "${line}s/\"gbps\": /\"gbps\": ,/" "$tmp/long.json" >"$tmp/long-bad.json"
+"$NIO_TOP" --batch --load "$tmp/long-bad.json" >/dev/null 2>"$tmp/long.err"
+rc=$?
+[ $rc = 1 ] && grep -q "long-bad.json:$line:[0-9]*: runs\[[0-9]*\]\..*gbps: not valid JSON" "$tmp/long.err"
+ok $? "a syntax error in a late run names the file's line $line and the run's key" || diag "$tmp/long.err"
+sed "${line}s/\"gbps\"/\"msgs_per_s\"/" "$tmp/long.json" >"$tmp/long-dup.json"
+"$NIO_TOP" --batch --load "$tmp/long-dup.json" >/dev/null 2>"$tmp/long.err"
+grep -q "long-dup.json: runs\[[0-9]*\]\..*msgs_per_s: the key appears twice" "$tmp/long.err"
+ok $? "a key twice in a late run is named" || diag "$tmp/long.err"
+sed 's/"runs"/"ru\\u006es"/' "$tmp/long.json" >"$tmp/long-escaped.json"
+"$NIO_TOP" --batch --load "$tmp/long-escaped.json" -o "$tmp/long-escaped-again.json" \
+	>/dev/null 2>&1 &&
+	[ "$(jq '.runs | length' "$tmp/long-escaped-again.json")" = 300 ]
+ok $? "\"ru\\u006es\" is the key runs all the same: 300 runs"
 
 # A name a killed writer had for a moment (between naming its file and the
 # rename) is removed by the next write of the same file.

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "jsonlist.h"
 #include "preset.h"
 #include "session.h"
 
@@ -40,9 +41,12 @@ cJSON *export_analysis(const struct session *s);
 int export_load(const char *path, struct session *session,
 		struct options *options, char **cause);
 
-/* The same from a parsed document; path names it in errors. */
-int export_from_json(const cJSON *root, const char *path,
-		     struct session *session, struct options *options,
-		     char **cause);
+/*
+ * The same from a parsed document whose runs come from runs (see jsonlist.h:
+ * root's own "runs" is only checked to be a list); path names it in errors.
+ */
+int export_from_json(const cJSON *root, struct jsonfile_list *runs,
+		     const char *path, struct session *session,
+		     struct options *options, char **cause);
 
 #endif

@@ -17,6 +17,7 @@
 #include "export.h"
 #include "figure.h"
 #include "jsonfile.h"
+#include "jsonlist.h"
 #include "options.h"
 #include "outfile.h"
 #include "plan.h"
@@ -801,16 +802,20 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 int export_load(const char *path, struct session *s, struct options *o,
 		char **cause)
 {
-	cJSON *root;
+	struct jsonfile_list *runs;
+	cJSON *head;
 	int r;
 
 	*cause = NULL;
 	session_init(s);
-	r = jsonfile_read(path, PRESET_EXPORT_MAX, &root, cause);
+	/* Run by run: a long export holds its text and its runs, no tree. */
+	r = jsonfile_read_list(path, PRESET_EXPORT_MAX, "runs", &head, &runs,
+			       cause);
 	if (r < 0)
 		return -EINVAL;
-	r = export_from_json(root, path, s, o, cause);
-	cJSON_Delete(root);
+	r = export_from_json(head, runs, path, s, o, cause);
+	jsonfile_list_free(runs);
+	cJSON_Delete(head);
 	return r;
 }
 
@@ -875,10 +880,12 @@ static int load_environment(const cJSON *root, const char *path,
 	return 0;
 }
 
-int export_from_json(const cJSON *root, const char *path, struct session *s,
-		     struct options *o, char **cause)
+int export_from_json(const cJSON *root, struct jsonfile_list *runs,
+		     const char *path, struct session *s, struct options *o,
+		     char **cause)
 {
-	const cJSON *format, *version, *runs, *run, *agent;
+	const cJSON *format, *version, *agent;
+	cJSON *run = NULL;
 	const char *names[COUNTERS_MAX];
 	char where[4200], capabilities[4200];
 	size_t n = 0;
@@ -888,7 +895,6 @@ int export_from_json(const cJSON *root, const char *path, struct session *s,
 	session_init(s);
 	format = cJSON_GetObjectItemCaseSensitive(root, "format");
 	version = cJSON_GetObjectItemCaseSensitive(root, "version");
-	runs = cJSON_GetObjectItemCaseSensitive(root, "runs");
 	if (!cJSON_IsString(format) ||
 	    strcmp(format->valuestring, EXPORT_FORMAT) != 0) {
 		r = cause_set(cause, -EINVAL,
@@ -939,28 +945,31 @@ int export_from_json(const cJSON *root, const char *path, struct session *s,
 		r = load_environment(root, path, s, cause);
 	if (r < 0)
 		goto out;
-	if (!cJSON_IsArray(runs)) {
+	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "runs"))) {
 		r = cause_set(cause, -EINVAL, "%s: runs: must be a list", path);
 		goto out;
 	}
-	s->results = calloc((size_t)cJSON_GetArraySize(runs) + 1,
-			    sizeof(*s->results));
+	s->results = calloc(jsonfile_list_count(runs) + 1, sizeof(*s->results));
 	if (!s->results) {
 		r = -ENOMEM;
 		goto out;
 	}
-	cJSON_ArrayForEach(run, runs)
-	{
-		snprintf(where, sizeof(where), "%s: runs[%zu]", path, n++);
+	/* One run's tree at a time; the first says what the network was. */
+	while ((r = jsonfile_list_next(runs, &run, cause)) == 1) {
+		snprintf(where, sizeof(where), "%s: runs[%zu]", path, n);
 		r = load_run(run, where, s, &s->results[s->result_count],
 			     cause);
 		s->result_count++;
+		if (r == 0 && n++ == 0)
+			load_topology(cJSON_GetObjectItemCaseSensitive(
+					      run, "topology"),
+				      &s->topo);
+		cJSON_Delete(run);
 		if (r < 0)
 			goto out;
 	}
-	load_topology(cJSON_GetObjectItemCaseSensitive(
-			      cJSON_GetArrayItem(runs, 0), "topology"),
-		      &s->topo);
+	if (r < 0)
+		goto out;
 	session_analyse(s);
 out:
 	if (r < 0)

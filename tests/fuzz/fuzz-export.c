@@ -1,11 +1,50 @@
 /*
  * The export loader (--load FILE): any text either loads as runs or is
  * refused with an error naming the file, and a refused load leaves nothing
- * allocated behind.
+ * allocated behind.  The runs are read one at a time (jsonlist.h): the
+ * pieces must parse exactly when the whole text does, each run as the whole
+ * tree holds it, and a refusal must say what the whole parse says.
  */
 #include "export.h"
 #include "fuzz.h"
 #include "jsonfile.h"
+#include "jsonlist.h"
+
+/* The runs read in pieces, checked against the whole tree's. */
+static int read_pieces(const char *text, size_t size, const cJSON *whole,
+		       const char *whole_cause)
+{
+	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(whole, "runs");
+	const cJSON *expect = cJSON_IsArray(runs) ? runs->child : NULL;
+	struct jsonfile_list *list = NULL;
+	cJSON *head = NULL, *item;
+	char *cause = NULL, *copy = fuzz_text((const uint8_t *)text, size);
+	int r;
+
+	r = jsonfile_parse_list("fuzz.json", copy, size, "runs", &head, &list,
+				&cause);
+	while (r == 0 && (r = jsonfile_list_next(list, &item, &cause)) == 1) {
+		/* A refused whole may first hand out the runs before the fault. */
+		if (whole && (!expect || !cJSON_Compare(item, expect, 1)))
+			fuzz_fail("a run read alone is not the whole's");
+		expect = expect ? expect->next : NULL;
+		cJSON_Delete(item);
+		r = 0;
+	}
+	if ((r < 0) != (whole == NULL))
+		fuzz_fail("pieces %s what the whole %s",
+			  r < 0 ? "refuse" : "accept",
+			  whole ? "accepts" : "refuses");
+	if (r < 0 && strcmp(cause, whole_cause) != 0)
+		fuzz_fail("pieces say \"%s\", the whole \"%s\"", cause,
+			  whole_cause);
+	if (r == 0 && expect)
+		fuzz_fail("runs left out of the pieces");
+	jsonfile_list_free(list);
+	cJSON_Delete(head);
+	free(cause);
+	return r;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -13,6 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int made;
 	char *argv[] = {"nio-top", NULL};
 	char *text = fuzz_text(data, size), *cause = NULL;
+	struct jsonfile_list *runs;
 	struct options opts;
 	struct session session;
 	cJSON *root = NULL;
@@ -26,9 +66,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	opts = defaults;
 	r = jsonfile_parse("fuzz.json", text, size, &root, &cause);
+	read_pieces(text, size, root, cause);
 	if (r == 0) {
-		r = export_from_json(root, "fuzz.json", &session, &opts,
+		runs = jsonfile_list_of(root, "runs");
+		if (!runs)
+			abort();
+		r = export_from_json(root, runs, "fuzz.json", &session, &opts,
 				     &cause);
+		jsonfile_list_free(runs);
 		if (r == 0) {
 			if (session.result_count > 0 && !session.results)
 				fuzz_fail("runs counted but not kept");
