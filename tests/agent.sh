@@ -6,8 +6,9 @@
 # running, and then serves a real client correctly.
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd jq ip timeout python3
-trap 'two_hosts_remove; rm -rf "$tmp"' EXIT
+need_cmd jq ip timeout python3 tmux
+. "$(dirname "$0")/tmux.sh"
+trap 'tmux -S "$sock" kill-server 2>/dev/null; two_hosts_remove; rm -rf "$tmp"' EXIT
 
 two_hosts
 ok $? "two namespaces joined by a veth pair"
@@ -466,6 +467,27 @@ wait "$ticker_pid" 2>/dev/null
 [ $rc = 130 ] && [ $ms -lt 2000 ]
 ok $? "and SIGINT while it waits ends the client at once (exit $rc, $ms ms)" ||
 	diag "$tmp/ticked.err"
+
+# The explorer waiting so for its first run's answer: a key that does not
+# quit is kept for later and the wait goes on; q ends it and nio-top at once.
+ticker 5315
+ui_binary="ip netns exec $host_b $NIO_TOP"
+start -- --connect 198.18.99.1:5315 -s one-copy -m 4K
+wait_for_line 'run asked' 300 "$tmp/ticker.seen"
+T send-keys -t ui 2
+! wait_screen 'interrupted|cannot start' 10 && [ ! -s "$tmp/exit" ]
+ok $? "a key that does not quit leaves the explorer waiting for the agent"
+start=$(date +%s%N)
+T send-keys -t ui q
+wait_exit
+ms=$((($(date +%s%N) - start) / 1000000))
+rc=$(cat "$tmp/exit" 2>/dev/null)
+kill "$ticker_pid" 2>/dev/null
+wait "$ticker_pid" 2>/dev/null
+[ "$rc" = 0 ] && [ $ms -lt 3000 ]
+ok $? "q in the explorer while it waits for the agent quits at once (exit $rc, $ms ms)" ||
+	screen | sed 's/^/# /'
+T kill-server
 kill -TERM "$agent"
 wait "$agent"
 

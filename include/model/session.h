@@ -56,10 +56,11 @@ struct session {
 
 /*
  * Builds the network (or reaches the agent) and the plan: 0 or -errno.
- * wake_fd (or -1): readable, it ends every wait for the agent (-EINTR).
+ * wake (or NULL; kept, and read at each wait): what ends every wait for the
+ * agent (-EINTR), now and at the start of each run (remote.h).
  */
 int session_open(struct session *session, const struct options *options,
-		 int wake_fd, char **cause);
+		 const struct remote_wake *wake, char **cause);
 /* An empty session to load an export into (export_load). */
 void session_init(struct session *session);
 

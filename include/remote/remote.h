@@ -11,16 +11,31 @@
 #include "hostinfo.h"
 #include "run.h"
 
+#include <stdbool.h>
+
 struct remote;
+
+/*
+ * What ends a wait for the agent at once: one of fd[] (-1: none) readable,
+ * and stop(ctx) saying so if stop is set (it reads what made the fd
+ * readable, or the wait would spin: the caller's terminal, where only some
+ * keys quit).  Without stop, any of them ends it: the caller's signals.
+ */
+struct remote_wake {
+	int fd[2];
+	bool (*stop)(void *ctx);
+	void *ctx;
+};
 
 /*
  * Connects to target ("HOST" or "HOST:PORT") and greets the agent, with the
  * secret in auth_file if not NULL: 0, or -errno with *cause.  Every wait
- * for the agent, now and for each run, ends at once with -EINTR when
- * wake_fd (if not -1) is readable: the caller's signals.
+ * for the agent, now and for each run, ends with -EINTR when wake (if not
+ * NULL; the caller's, read at each wait, so it may change) says so.
  */
-int remote_open(const char *target, const char *auth_file, int wake_fd,
-		struct remote **remote, char **cause);
+int remote_open(const char *target, const char *auth_file,
+		const struct remote_wake *wake, struct remote **remote,
+		char **cause);
 void remote_close(struct remote *remote);
 
 /* "198.18.0.1:5310" */

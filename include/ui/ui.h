@@ -28,9 +28,22 @@ void ui_close(struct ui *ui);
 /* The descriptor to poll for input. */
 int ui_input_fd(const struct ui *ui);
 
-/* Reads the waiting input; returns how many commands it wrote to cmd. */
+/*
+ * Reads the waiting input (first what ui_typeahead() kept); returns how many
+ * commands it wrote to cmd.
+ */
 size_t ui_read(struct ui *ui, const struct explorer *e,
 	       struct ui_command cmd[UI_COMMANDS_MAX]);
+
+/*
+ * For a wait outside the loop (a run's set-up waiting for its agent): reads
+ * the keys at the terminal and keeps them for ui_read() (a click is
+ * dropped).  True when one of them quits (q or F10, no name or filter
+ * being typed), or none could be read (the terminal is gone).
+ */
+bool ui_typeahead(struct ui *ui);
+/* Whether ui_typeahead() kept keys that ui_read() has not answered yet. */
+bool ui_typeahead_kept(const struct ui *ui);
 
 /* The terminal changed size (SIGWINCH). */
 void ui_resize(struct ui *ui);

@@ -216,7 +216,7 @@ static int app_session(struct app *app, const struct options *options,
 		       struct session *s, struct options *loaded, char **cause)
 {
 	if (!options->load)
-		return session_open(s, options, app->signal_fd, cause);
+		return session_open(s, options, &app->wake, cause);
 	int r;
 
 	*loaded = *options;
@@ -230,6 +230,19 @@ static int app_session(struct app *app, const struct options *options,
 	if (r == 0 && options->load_new)
 		r = app_load_second(app, options, s, cause);
 	return r;
+}
+
+/*
+ * A wait for the agent woke in the explorer: a signal ends it (left for the
+ * loop to read), and so does a key that quits; the keys are kept for the
+ * explorer to answer once the wait is over.
+ */
+static bool app_wake_stop(void *data)
+{
+	struct app *app = data;
+	struct pollfd pfd = {.fd = app->signal_fd, .events = POLLIN};
+
+	return poll(&pfd, 1, 0) > 0 || ui_typeahead(app->ui);
 }
 
 /*
@@ -392,6 +405,7 @@ int app_run(const struct options *options)
 		loop_teardown(&app);
 		return status;
 	}
+	app.wake = (struct remote_wake){.fd = {app.signal_fd, -1}};
 	if (explore) {
 		app_recall(&opts, &prefs);
 		r = app_open_ui(&opts, &prefs, &ui, &cause);
@@ -401,16 +415,24 @@ int app_run(const struct options *options)
 			loop_teardown(&app);
 			return 1;
 		}
+		app.ui = ui;
+		app.wake = (struct remote_wake){
+			.fd = {app.signal_fd, ui_input_fd(ui)},
+			.stop = app_wake_stop,
+			.ctx = &app};
 	}
 	r = app_session(&app, &opts, &session, &loaded, &cause);
 	if (r < 0) {
 		ui_close(ui);
 		app_say("%s", cause ? cause : strerror(-r));
 		free(cause);
-		/* A signal that ended a wait for the agent is the exit's. */
-		status = r == -EINTR && loop_take_signal(&app)
-				 ? 128 + app.signal
-				 : 1;
+		/*
+		 * A signal that ended a wait for the agent is the exit's; a
+		 * key that quits ended it as the user asked.
+		 */
+		status = r != -EINTR		  ? 1
+			 : loop_take_signal(&app) ? 128 + app.signal
+						  : 0;
 		loop_teardown(&app);
 		return status;
 	}

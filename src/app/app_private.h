@@ -44,6 +44,12 @@ struct frontend {
 struct app {
 	int signal_fd;
 	int timer_fd;
+	/*
+	 * What ends a wait for the agent: the signals, and in the explorer a
+	 * key that quits (its ui).
+	 */
+	struct remote_wake wake;
+	struct ui *ui;
 	int signal;	/* the terminating signal received, or 0 */
 	char *farewell; /* said on stderr once the terminal is back */
 	/* The last checkpoint of the -o export: when it ended, what it cost. */

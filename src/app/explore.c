@@ -251,6 +251,9 @@ static uint64_t explore_deadline(void *data)
 	struct explore *x = data;
 	uint64_t deadline = explorer_deadline_ns(&x->explorer);
 
+	/* Keys typed while a run's set-up waited for the agent: now. */
+	if (ui_typeahead_kept(x->ui))
+		return clock_now_ns();
 	return !deadline || deadline > x->next_draw_ns ? x->next_draw_ns
 						       : deadline;
 }
@@ -280,7 +283,7 @@ static void explore_step(void *data, const struct pollfd *pfd, unsigned int n,
 	bool redraw = false;
 
 	(void)n;
-	if (pfd[0].revents & POLLIN) {
+	if ((pfd[0].revents & POLLIN) || ui_typeahead_kept(x->ui)) {
 		commands = ui_read(x->ui, &x->explorer, cmd);
 		redraw = true;
 	}

@@ -57,11 +57,11 @@ static bool session_may_fall_back(const struct topo_options *t)
 }
 
 /* --connect: the agent, and what it said of itself. */
-static int session_connect(struct session *s, int wake_fd, char **cause)
+static int session_connect(struct session *s, const struct remote_wake *wake,
+			   char **cause)
 {
 	const struct options *o = &s->options;
-	int r = remote_open(o->connect, o->auth_file, wake_fd, &s->remote,
-			    cause);
+	int r = remote_open(o->connect, o->auth_file, wake, &s->remote, cause);
 
 	if (r < 0)
 		return r;
@@ -75,8 +75,8 @@ static int session_connect(struct session *s, int wake_fd, char **cause)
 	return 0;
 }
 
-int session_open(struct session *s, const struct options *options, int wake_fd,
-		 char **cause)
+int session_open(struct session *s, const struct options *options,
+		 const struct remote_wake *wake, char **cause)
 {
 	struct run_config base;
 	int r;
@@ -99,7 +99,7 @@ int session_open(struct session *s, const struct options *options, int wake_fd,
 		r = topo_create(&here, &s->topo, cause);
 	}
 	if (r == 0 && options->connect)
-		r = session_connect(s, wake_fd, cause);
+		r = session_connect(s, wake, cause);
 	if (r < 0) {
 		session_close(s);
 		return r;

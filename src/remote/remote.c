@@ -2,10 +2,10 @@
  * The client's end of the control connection.  Waiting happens only while a
  * run is set up (a few round trips, each with one time limit that nothing
  * the agent sends meanwhile extends, and each ended at once by what the
- * caller's wake descriptor says: a signal); during a run the main loop's
- * tick reads what arrived without waiting.  Messages of an
- * earlier run (a late tick, the report of an aborted run) are skipped by
- * their run number.
+ * caller's wake says: a signal, a key that quits); during a run the main
+ * loop's tick reads what arrived without waiting.  Messages of an earlier
+ * run (a late tick, the report of an aborted run) are skipped by their run
+ * number.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,7 +36,7 @@ struct remote {
 	char *target;
 	char *auth_file;
 	int fd;
-	int wake_fd; /* readable: stop waiting (the caller's signals), or -1 */
+	const struct remote_wake *wake; /* the caller's, or NULL */
 	struct sockaddr_in addr;
 	char name[INET_ADDRSTRLEN + 8];
 	char tool[65];
@@ -90,37 +90,41 @@ static int remote_resolve(const char *target, struct sockaddr_in *addr,
 }
 
 /*
- * Waits for events on fd until deadline_ns (clock_now_ns()) or until
- * wake_fd is readable: 1 (fd is ready), 0 (the deadline passed) or -EINTR
- * (woken; what woke it is left for the caller to read).
+ * Waits for events on fd until deadline_ns (clock_now_ns()) or until wake
+ * says to stop: 1 (fd is ready), 0 (the deadline passed) or -EINTR (woken;
+ * a signal that woke it is left for the caller to read).
  */
-static int remote_wait(int fd, short events, int wake_fd, uint64_t deadline_ns)
+static int remote_wait(int fd, short events, const struct remote_wake *wake,
+		       uint64_t deadline_ns)
 {
 	for (;;) {
-		struct pollfd pfd[2] = {{.fd = fd, .events = events},
-					{.fd = wake_fd, .events = POLLIN}};
+		struct pollfd pfd[3] = {
+			{.fd = fd, .events = events},
+			{.fd = wake ? wake->fd[0] : -1, .events = POLLIN},
+			{.fd = wake ? wake->fd[1] : -1, .events = POLLIN}};
 		uint64_t now = clock_now_ns();
 		int r;
 
 		if (now >= deadline_ns)
 			return 0;
-		r = poll(pfd, wake_fd >= 0 ? 2 : 1,
-			 (int)((deadline_ns - now) / NS_PER_MS) + 1);
+		r = poll(pfd, 3, (int)((deadline_ns - now) / NS_PER_MS) + 1);
 		if (r < 0 && errno != EINTR)
 			return -errno;
-		if (r > 0 && (pfd[1].revents & POLLIN))
+		if (r > 0 && ((pfd[1].revents | pfd[2].revents) & POLLIN) &&
+		    (!wake->stop || wake->stop(wake->ctx)))
 			return -EINTR;
-		if (r > 0)
+		if (r > 0 && pfd[0].revents)
 			return 1;
 	}
 }
 
 /*
  * A connected TCP socket to addr within the time limit: fd or -errno
- * (-EINTR: wake_fd woke the wait).  It blocks afterwards, writes for at most
+ * (-EINTR: wake ended the wait).  It blocks afterwards, writes for at most
  * the same limit.
  */
-static int remote_dial(const struct sockaddr_in *addr, int wake_fd)
+static int remote_dial(const struct sockaddr_in *addr,
+		       const struct remote_wake *wake)
 {
 	struct timeval limit = {.tv_sec = CONNECT_TIMEOUT_MS / 1000};
 	int fd, err = 0, flags, r;
@@ -134,7 +138,7 @@ static int remote_dial(const struct sockaddr_in *addr, int wake_fd)
 			err = errno;
 			goto err;
 		}
-		r = remote_wait(fd, POLLOUT, wake_fd,
+		r = remote_wait(fd, POLLOUT, wake,
 				clock_now_ns() +
 					CONNECT_TIMEOUT_MS * NS_PER_MS);
 		if (r <= 0) {
@@ -266,7 +270,7 @@ static int remote_receive(struct remote *rm, uint64_t deadline_ns, int limit_s,
 
 		if (r != 0)
 			return r < 0 ? r : 0;
-		r = remote_wait(rm->fd, POLLIN, rm->wake_fd, deadline_ns);
+		r = remote_wait(rm->fd, POLLIN, rm->wake, deadline_ns);
 		if (r == 0)
 			return cause_set(cause, -ETIMEDOUT,
 					 "agent %s: no answer within %d s",
@@ -367,7 +371,7 @@ static int remote_greet(struct remote *rm, char **cause)
 		if (r < 0)
 			return r;
 	}
-	rm->fd = remote_dial(&rm->addr, rm->wake_fd);
+	rm->fd = remote_dial(&rm->addr, rm->wake);
 	if (rm->fd == -EINTR)
 		return cause_set(cause, -EINTR,
 				 "interrupted while reaching the agent at %s",
@@ -428,8 +432,9 @@ static int remote_greet(struct remote *rm, char **cause)
 	return 0;
 }
 
-int remote_open(const char *target, const char *auth_file, int wake_fd,
-		struct remote **out, char **cause)
+int remote_open(const char *target, const char *auth_file,
+		const struct remote_wake *wake, struct remote **out,
+		char **cause)
 {
 	struct remote *rm = calloc(1, sizeof(*rm));
 	int r;
@@ -438,7 +443,7 @@ int remote_open(const char *target, const char *auth_file, int wake_fd,
 	if (!rm)
 		return -ENOMEM;
 	rm->fd = -1;
-	rm->wake_fd = wake_fd;
+	rm->wake = wake;
 	rm->target = strdup(target);
 	rm->auth_file = auth_file ? strdup(auth_file) : NULL;
 	r = rm->target && (!auth_file || rm->auth_file)
@@ -502,7 +507,7 @@ static int remote_dial_flows(struct remote *rm, uint16_t port,
 		struct sockaddr_in me;
 		socklen_t len = sizeof(me);
 
-		fds[i] = remote_dial(&to, rm->wake_fd);
+		fds[i] = remote_dial(&to, rm->wake);
 		if (fds[i] < 0 ||
 		    getsockname(fds[i], (struct sockaddr *)&me, &len) < 0) {
 			int r = fds[i] < 0 ? fds[i] : -errno;

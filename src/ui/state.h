@@ -88,7 +88,8 @@ struct ui_commands {
 
 struct ui_view;
 
-#define UI_VIEWS_MAX 16
+#define UI_VIEWS_MAX	 16
+#define UI_TYPEAHEAD_MAX 32
 
 struct ui {
 	SCREEN *screen;
@@ -117,6 +118,9 @@ struct ui {
 	char pending_what[64];	   /* "change the size" */
 	char typed[64];		   /* PROMPT_NAME: the name so far */
 	int refused;		   /* PROMPT_NAME: a key no name has, or 0 */
+	/* Keys read during a wait outside the loop, for ui_read(). */
+	int typeahead[UI_TYPEAHEAD_MAX];
+	size_t typeahead_count;
 	char note[256];
 	uint64_t note_ns; /* when the note was said */
 	bool note_news;	  /* the note is the explorer's, not a key's answer */

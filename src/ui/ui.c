@@ -289,9 +289,11 @@ size_t ui_read(struct ui *ui, const struct explorer *e,
 	       struct ui_command cmd[UI_COMMANDS_MAX])
 {
 	struct ui_commands out = {.count = 0};
+	size_t kept = 0;
 	int ch;
 
-	while ((ch = getch()) != ERR) {
+	while ((ch = kept < ui->typeahead_count ? ui->typeahead[kept++]
+						: getch()) != ERR) {
 		/* resizeterm() queued it: the size is already known. */
 		if (ch == KEY_RESIZE)
 			getmaxyx(stdscr, ui->rows, ui->cols);
@@ -300,8 +302,37 @@ size_t ui_read(struct ui *ui, const struct explorer *e,
 		else
 			ui_key(ui, e, ch, &out);
 	}
+	ui->typeahead_count = 0;
 	memcpy(cmd, out.cmd, out.count * sizeof(*cmd));
 	return out.count;
+}
+
+bool ui_typeahead(struct ui *ui)
+{
+	bool typing = ui->prompt == PROMPT_NAME || ui->prompt == PROMPT_FILTER;
+	bool quits = false, read = false;
+	int ch;
+
+	while ((ch = getch()) != ERR) {
+		const struct ui_key *k = ui_key_find(ch);
+		MEVENT ignored;
+
+		read = true;
+		if (ch == KEY_MOUSE) {
+			getmouse(&ignored);
+			continue;
+		}
+		if (k && k->action == ACT_QUIT && !typing)
+			quits = true;
+		if (ui->typeahead_count < UI_TYPEAHEAD_MAX)
+			ui->typeahead[ui->typeahead_count++] = ch;
+	}
+	return quits || !read;
+}
+
+bool ui_typeahead_kept(const struct ui *ui)
+{
+	return ui->typeahead_count > 0;
 }
 
 void ui_draw(struct ui *ui, const struct explorer *e)
