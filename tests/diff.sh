@@ -32,8 +32,11 @@ awk '/^Gbit\/s/ {t = 1; next} /^$/ {t = 0} t' "$tmp/same.txt" >"$tmp/gbps.txt"
 [ "$(wc -l <"$tmp/gbps.txt")" = 2 ] && ! grep -qv ' ~ (' "$tmp/gbps.txt"
 ok $? "the Gbit/s table shows ~ on both points" || diag "$tmp/same.txt"
 
-# Every Gbit/s figure 1.5 times larger, runs and intervals alike.
-jq '.runs[] |= (.gbps *= 1.5 | .intervals[] |= (.gbps *= 1.5))' "$old" \
+# Every Gbit/s figure 1.5 times larger, runs and intervals alike (and the
+# bytes that make them: a rate beyond its run's bytes is refused).
+jq '.runs[] |= (.gbps *= 1.5 | .intervals[] |= (.gbps *= 1.5)
+	| .bytes_sent = (.bytes_sent * 1.5 | floor)
+	| .bytes_received = (.bytes_received * 1.5 | floor))' "$old" \
 	>"$tmp/faster.json"
 "$NIO_TOP" --diff "$old" "$tmp/faster.json" -o "$tmp/faster-diff.json" \
 	--csv "$tmp/faster.csv" >"$tmp/faster.txt" 2>"$tmp/err"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Files from other people: an export or a preset whose text holds terminal
 # escapes, raw control characters or impossible figures.  What nio-top prints
-# of them is escaped, the SVG stays well-formed XML, raw controls and
-# negative figures are refused naming the key.
+# of them is escaped, the SVG stays well-formed XML, raw controls, negative
+# figures and figures that do not fit each other are refused naming the key.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq python3
 
@@ -41,6 +41,30 @@ for key in gbps measured_s; do
 	[ $? = 1 ] && [[ "$err" == *"runs[0].$key: must be a number >= 0"* ]]
 	ok $? "a negative $key is refused, naming the key (${err#nio-top: })"
 done
+
+# Figures that do not hold together: a rate beyond what the run's totals
+# hold, round-trip percentiles out of order or longer than the run.
+rr=${NIO_TOP_SOURCE:?}/tests/fuzz/corpus/export/rr.json
+refused() { # FILE JQ EXPECTED WHAT
+	jq "$2" "$1" >"$tmp/implausible.json"
+	err=$("$NIO_TOP" --batch --load "$tmp/implausible.json" 2>&1 >/dev/null)
+	[ $? = 1 ] && [[ "$err" == *"$3"* ]]
+	ok $? "$4 is refused, naming the key (${err#nio-top: })"
+}
+refused "$base" '.runs[0].gbps = 1e300' 'runs[0].gbps 1e+300 over' \
+	"a Gbit/s beyond the run's bytes"
+refused "$base" '.runs[0].msgs_per_s = 1e12' 'runs[0].msgs_per_s 1e+12 over' \
+	"more messages than the run counted"
+refused "$rr" '.runs[0].latency_us.p90 = 1' 'runs[0].latency_us.p90: 1 below p50' \
+	"a p90 below the p50"
+refused "$rr" '.runs[0].latency_us.max = 172e6' \
+	'runs[0].latency_us.max: a round trip of 172 s in a run measured over' \
+	"a round trip of 172 s in a 0.2 s run"
+refused "$rr" '.runs[0].latency_us.mean = 2000 | .runs[0].latency_us.max = 3000' \
+	'runs[0].latency_us.mean: 3446 round trips of 2000 us add up to more than' \
+	"round trips that add up to more than the run"
+"$NIO_TOP" --batch --load "$rr" >/dev/null
+ok $? "the same export as it was loads"
 
 # The host's words in an SVG: control characters do not make it ill-formed;
 # a run of 0 Gbit/s on the figures' log scale draws no infinite coordinate.

@@ -76,5 +76,13 @@ int main(void)
 				 "1.72e+05 s do not fit in 1 s of 1 flow"),
 	   "a p50 of 172 s in a 1 s run is refused (%s)", cause);
 	free(cause);
+	rtt = (struct latency_hist){
+		.count = 1000, .sum_ns = 500000000, .max_ns = 172000000000ull};
+	r = check_rtt(8.0, 1000, 1.0, &rtt, &cause);
+	ok(r == -EPROTO && cause &&
+		   strstr(cause, "latency: a round trip of 172 s in a window "
+				 "of 1 s"),
+	   "a max of 172 s in a 1 s run is refused (%s)", cause);
+	free(cause);
 	return tap_done();
 }

@@ -362,6 +362,15 @@ extern const struct record run_summary_record;
  * the window measured nothing.
  */
 double run_result_gbps(const struct run_result *result);
+/*
+ * Whether delivered figures from a peer or a file fit the totals: each rate
+ * (gbps, msgs_per_s) times the window measured_s at most what the totals
+ * hold, 1% and a message over for rounding and two hosts' clocks.  0, or
+ * -EINVAL with *cause naming the key ("gbps 9000 over 2 s ...").
+ */
+int run_rates_check(const struct run_totals *totals,
+		    const struct metric_values *derived, double measured_s,
+		    char **cause);
 double run_result_msgs_per_s(const struct run_result *result);
 
 void run_result_fini(struct run_result *result);

@@ -287,6 +287,28 @@ static int app_open_ui(struct options *o, const struct prefs *p, struct ui **ui,
 	return r;
 }
 
+/*
+ * The explorer's terminal (what the user left last time recalled), and a
+ * wait for the agent that a key that quits ends as well as a signal: 0, or
+ * -errno with *cause.
+ */
+static int app_open_explorer(struct app *app, struct options *o,
+			     struct prefs *p, struct ui **ui, char **cause)
+{
+	int r;
+
+	app_recall(o, p);
+	r = app_open_ui(o, p, ui, cause);
+	if (r < 0)
+		return r;
+	app->ui = *ui;
+	app->wake = (struct remote_wake){
+		.fd = {app->signal_fd, ui_input_fd(*ui)},
+		.stop = app_wake_stop,
+		.ctx = app};
+	return 0;
+}
+
 /* --diff OLD NEW: 0, 1 when an export could not be read or written. */
 static int app_diff(const struct options *o)
 {
@@ -407,19 +429,13 @@ int app_run(const struct options *options)
 	}
 	app.wake = (struct remote_wake){.fd = {app.signal_fd, -1}};
 	if (explore) {
-		app_recall(&opts, &prefs);
-		r = app_open_ui(&opts, &prefs, &ui, &cause);
+		r = app_open_explorer(&app, &opts, &prefs, &ui, &cause);
 		if (r < 0) {
 			app_say("%s", cause ? cause : strerror(-r));
 			free(cause);
 			loop_teardown(&app);
 			return 1;
 		}
-		app.ui = ui;
-		app.wake = (struct remote_wake){
-			.fd = {app.signal_fd, ui_input_fd(ui)},
-			.stop = app_wake_stop,
-			.ctx = &app};
 	}
 	r = app_session(&app, &opts, &session, &loaded, &cause);
 	if (r < 0) {

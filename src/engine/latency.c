@@ -3,10 +3,13 @@
  * position b falls in octave b - 6, sub-bucket (v >> (b - 7)) - 128: the top
  * eight bits of v pick the bucket, so the width is 2^(b-7) <= v / 128.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
+#include "cause.h"
 #include "latency.h"
 
 static const struct record_field summary_fields[] = {
@@ -147,6 +150,50 @@ double latency_hist_quantile(const struct latency_hist *hist, double q)
 		}
 	}
 	return (double)hist->max_ns;
+}
+
+double latency_window_ns(double measured_s, unsigned int flows)
+{
+	return (measured_s * 1.01 + 1) * 1e9 * (flows ? flows : 1);
+}
+
+int latency_summary_check(const struct latency_summary *l, double measured_s,
+			  unsigned int flows, char **cause)
+{
+	/* Each at most the next; written rounded, so a part in 1e9 over. */
+	const struct {
+		const char *key;
+		double us;
+	} order[] = {{"p50", l->p50_us},
+		     {"p90", l->p90_us},
+		     {"p99", l->p99_us},
+		     {"p99_9", l->p99_9_us},
+		     {"max", l->max_us}};
+	double window_us = latency_window_ns(measured_s, 1) / 1e3;
+
+	if (!l->count)
+		return 0;
+	for (size_t i = 1; i < sizeof(order) / sizeof(order[0]); i++)
+		if (order[i].us < order[i - 1].us * (1 - 1e-9))
+			return cause_set(cause, -EINVAL, "%s: %g below %s %g",
+					 order[i].key, order[i].us,
+					 order[i - 1].key, order[i - 1].us);
+	if (l->mean_us > l->max_us * (1 + 1e-9))
+		return cause_set(cause, -EINVAL, "mean: %g above max %g",
+				 l->mean_us, l->max_us);
+	if (l->max_us > window_us)
+		return cause_set(cause, -EINVAL,
+				 "max: a round trip of %g s in a run measured "
+				 "over %g s",
+				 l->max_us / 1e6, measured_s);
+	if (l->mean_us * (double)l->count * 1e3 >
+	    latency_window_ns(measured_s, flows))
+		return cause_set(cause, -EINVAL,
+				 "mean: %" PRIu64 " round trips of %g us add "
+				 "up to more than %g s of %u flow%s",
+				 l->count, l->mean_us, measured_s, flows,
+				 flows == 1 ? "" : "s");
+	return 0;
 }
 
 void latency_hist_summarize(const struct latency_hist *hist,

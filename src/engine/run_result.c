@@ -4,10 +4,12 @@
  * reported them), its intervals, and the checks that make a run failed --
  * a lost byte, a send never completed, a window that delivered nothing.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cause.h"
 #include "run_private.h"
 
 static const struct record_field summary_fields[] = {
@@ -280,6 +282,38 @@ double run_result_gbps(const struct run_result *r)
 double run_result_msgs_per_s(const struct run_result *r)
 {
 	return run_result_delivered(r, "msgs_per_s");
+}
+
+int run_rates_check(const struct run_totals *t,
+		    const struct metric_values *derived, double measured_s,
+		    char **cause)
+{
+	double bytes = (double)(t->bytes_sent > t->bytes_received
+					? t->bytes_sent
+					: t->bytes_received);
+	double messages = (double)(t->messages_sent > t->messages_received
+					   ? t->messages_sent
+					   : t->messages_received);
+	const struct {
+		const char *key;
+		double most; /* the rate times the window, at most */
+	} rates[] = {
+		{"gbps", bytes * 8 / 1e9 * 1.01},
+		{"msgs_per_s", messages * 1.01 + 1},
+	};
+
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		int m = metric_find(rates[i].key);
+		double value = m < 0 ? NAN : derived->value[m];
+
+		if (isfinite(value) && measured_s > 0 &&
+		    value * measured_s > rates[i].most)
+			return cause_set(cause, -EINVAL,
+					 "%s %g over %.3g s is more than its "
+					 "totals hold",
+					 rates[i].key, value, measured_s);
+	}
+	return 0;
 }
 
 const char *run_result_metric_why(const struct run_result *r, bool sender,

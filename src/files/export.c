@@ -703,6 +703,29 @@ static int load_host_load(const cJSON *obj, const char *path,
 	return 0;
 }
 
+/*
+ * Figures that a run cannot have: rates beyond what its totals hold, round
+ * trips out of order or longer than the run.
+ */
+static int load_plausible(const struct run_result *r, const char *path,
+			  char **cause)
+{
+	char *why = NULL;
+	int err;
+
+	if (run_rates_check(&r->totals, &r->receiver.derived, r->measured_s,
+			    &why) < 0)
+		err = cause_set(cause, -EINVAL, "%s.%s", path, why);
+	else if (r->config.mode == RUN_RR &&
+		 latency_summary_check(&r->latency, r->measured_s,
+				       r->config.threads, &why) < 0)
+		err = cause_set(cause, -EINVAL, "%s.latency_us.%s", path, why);
+	else
+		err = 0;
+	free(why);
+	return err;
+}
+
 static int load_run(const cJSON *obj, const char *path, struct session *s,
 		    struct run_result *r, char **cause)
 {
@@ -754,6 +777,8 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 	if (r->config.mode == RUN_RR &&
 	    codec_read(&latency_summary_record, part, &r->latency, at,
 		       CODEC_FILE, cause) < 0)
+		return -EINVAL;
+	if (load_plausible(r, path, cause) < 0)
 		return -EINVAL;
 	if (load_sockets(obj, path, r, cause) < 0 ||
 	    load_host_load(obj, path, &r->host_load, cause) < 0)

@@ -490,40 +490,27 @@ int proto_check_result(const struct run_totals *t,
 		       const struct latency_hist *rtt, unsigned int flows,
 		       char **cause)
 {
-	/* A flow's round trips follow each other: they fit in its window. */
-	double most_ns = (measured_s * 1.01 + 1) * 1e9 * flows;
+	char *why = NULL;
+	int r;
 
-	if (rtt && (double)rtt->sum_ns > most_ns)
+	/* A flow's round trips follow each other: they fit in its window. */
+	if (rtt && (double)rtt->sum_ns > latency_window_ns(measured_s, flows))
 		return cause_set(cause, -EPROTO,
 				 "latency: %" PRIu64 " round trips that add "
 				 "up to %.3g s do not fit in %.3g s of %u "
 				 "flow%s",
 				 rtt->count, (double)rtt->sum_ns / 1e9,
 				 measured_s, flows, flows == 1 ? "" : "s");
-	double bytes = (double)(t->bytes_sent > t->bytes_received
-					? t->bytes_sent
-					: t->bytes_received);
-	double messages = (double)(t->messages_sent > t->messages_received
-					   ? t->messages_sent
-					   : t->messages_received);
-	const struct {
-		const char *key;
-		double most; /* the rate times the window, at most */
-	} rates[] = {
-		{"gbps", bytes * 8 / 1e9 * 1.01},
-		{"msgs_per_s", messages * 1.01 + 1},
-	};
-
-	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
-		int m = metric_find(rates[i].key);
-		double value = m < 0 ? NAN : derived->value[m];
-
-		if (isfinite(value) && measured_s > 0 &&
-		    value * measured_s > rates[i].most)
-			return cause_set(cause, -EPROTO,
-					 "derived.%s %g over %.3g s is more "
-					 "than its totals hold",
-					 rates[i].key, value, measured_s);
+	if (rtt && (double)rtt->max_ns > latency_window_ns(measured_s, 1))
+		return cause_set(cause, -EPROTO,
+				 "latency: a round trip of %.3g s in a window "
+				 "of %.3g s",
+				 (double)rtt->max_ns / 1e9, measured_s);
+	r = run_rates_check(t, derived, measured_s, &why);
+	if (r < 0) {
+		cause_set(cause, -EPROTO, "derived.%s", why);
+		free(why);
+		return -EPROTO;
 	}
 	return 0;
 }
