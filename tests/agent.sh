@@ -488,6 +488,38 @@ wait "$ticker_pid" 2>/dev/null
 ok $? "q in the explorer while it waits for the agent quits at once (exit $rc, $ms ms)" ||
 	screen | sed 's/^/# /'
 T kill-server
+
+# An agent that never greets: the explorer says what it waits for, and q
+# ends that wait too.
+rm -f "$tmp/silent.up"
+ip netns exec "$host_a" timeout 40 python3 -c '
+import socket, sys
+s = socket.socket()
+s.bind(("198.18.99.1", 5316))
+s.listen(1)
+open(sys.argv[1], "w").write("listening\n")
+c, _ = s.accept()
+c.recv(100)
+open(sys.argv[1], "a").write("hello kept\n")
+c.recv(100)' "$tmp/silent.up" &
+silent_pid=$!
+wait_for_line 'listening' 300 "$tmp/silent.up"
+start -- --connect 198.18.99.1:5316 -s one-copy -m 4K
+wait_for_line 'hello kept' 300 "$tmp/silent.up" &&
+	wait_screen 'Reaching the agent 198\.18\.99\.1:5316 \.\.\.' 50 &&
+	screen | grep -q 'q quits'
+ok $? "while the agent is reached the explorer says so, and that q quits" ||
+	screen | sed 's/^/# /'
+start=$(date +%s%N)
+T send-keys -t ui q
+wait_exit
+ms=$((($(date +%s%N) - start) / 1000000))
+rc=$(cat "$tmp/exit" 2>/dev/null)
+kill "$silent_pid" 2>/dev/null
+wait "$silent_pid" 2>/dev/null
+[ "$rc" = 0 ] && [ $ms -lt 3000 ]
+ok $? "q while the agent is reached quits at once (exit $rc, $ms ms)"
+T kill-server
 kill -TERM "$agent"
 wait "$agent"
 

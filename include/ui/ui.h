@@ -45,6 +45,12 @@ bool ui_typeahead(struct ui *ui);
 /* Whether ui_typeahead() kept keys that ui_read() has not answered yet. */
 bool ui_typeahead_kept(const struct ui *ui);
 
+/*
+ * Before the explorer has anything to show (its agent being reached): what
+ * it waits for, in the middle of the screen, and that q quits.
+ */
+void ui_draw_waiting(struct ui *ui, const char *what);
+
 /* The terminal changed size (SIGWINCH). */
 void ui_resize(struct ui *ui);
 

@@ -215,6 +215,13 @@ static int app_load_second(struct app *app, const struct options *options,
 static int app_session(struct app *app, const struct options *options,
 		       struct session *s, struct options *loaded, char **cause)
 {
+	if (!options->load && options->connect && app->ui) {
+		char what[300];
+
+		snprintf(what, sizeof(what), "Reaching the agent %s ...",
+			 options->connect);
+		ui_draw_waiting(app->ui, what);
+	}
 	if (!options->load)
 		return session_open(s, options, &app->wake, cause);
 	int r;

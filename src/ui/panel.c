@@ -720,6 +720,15 @@ void ui_draw_too_small(const struct ui *ui)
 	ui_text(ui->rows / 2 + 1, 1, ui->cols - 2, ROLE_INACTIVE, "q quits");
 }
 
+void ui_draw_waiting(struct ui *ui, const char *what)
+{
+	attrset(theme_attr(ROLE_TEXT));
+	erase();
+	ui_text(ui->rows / 2 - 1, 1, ui->cols - 2, ROLE_HIGHLIGHT, "%s", what);
+	ui_text(ui->rows / 2, 1, ui->cols - 2, ROLE_INACTIVE, "q quits");
+	refresh();
+}
+
 /* A function key in the bar: its label, its word, how much it is needed. */
 struct bar_item {
 	const char *label;
