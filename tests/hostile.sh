@@ -58,7 +58,7 @@ refused "$base" '.runs[0].msgs_per_s = 1e12' 'runs[0].msgs_per_s 1e+12 over' \
 refused "$rr" '.runs[0].latency_us.p90 = 1' 'runs[0].latency_us.p90: 1 below p50' \
 	"a p90 below the p50"
 refused "$rr" '.runs[0].latency_us.max = 172e6' \
-	'runs[0].latency_us.max: a round trip of 172 s in a run measured over' \
+	'runs[0].latency_us.max: a round trip of 172 s in a run of' \
 	"a round trip of 172 s in a 0.2 s run"
 refused "$rr" '.runs[0].latency_us.mean = 2000 | .runs[0].latency_us.max = 3000' \
 	'runs[0].latency_us.mean: 3446 round trips of 2000 us add up to more than' \

@@ -25,7 +25,7 @@ static int check_rtt(double gbps, double msgs_per_s, double measured_s,
 	d.value[metric_find("gbps")] = gbps;
 	d.value[metric_find("msgs_per_s")] = msgs_per_s;
 	*cause = NULL;
-	return proto_check_result(&t, &d, measured_s, rtt, 1, cause);
+	return proto_check_result(&t, &d, measured_s, 0, rtt, 1, cause);
 }
 
 static int check(double gbps, double msgs_per_s, double measured_s,

@@ -69,20 +69,21 @@ void latency_hist_subtract(struct latency_hist *hist,
 /* The value at quantile q (0 < q <= 1), in ns; 0 for an empty histogram. */
 double latency_hist_quantile(const struct latency_hist *hist, double q);
 /*
- * The longest a window of measured_s lets flows' round trips take, in ns:
- * one of them, or all of a flow's end to end (1% and a second of slack for
- * two hosts' clocks).
+ * The longest that flows' round trips can take in span_s (a measured window
+ * and the warm-up before it, where the first may have begun), in ns: one of
+ * them, or all of a flow's end to end (1% and a second of slack for two
+ * hosts' clocks).
  */
-double latency_window_ns(double measured_s, unsigned int flows);
+double latency_window_ns(double span_s, unsigned int flows);
 
 /*
  * Whether a summary from a file holds together: each percentile at most the
  * next and the maximum, the mean at most the maximum, and the round trips of
- * flows within a window of measured_s (latency_window_ns()).  0, or -EINVAL
- * with *cause naming the key ("p90: 12.5 below p50 30").
+ * flows within a run of span_s (latency_window_ns()).  0, or -EINVAL with
+ * *cause naming the key ("p90: 12.5 below p50 30").
  */
-int latency_summary_check(const struct latency_summary *summary,
-			  double measured_s, unsigned int flows, char **cause);
+int latency_summary_check(const struct latency_summary *summary, double span_s,
+			  unsigned int flows, char **cause);
 
 void latency_hist_summarize(const struct latency_hist *hist,
 			    struct latency_summary *out);

@@ -86,12 +86,13 @@ unsigned int proto_run_id(const cJSON *msg);
  * What a peer's report can hold: in its measured window (measured_s) it
  * cannot have moved more bytes or messages than its totals hold (1% and a
  * message of rounding allowed), nor its flows' round trips (rtt, or NULL)
- * have taken longer than the window.  0, or -EPROTO with *cause naming the
- * figure.
+ * have taken longer than the window and the warm-up before it (warmup_s:
+ * one begun there may end in the window), together or any one of them.  0,
+ * or -EPROTO with *cause naming the figure.
  */
 int proto_check_result(const struct run_totals *totals,
 		       const struct metric_values *derived, double measured_s,
-		       const struct latency_hist *rtt, unsigned int flows,
-		       char **cause);
+		       double warmup_s, const struct latency_hist *rtt,
+		       unsigned int flows, char **cause);
 
 #endif

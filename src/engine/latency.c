@@ -152,12 +152,12 @@ double latency_hist_quantile(const struct latency_hist *hist, double q)
 	return (double)hist->max_ns;
 }
 
-double latency_window_ns(double measured_s, unsigned int flows)
+double latency_window_ns(double span_s, unsigned int flows)
 {
-	return (measured_s * 1.01 + 1) * 1e9 * (flows ? flows : 1);
+	return (span_s * 1.01 + 1) * 1e9 * (flows ? flows : 1);
 }
 
-int latency_summary_check(const struct latency_summary *l, double measured_s,
+int latency_summary_check(const struct latency_summary *l, double span_s,
 			  unsigned int flows, char **cause)
 {
 	/* Each at most the next; written rounded, so a part in 1e9 over. */
@@ -169,7 +169,7 @@ int latency_summary_check(const struct latency_summary *l, double measured_s,
 		     {"p99", l->p99_us},
 		     {"p99_9", l->p99_9_us},
 		     {"max", l->max_us}};
-	double window_us = latency_window_ns(measured_s, 1) / 1e3;
+	double window_us = latency_window_ns(span_s, 1) / 1e3;
 
 	if (!l->count)
 		return 0;
@@ -182,16 +182,17 @@ int latency_summary_check(const struct latency_summary *l, double measured_s,
 		return cause_set(cause, -EINVAL, "mean: %g above max %g",
 				 l->mean_us, l->max_us);
 	if (l->max_us > window_us)
-		return cause_set(cause, -EINVAL,
-				 "max: a round trip of %g s in a run measured "
-				 "over %g s",
-				 l->max_us / 1e6, measured_s);
+		return cause_set(
+			cause, -EINVAL,
+			"max: a round trip of %.3g s in a run of %.3g s "
+			"(warm-up and window)",
+			l->max_us / 1e6, span_s);
 	if (l->mean_us * (double)l->count * 1e3 >
-	    latency_window_ns(measured_s, flows))
+	    latency_window_ns(span_s, flows))
 		return cause_set(cause, -EINVAL,
 				 "mean: %" PRIu64 " round trips of %g us add "
-				 "up to more than %g s of %u flow%s",
-				 l->count, l->mean_us, measured_s, flows,
+				 "up to more than %.3g s of %u flow%s",
+				 l->count, l->mean_us, span_s, flows,
 				 flows == 1 ? "" : "s");
 	return 0;
 }

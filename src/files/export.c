@@ -717,8 +717,11 @@ static int load_plausible(const struct run_result *r, const char *path,
 			    &why) < 0)
 		err = cause_set(cause, -EINVAL, "%s.%s", path, why);
 	else if (r->config.mode == RUN_RR &&
-		 latency_summary_check(&r->latency, r->measured_s,
-				       r->config.threads, &why) < 0)
+		 latency_summary_check(
+			 &r->latency,
+			 r->measured_s +
+				 (double)r->config.settings.warmup_ms / 1e3,
+			 r->config.threads, &why) < 0)
 		err = cause_set(cause, -EINVAL, "%s.latency_us.%s", path, why);
 	else
 		err = 0;

@@ -487,21 +487,26 @@ unsigned int proto_run_id(const cJSON *msg)
 
 int proto_check_result(const struct run_totals *t,
 		       const struct metric_values *derived, double measured_s,
-		       const struct latency_hist *rtt, unsigned int flows,
-		       char **cause)
+		       double warmup_s, const struct latency_hist *rtt,
+		       unsigned int flows, char **cause)
 {
 	char *why = NULL;
 	int r;
 
-	/* A flow's round trips follow each other: they fit in its window. */
-	if (rtt && (double)rtt->sum_ns > latency_window_ns(measured_s, flows))
+	/*
+	 * A flow's round trips follow each other: they fit in its window (the
+	 * first may have begun in the warm-up).
+	 */
+	if (rtt && (double)rtt->sum_ns >
+			   latency_window_ns(measured_s + warmup_s, flows))
 		return cause_set(cause, -EPROTO,
 				 "latency: %" PRIu64 " round trips that add "
 				 "up to %.3g s do not fit in %.3g s of %u "
 				 "flow%s",
 				 rtt->count, (double)rtt->sum_ns / 1e9,
 				 measured_s, flows, flows == 1 ? "" : "s");
-	if (rtt && (double)rtt->max_ns > latency_window_ns(measured_s, 1))
+	if (rtt &&
+	    (double)rtt->max_ns > latency_window_ns(measured_s + warmup_s, 1))
 		return cause_set(cause, -EPROTO,
 				 "latency: a round trip of %.3g s in a window "
 				 "of %.3g s",

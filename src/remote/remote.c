@@ -45,6 +45,7 @@ struct remote {
 	unsigned int last_id; /* the current run's number */
 	unsigned int events;  /* counters the agent reads per thread */
 	unsigned int flows;   /* the current run's */
+	double warmup_s;      /* the current run's */
 	struct run_far_view view;
 };
 
@@ -579,6 +580,7 @@ static int remote_start(void *data, const struct run_config *config, int *fds,
 	view_reset(&rm->view);
 	rm->events = config->counters ? config->counters->count : 0;
 	rm->flows = config->threads;
+	rm->warmup_s = (double)config->settings.warmup_ms / 1e3;
 
 	msg = proto_message("run", id);
 	cJSON_AddStringToObject(msg, "agent_side", run_role_name(agent));
@@ -743,6 +745,7 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 		return -EINVAL;
 	if (proto_check_result(&v->totals, &v->side.derived,
 			       cJSON_IsNumber(window) ? window->valuedouble : 0,
+			       rm->warmup_s,
 			       v->has_latency ? &v->latency : NULL, rm->flows,
 			       &why) < 0) {
 		cause_set(cause, -EPROTO, "agent %s sent a bad result: %s",
