@@ -154,6 +154,17 @@ T send-keys -t ui q q
 wait_exit
 T kill-server
 
+# A thousand runs: the numbers get a fourth digit and the columns stay put.
+jq '.runs = [range(1000) as $i | .runs[0] | .run = $i + 1]' "$tmp/zc.json" \
+	>"$tmp/many.json"
+size=80x24 start "${utf8[@]}" -- --load "$tmp/many.json"
+wait_screen ' 1000 zero-copy' 50
+at() { screen | grep " $1 zero-copy" | awk -v n="$1" '{print index($0, n " zero-copy") + length(n)}'; }
+[ -n "$(at 999)" ] && [ "$(at 999)" = "$(at 1000)" ]
+ok $? "rows 999 and 1000 start their run at the same column ($(at 999), $(at 1000))" ||
+	screen | sed 's/^/# /'
+T kill-server
+
 [ "$(net_snapshot)" = "$before" ]
 ok $? "no namespace or link left behind"
 done_testing

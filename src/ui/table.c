@@ -547,7 +547,7 @@ static size_t runs_columns_shown(const struct ui_column *col, size_t columns,
 #define RUNS_LABEL_WIDE 56
 #define RUNS_WIDE	110
 /* "*", the number, the run, its mode, its seconds (and maybe a mark) */
-#define RUNS_OWN(label) (1 + 4 + 1 + (label) + 8 + 7)
+#define RUNS_OWN(number, label) (1 + 1 + (number) + 1 + (label) + 8 + 7)
 
 /* What a draw of the table lays out: columns, widths and order. */
 struct table_layout {
@@ -555,7 +555,7 @@ struct table_layout {
 	size_t show[UI_COLUMNS_MAX];
 	size_t columns, shown;
 	bool rr;
-	int label_w, mark_w, width;
+	int number_w, label_w, mark_w, width;
 };
 
 static void table_layout(const struct ui *ui, const struct explorer *e,
@@ -563,6 +563,10 @@ static void table_layout(const struct ui *ui, const struct explorer *e,
 {
 	t->columns = ui_runs_columns(t->col);
 	t->rr = ui_runs_rr(e);
+	/* The numbers as wide as the last (three digits at least). */
+	t->number_w = snprintf(NULL, 0, "%zu", e->session->result_count);
+	if (t->number_w < 3)
+		t->number_w = 3;
 	t->label_w = RUNS_LABEL;
 	t->mark_w = 0;
 	t->width = width;
@@ -579,8 +583,9 @@ static void table_layout(const struct ui *ui, const struct explorer *e,
 		if (w && w + 1 > t->mark_w)
 			t->mark_w = w + 1;
 	}
-	t->shown = runs_fit(ui, t->col, t->columns, t->rr,
-			    width - RUNS_OWN(t->label_w) - t->mark_w, t->show);
+	t->shown = runs_fit(
+		ui, t->col, t->columns, t->rr,
+		width - RUNS_OWN(t->number_w, t->label_w) - t->mark_w, t->show);
 }
 
 /* The box and its title: the filter, the sort, and what does not fit. */
@@ -606,9 +611,9 @@ static void table_box(struct ui *ui, const struct explorer *e,
 static void table_head(const struct rect *r, const struct table_layout *t)
 {
 	char line[512];
-	size_t n = (size_t)snprintf(line, sizeof(line),
-				    "  %3s %-*s  %-6s %6s%*s", "#", t->label_w,
-				    "run", "mode", "secs", t->mark_w, "");
+	size_t n = (size_t)snprintf(
+		line, sizeof(line), "  %*s %-*s  %-6s %6s%*s", t->number_w, "#",
+		t->label_w, "run", "mode", "secs", t->mark_w, "");
 
 	for (size_t c = 0; c < t->shown && n < sizeof(line); c++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
@@ -627,10 +632,10 @@ static void table_row(const struct ui *ui, const struct explorer *e, size_t k,
 
 	ui_result_label(res, label, sizeof(label));
 	ui_label_fit(ui->utf8, label, t->label_w, field, sizeof(field));
-	n = (size_t)snprintf(line, sizeof(line), "%s %3zu %s  %-6s %6.2f%*s",
-			     ui_runs_marked(ui, k) ? "*" : " ", k + 1, field,
-			     run_mode_name(res->config.mode), res->measured_s,
-			     t->mark_w, mark);
+	n = (size_t)snprintf(line, sizeof(line), "%s %*zu %s  %-6s %6.2f%*s",
+			     ui_runs_marked(ui, k) ? "*" : " ", t->number_w,
+			     k + 1, field, run_mode_name(res->config.mode),
+			     res->measured_s, t->mark_w, mark);
 	/* A failed run says why where its figures would be. */
 	if (res->error)
 		snprintf(line + n, sizeof(line) - n, "  failed: %s",
