@@ -468,6 +468,19 @@ wait "$ticker_pid" 2>/dev/null
 ok $? "and SIGINT while it waits ends the client at once (exit $rc, $ms ms)" ||
 	diag "$tmp/ticked.err"
 
+# quit_timed PID: q to the explorer; $ms until it has exited and $rc its
+# status; then PID (the fake agent it waited for) is stopped.
+quit_timed() {
+	local from
+	from=$(date +%s%N)
+	T send-keys -t ui q
+	wait_exit
+	ms=$((($(date +%s%N) - from) / 1000000))
+	rc=$(cat "$tmp/exit" 2>/dev/null)
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # The explorer waiting so for its first run's answer: a key that does not
 # quit is kept for later and the wait goes on; q ends it and nio-top at once.
 ticker 5315
@@ -477,13 +490,7 @@ wait_for_line 'run asked' 300 "$tmp/ticker.seen"
 T send-keys -t ui 2
 ! wait_screen 'interrupted|cannot start' 10 && [ ! -s "$tmp/exit" ]
 ok $? "a key that does not quit leaves the explorer waiting for the agent"
-start=$(date +%s%N)
-T send-keys -t ui q
-wait_exit
-ms=$((($(date +%s%N) - start) / 1000000))
-rc=$(cat "$tmp/exit" 2>/dev/null)
-kill "$ticker_pid" 2>/dev/null
-wait "$ticker_pid" 2>/dev/null
+quit_timed "$ticker_pid"
 [ "$rc" = 0 ] && [ $ms -lt 3000 ]
 ok $? "q in the explorer while it waits for the agent quits at once (exit $rc, $ms ms)" ||
 	screen | sed 's/^/# /'
@@ -510,13 +517,7 @@ wait_for_line 'hello kept' 300 "$tmp/silent.up" &&
 	screen | grep -q 'q quits'
 ok $? "while the agent is reached the explorer says so, and that q quits" ||
 	screen | sed 's/^/# /'
-start=$(date +%s%N)
-T send-keys -t ui q
-wait_exit
-ms=$((($(date +%s%N) - start) / 1000000))
-rc=$(cat "$tmp/exit" 2>/dev/null)
-kill "$silent_pid" 2>/dev/null
-wait "$silent_pid" 2>/dev/null
+quit_timed "$silent_pid"
 [ "$rc" = 0 ] && [ $ms -lt 3000 ]
 ok $? "q while the agent is reached quits at once (exit $rc, $ms ms)"
 T kill-server
