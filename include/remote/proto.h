@@ -28,6 +28,12 @@
 #define PROTO_CLIENT_LINE_MAX (1024 * 1024)
 /* The longest shared secret (--auth-file), on both ends. */
 #define PROTO_SECRET_MAX 256
+/*
+ * What an agent tells a connection it drops to make room for a newer one,
+ * every handshake being taken: a client says hello again.
+ */
+#define PROTO_BUSY_GREETING                                                    \
+	"busy: too many connections waiting to be greeted; try again"
 
 /*
  * The shared secret in path (--auth-file): the whole file, one line of 1 ..

@@ -524,9 +524,7 @@ static void agent_accept(struct agent *a)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count));
 	h = handshake_room(a, from.sin_addr);
 	if (h->fd >= 0)
-		handshake_drop(a, h,
-			       "busy: too many connections waiting to be "
-			       "greeted; try again");
+		handshake_drop(a, h, PROTO_BUSY_GREETING);
 	inet_ntop(AF_INET, &from.sin_addr, ip, sizeof(ip));
 	snprintf(h->peer, sizeof(h->peer), "%s:%u", ip, ntohs(from.sin_port));
 	h->fd = fd;

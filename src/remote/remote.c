@@ -14,6 +14,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 
 #define CONNECT_TIMEOUT_MS 5000
 #define REPLY_TIMEOUT_MS   10000
+#define RETRY_PAUSE_MS	   100
 
 struct remote {
 	char *target;
@@ -358,20 +360,17 @@ static void host_printable(struct host_info *h)
 	}
 }
 
-/* Connects and greets: the agent's version must be this one's. */
-static int remote_greet(struct remote *rm, char **cause)
+/*
+ * Connects and says hello; the answer in *reply and *type.  The first hello
+ * sets *deadline_ns (when 0): every answer to a hello comes by then.
+ */
+static int remote_hello(struct remote *rm, const char *secret,
+			uint64_t *deadline_ns, cJSON **reply, const char **type,
+			char **cause)
 {
-	char secret[PROTO_SECRET_MAX + 1], *text;
-	cJSON *msg, *reply;
-	const char *type;
-	uint64_t version;
+	cJSON *msg;
 	int r;
 
-	if (rm->auth_file) {
-		r = proto_read_secret(rm->auth_file, secret, cause);
-		if (r < 0)
-			return r;
-	}
 	rm->fd = remote_dial(&rm->addr, rm->wake);
 	if (rm->fd == -EINTR)
 		return cause_set(cause, -EINTR,
@@ -385,17 +384,67 @@ static int remote_greet(struct remote *rm, char **cause)
 	msg = proto_message("hello", 0);
 	cJSON_AddNumberToObject(msg, "version", PROTO_VERSION);
 	cJSON_AddStringToObject(msg, "tool", "nio-top " NIO_TOP_VERSION);
-	if (rm->auth_file)
+	if (secret)
 		cJSON_AddStringToObject(msg, "secret", secret);
 	r = proto_send(rm->fd, msg);
 	cJSON_Delete(msg);
-	explicit_bzero(secret, sizeof(secret));
 	if (r < 0)
 		return cause_set(cause, r, "agent %s: %s", rm->name,
 				 strerror(-r));
-	r = remote_receive(
-		rm, clock_now_ns() + (uint64_t)REPLY_TIMEOUT_MS * NS_PER_MS,
-		REPLY_TIMEOUT_MS / 1000, &reply, &type, cause);
+	if (!*deadline_ns)
+		*deadline_ns = clock_now_ns() +
+			       (uint64_t)REPLY_TIMEOUT_MS * NS_PER_MS;
+	return remote_receive(rm, *deadline_ns, REPLY_TIMEOUT_MS / 1000, reply,
+			      type, cause);
+}
+
+/* Whether the agent dropped this connection to make room (try again). */
+static bool remote_told_busy(const cJSON *reply, const char *type)
+{
+	const cJSON *why = cJSON_GetObjectItemCaseSensitive(reply, "error");
+
+	return strcmp(type, "error") == 0 && cJSON_IsString(why) &&
+	       strcmp(why->valuestring, PROTO_BUSY_GREETING) == 0;
+}
+
+/*
+ * Connects and greets: the agent's version must be this one's.  A hello
+ * dropped to make room for another connection is said again
+ * RETRY_PAUSE_MS later, while the answer's time lasts.
+ */
+static int remote_greet(struct remote *rm, char **cause)
+{
+	char secret[PROTO_SECRET_MAX + 1], *text;
+	uint64_t version, deadline = 0;
+	cJSON *reply;
+	const char *type;
+	int r;
+
+	if (rm->auth_file) {
+		r = proto_read_secret(rm->auth_file, secret, cause);
+		if (r < 0)
+			return r;
+	}
+	for (;;) {
+		r = remote_hello(rm, rm->auth_file ? secret : NULL, &deadline,
+				 &reply, &type, cause);
+		if (r < 0 || !remote_told_busy(reply, type) ||
+		    clock_now_ns() + RETRY_PAUSE_MS * NS_PER_MS >= deadline)
+			break;
+		cJSON_Delete(reply);
+		close(rm->fd);
+		rm->fd = -1;
+		if (remote_wait(-1, 0, rm->wake,
+				clock_now_ns() + RETRY_PAUSE_MS * NS_PER_MS) ==
+		    -EINTR) {
+			r = cause_set(cause, -EINTR,
+				      "interrupted while reaching the agent "
+				      "at %s",
+				      rm->name);
+			break;
+		}
+	}
+	explicit_bzero(secret, sizeof(secret));
 	if (r < 0)
 		return r;
 	if (strcmp(type, "welcome") != 0) {
