@@ -13,13 +13,17 @@ trap 'tmux -S "$sock" kill-server 2>/dev/null; two_hosts_remove; rm -rf "$tmp"' 
 two_hosts
 ok $? "two namespaces joined by a veth pair"
 
-# say LINE...: sends the lines from $host_b on one connection and prints what
-# the agent answers until it closes (at most 3 s).
+# say LINE...: sends the lines from $host_b on one connection and prints the
+# agent's answers, one a line sent, or those before it closes (at most 20 s:
+# a loaded machine may take seconds to greet).
 say() {
-	ip netns exec "$host_b" timeout 3 bash -c '
+	ip netns exec "$host_b" timeout 20 bash -c '
 		exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
 		for line in "$@"; do printf "%s\n" "$line" >&3; done
-		cat <&3' say "$@"
+		for _ in "$@"; do
+			IFS= read -r answer <&3 || break
+			printf "%s\n" "$answer"
+		done' say "$@"
 }
 
 # good_run: a real client's run is clean, bytes equal on both hosts.
