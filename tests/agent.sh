@@ -115,9 +115,10 @@ client --batch -s one-copy -m 4K -d 0.2 >/dev/null 2>"$tmp/busy.err"
 	"$tmp/busy.err"
 ok $? "a second client is refused: the agent is busy with the first"
 failed=$(grep -c '; error: ' "$log")
-# The agent notices on its control connection ("went away mid-run"), or its
-# flows see the connections close first and the run ends before it reads
-# the end of the control connection ("left after"): the scheduler's choice.
+# The agent notices on its control connection ("went away mid-run", when it
+# reads the close or a tick it sends is reset), or its flows see the
+# connections close first and the run ends before it reads the end of the
+# control connection ("left after"): the scheduler's choice.
 gone="the client went away mid-run\|left after"
 seen=$(grep -c "$gone" "$log")
 kill -9 "$victim"

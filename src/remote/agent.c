@@ -88,7 +88,7 @@ struct agent {
 	char peer[INET_ADDRSTRLEN + 8];
 	struct sockaddr_in peer_addr;
 	struct proto_reader in;
-	bool stalled; /* a send failed: the client is dropped */
+	int stalled; /* a send failed (its errno): the client is dropped */
 	uint64_t connected_ns;
 	uint64_t idle_since_ns; /* its last word, or its last run's end */
 
@@ -216,7 +216,7 @@ static void agent_send(struct agent *a, cJSON *msg)
 	if (a->fd >= 0 && !a->stalled)
 		r = proto_send(a->fd, msg);
 	if (r < 0) {
-		a->stalled = true;
+		a->stalled = -r;
 		agent_log(a, "%s: cannot send: %s", a->peer, strerror(-r));
 	}
 	cJSON_Delete(msg);
@@ -347,7 +347,7 @@ static void agent_forget(struct agent *a)
 {
 	close(a->fd);
 	a->fd = -1;
-	a->stalled = false;
+	a->stalled = 0;
 }
 
 /* Ends a handshake, with a last error line if why. */
@@ -568,7 +568,7 @@ static void agent_welcome(struct agent *a, struct handshake *h)
 	memcpy(a->peer, h->peer, sizeof(a->peer));
 	a->connected_ns = a->idle_since_ns = clock_now_ns();
 	a->runs = 0;
-	a->stalled = false;
+	a->stalled = 0;
 	agent_log(a, "%s greeted (%s)", a->peer,
 		  cJSON_IsString(tool) ? tool->valuestring : "no tool named");
 	h->fd = -1;
@@ -993,11 +993,20 @@ static void agent_line(struct agent *a, const char *line, size_t len)
 	cJSON_Delete(msg);
 }
 
+/* The client's connection broke (how) during a run, which ends so. */
+static void agent_went_away(struct agent *a, const char *how)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "the client went away mid-run (%s)", how);
+	agent_end_run(a, why);
+	agent_log(a, "%s: %s", a->peer, why);
+	agent_forget(a);
+}
+
 static void agent_read(struct agent *a)
 {
 	ssize_t n = proto_reader_fill(&a->in, a->fd);
-	char why[128];
-
 	bool gone = n == 0 ||
 		    (n < 0 && n != -EAGAIN && n != -EINTR && n != -EMSGSIZE);
 
@@ -1009,11 +1018,8 @@ static void agent_read(struct agent *a)
 		return;
 	}
 	if (gone) {
-		snprintf(why, sizeof(why), "the client went away mid-run (%s)",
-			 n == 0 ? "connection closed" : strerror((int)-n));
-		agent_end_run(a, why);
-		agent_log(a, "%s: %s", a->peer, why);
-		agent_forget(a);
+		agent_went_away(a, n == 0 ? "connection closed"
+					  : strerror((int)-n));
 		return;
 	}
 	agent_lines(a);
@@ -1244,7 +1250,9 @@ void agent_step(struct agent *a, const struct pollfd *pfd, unsigned int n,
 		while (a->next_tick_ns <= now_ns)
 			a->next_tick_ns += TICK_NS;
 	}
-	if (a->fd >= 0 && a->stalled) {
+	if (a->fd >= 0 && (a->stalled == ECONNRESET || a->stalled == EPIPE)) {
+		agent_went_away(a, strerror(a->stalled));
+	} else if (a->fd >= 0 && a->stalled) {
 		agent_end_run(a, "the client stopped reading");
 		agent_log(a, "%s dropped: it stopped reading", a->peer);
 		agent_forget(a);
