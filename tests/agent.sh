@@ -419,9 +419,15 @@ up, port, seen = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("198.18.99.1", port))
-s.listen(1)
+s.listen(2)
 open(up, "w").write("listening on %d\n" % port)
 c, _ = s.accept()
+if sys.argv[4:] == ["busy-first"]:  # the first hello dropped to make room
+    c.makefile("rb").readline()
+    c.sendall(b'{"type":"error","error":"busy: too many connections waiting '
+              b'to be greeted; try again","version":6}\n')
+    c.close()
+    c, _ = s.accept()
 a = socket.create_connection(("198.18.99.1", 5310))
 cf, af = c.makefile("rb"), a.makefile("rb")
 a.sendall(cf.readline())            # hello
@@ -441,7 +447,7 @@ start_agent "$log"
 ticker() {
 	rm -f "$tmp/ticker.up" "$tmp/ticker.seen"
 	ip netns exec "$host_a" timeout 40 python3 "$tmp/ticker.py" \
-		"$tmp/ticker.up" "$1" "$tmp/ticker.seen" &
+		"$tmp/ticker.up" "$1" "$tmp/ticker.seen" ${2:+"$2"} &
 	ticker_pid=$!
 	wait_for_line 'listening on' 300 "$tmp/ticker.up"
 }
@@ -475,44 +481,18 @@ ok $? "and SIGINT while it waits ends the client at once (exit $rc, $ms ms)" ||
 
 # An agent that drops the client's first connection to make room ("busy:
 # too many connections waiting to be greeted; try again", as under a flood
-# from the client's own address): the client says hello again, and is
-# greeted.  A front on another port answers the first hello so and passes
-# the second on to the real agent.
-cat >"$tmp/busy.py" <<'PY'
-import socket, sys
-up, port, seen = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("198.18.99.1", port))
-s.listen(2)
-open(up, "w").write("listening on %d\n" % port)
-c, _ = s.accept()
-c.makefile("rb").readline()
-c.sendall(b'{"type":"error","error":"busy: too many connections waiting '
-          b'to be greeted; try again","version":6}\n')
-c.close()
-c, _ = s.accept()
-a = socket.create_connection(("198.18.99.1", 5310))
-cf, af = c.makefile("rb"), a.makefile("rb")
-a.sendall(cf.readline())            # the hello, said again
-c.sendall(af.readline())            # welcome
-open(seen, "w").write("greeted at the second hello\n")
-cf.readline()                       # the run, kept
-PY
-rm -f "$tmp/busy.up" "$tmp/busy.seen"
-ip netns exec "$host_a" timeout 40 python3 "$tmp/busy.py" \
-	"$tmp/busy.up" 5319 "$tmp/busy.seen" &
-busy_pid=$!
-wait_for_line 'listening on' 300 "$tmp/busy.up"
+# from the client's own address): the client says hello again, is greeted,
+# and asks for its run.
+ticker 5319 busy-first
 ip netns exec "$host_b" "$NIO_TOP" --connect 198.18.99.1:5319 --batch \
 	-s one-copy -m 4K -d 0.2 >/dev/null 2>"$tmp/busy.err" &
 client_pid=$!
-wait_for_line 'greeted at the second hello' 300 "$tmp/busy.seen" &&
+wait_for_line 'run asked' 300 "$tmp/ticker.seen" &&
 	! grep -q 'too many connections' "$tmp/busy.err"
 ok $? "told \"busy ... try again\", the client says hello again and is greeted" ||
 	diag "$tmp/busy.err"
-kill "$busy_pid" "$client_pid" 2>/dev/null
-wait "$busy_pid" "$client_pid" 2>/dev/null
+kill "$ticker_pid" "$client_pid" 2>/dev/null
+wait "$ticker_pid" "$client_pid" 2>/dev/null
 
 # quit_timed PID: q to the explorer; $ms until it has exited and $rc its
 # status; then PID (the fake agent it waited for) is stopped.
