@@ -414,7 +414,7 @@ wait "$agent"
 # extend, and a signal ends it at once.  A proxy in front of a real agent
 # passes the greeting on and keeps the run to itself.
 cat >"$tmp/ticker.py" <<'PY'
-import socket, sys, time
+import json, socket, sys, time
 up, port, seen = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -431,7 +431,14 @@ if sys.argv[4:] == ["busy-first"]:  # the first hello dropped to make room
 a = socket.create_connection(("198.18.99.1", 5310))
 cf, af = c.makefile("rb"), a.makefile("rb")
 a.sendall(cf.readline())            # hello
-c.sendall(af.readline())            # welcome
+welcome = af.readline()
+if sys.argv[4:] == ["bad-welcome"]:  # a host no codec takes
+    w = json.loads(welcome)
+    w["host"]["cpus"] = 1e300
+    c.sendall(json.dumps(w).encode() + b"\n")
+    cf.readline()
+    sys.exit(0)
+c.sendall(welcome)
 cf.readline()                       # the run, kept
 open(seen, "w").write("run asked\n")
 tick = b'{"type":"tick","run":1,"totals":{},"counting":true,"pmu":false,' \
@@ -493,6 +500,20 @@ ok $? "told \"busy ... try again\", the client says hello again and is greeted" 
 	diag "$tmp/busy.err"
 kill "$ticker_pid" "$client_pid" 2>/dev/null
 wait "$ticker_pid" "$client_pid" 2>/dev/null
+
+# A welcome whose host the codec refuses (a proxy rewrites host.cpus to
+# 1e300): the client says which field, and under AddressSanitizer reads no
+# freed memory on the way.
+ticker 5320 bad-welcome
+err=$(ip netns exec "$host_b" "$NIO_TOP" --connect 198.18.99.1:5320 --batch \
+	-s one-copy -m 4K -d 0.2 2>&1 >/dev/null)
+rc=$?
+kill "$ticker_pid" 2>/dev/null
+wait "$ticker_pid" 2>/dev/null
+[ $rc = 1 ] && [[ "$err" == *'sent a bad welcome.host.cpus'* ]] &&
+	[[ "$err" != *AddressSanitizer* ]]
+ok $? "a welcome with a host no codec takes: refused, naming the field (exit $rc)" ||
+	printf '# %s\n' "$err"
 
 # quit_timed PID: q to the explorer; $ms until it has exited and $rc its
 # status; then PID (the fake agent it waited for) is stopped.

@@ -7,7 +7,8 @@
 
 /*
  * Sets *cause (freeing what it held) from fmt and returns err, so that a
- * failure can be said and returned in one statement.
+ * failure can be said and returned in one statement.  The arguments may
+ * include *cause itself: it is freed after the new cause is formatted.
  */
 int cause_set(char **cause, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

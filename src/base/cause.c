@@ -1,5 +1,7 @@
 /*
  * Causes.  Out of memory, a cause is NULL and the caller says strerror(err).
+ * The old cause is freed only after the new one is made, so a cause may be
+ * said again inside itself ("agent X sent a bad %s", *cause).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,12 +11,14 @@
 
 int cause_set(char **cause, int err, const char *fmt, ...)
 {
+	char *said;
 	va_list ap;
 
-	free(*cause);
 	va_start(ap, fmt);
-	if (vasprintf(cause, fmt, ap) < 0)
-		*cause = NULL;
+	if (vasprintf(&said, fmt, ap) < 0)
+		said = NULL;
 	va_end(ap);
+	free(*cause);
+	*cause = said;
 	return err;
 }

@@ -15,7 +15,7 @@
 #define LINE_MAX_TEST 4096
 
 /* The parts a client decodes from a tick or a result. */
-static void decode(const cJSON *msg, const char *type)
+__attribute__((nonnull)) static void decode(const cJSON *msg, const char *type)
 {
 	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(msg,
 								 "counters");
@@ -79,8 +79,11 @@ static void check_line(const char *line, size_t len)
 		free(cause);
 		return;
 	}
-	if (!type || cause)
-		fuzz_fail("a message without its type, or with an error");
+	if (!type)
+		fuzz_fail("a message without its type");
+	if (cause)
+		fuzz_fail("a message of type %s with an error: %s", type,
+			  cause);
 	if (strcmp(type, "tick") == 0 || strcmp(type, "result") == 0)
 		decode(msg, type);
 	text = cJSON_PrintUnformatted(msg);
