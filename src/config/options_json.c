@@ -86,7 +86,8 @@ static int preset_object(const cJSON *obj, const char *parent, const char *file,
 		r = options_value_from_json(o, row, v, where, cause);
 		if (r < 0)
 			return r;
-		o->given[options_row_index(row)] = true;
+		if (r != OPTION_NOT_GIVEN)
+			o->given[options_row_index(row)] = true;
 	}
 	return 0;
 }

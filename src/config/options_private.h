@@ -39,7 +39,11 @@ struct option_type_ops {
 	/* The value from command-line text (NULL for a flag) into o. */
 	int (*from_text)(struct options *o, const struct option_row *row,
 			 const char *label, const char *text, char **cause);
-	/* The value from a preset's JSON into o.  NULL: not a preset key. */
+	/*
+	 * The value from a preset's JSON into o.  NULL: not a preset key.
+	 * OPTION_NOT_GIVEN: the file says the value has none of its own
+	 * (a duration "continuous"), as if the key were left out.
+	 */
 	int (*from_json)(struct options *o, const struct option_row *row,
 			 const cJSON *v, const char *where, char **cause);
 	/* The value in o as a preset writes it. */
@@ -143,6 +147,9 @@ const char *options_row_label(const struct option_row *row, char *out,
  */
 int options_value_from_text(struct options *o, const struct option_row *row,
 			    const char *text, char **cause);
+/* A from_json's answer for a value that is none of its own. */
+#define OPTION_NOT_GIVEN 1
+
 int options_value_from_json(struct options *o, const struct option_row *row,
 			    const cJSON *v, const char *where, char **cause);
 

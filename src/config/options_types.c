@@ -595,15 +595,38 @@ static void number_describe(FILE *out, const struct option_row *row)
 	fprintf(out, "%s %s.\n", options_type_of(row)->words, range);
 }
 
-/* A preset's duration is never 0 where the row's minimum is positive. */
+/*
+ * Seconds whose row reads 0 as a word (the duration: "continuous").  A file
+ * says the word, and reads it -- or 0, as files written before said it --
+ * as no duration of its own: the explorer runs until a control changes and
+ * --batch takes its default or -d.  A run's own settings (the wire, each
+ * run of an export) say 0: until stopped.
+ */
+static const char *seconds_zero_word(const struct option_row *row)
+{
+	return row->control ? row->control->zero : NULL;
+}
+
+static bool seconds_zero_from_json(const struct option_row *row, const cJSON *v)
+{
+	const char *word = seconds_zero_word(row);
+
+	if (cJSON_IsNumber(v) && v->valuedouble == 0)
+		return word || row->min == 0;
+	return word && cJSON_IsString(v) && strcmp(v->valuestring, word) == 0;
+}
+
+/* A preset's: its word is no value of its own (the key is not given). */
 static int seconds_from_json(struct options *o, const struct option_row *row,
 			     const cJSON *v, const char *where, char **cause)
 {
+	if (seconds_zero_word(row) && seconds_zero_from_json(row, v))
+		return OPTION_NOT_GIVEN;
 	return number_from_json(row, v, where, o->viewing_only,
 				options_at(o, row->offset), cause);
 }
 
-/* A run's is: 0 means until stopped (a paced or endless run). */
+/* A run's: 0 means until stopped (a paced or endless run). */
 static int seconds_value_from_json(const struct option_row *row, const cJSON *v,
 				   const char *where, bool viewing, void *value,
 				   char **cause)
@@ -612,7 +635,49 @@ static int seconds_value_from_json(const struct option_row *row, const cJSON *v,
 		ms_set(value, 0);
 		return 0;
 	}
+	if (seconds_zero_from_json(row, v)) {
+		ms_set(value, 0);
+		return 0;
+	}
 	return number_from_json(row, v, where, viewing, value, cause);
+}
+
+/* A preset's: 0 is said by the word. */
+static cJSON *seconds_to_json(const struct options *o,
+			      const struct option_row *row)
+{
+	if (ms_get(options_at(o, row->offset)) == 0 && seconds_zero_word(row))
+		return cJSON_CreateString(seconds_zero_word(row));
+	return scalar_to_json(o, row);
+}
+
+static cJSON *seconds_schema(const struct option_row *row)
+{
+	const char *word = seconds_zero_word(row);
+	cJSON *zero, *any;
+
+	if (!word)
+		return number_schema(row);
+	zero = cJSON_CreateObject();
+	any = cJSON_AddArrayToObject(zero, "enum");
+	cJSON_AddItemToArray(any, cJSON_CreateString(word));
+	cJSON_AddItemToArray(any, cJSON_CreateNumber(0));
+	return schema_one_of(number_schema(row), zero);
+}
+
+static void seconds_describe(FILE *out, const struct option_row *row)
+{
+	char range[96];
+
+	numbers_range(row, " to ", range, sizeof(range));
+	if (!seconds_zero_word(row)) {
+		fprintf(out, "%s %s.\n", options_type_of(row)->words, range);
+		return;
+	}
+	fprintf(out,
+		"%s %s, or\n.Li \"%s\"\n(0 reads the same): no duration of "
+		"its own, as when the key is left out.\n",
+		options_type_of(row)->words, range, seconds_zero_word(row));
 }
 
 /* OPTION_RATE: bit/s (uint64_t), "1G" or a number. */
@@ -1555,9 +1620,9 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 	[OPTION_UINT] = PLAIN_NUMBER(whole_number, "An integer,"),
 	[OPTION_SECONDS] = {.from_text = number_from_text,
 			    .from_json = seconds_from_json,
-			    .to_json = scalar_to_json,
-			    .schema = number_schema,
-			    .describe = number_describe,
+			    .to_json = seconds_to_json,
+			    .schema = seconds_schema,
+			    .describe = seconds_describe,
 			    .help_range = numbers_help_range,
 			    .value_from_json = seconds_value_from_json,
 			    .value_to_json = number_to_json,

@@ -450,12 +450,6 @@ int explorer_save_preset(struct explorer *e, const char *path)
 		 run_mode_name(e->config.mode),
 		 o.run.duration_ms ? "timed" : "continuous in the explorer");
 	preset = options_to_preset(&o);
-	/*
-	 * A continuous run has no duration of its own: without the key the
-	 * explorer runs until a control changes (--batch: its default).
-	 */
-	if (preset && !o.run.duration_ms)
-		cJSON_DeleteItemFromObjectCaseSensitive(preset, "duration_s");
 	text = preset ? cJSON_Print(preset) : NULL;
 	cJSON_Delete(preset);
 	if (!text) {
