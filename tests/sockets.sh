@@ -34,8 +34,8 @@ ok $? "every byte delivered with the knobs set"
 default_cc=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
 out="$tmp/plain.json"
 "$NIO_TOP" --batch -s one-copy -m 64K -d 0.5 -w 0.1 -o "$out" >/dev/null 2>&1
-jq_true "$out" '.runs[0] | .sndbuf == 0 and .congestion == "" and .socket.sender.sndbuf != '"$snd"' and .socket.sender.busy_poll_us == 0 and .socket.sender.notsent_lowat != 131072 and .socket.receiver.rcvlowat == 1'
-ok $? "a run without them has the kernel's own sockets ($(jq -c .runs[0].socket.sender "$out"))"
+jq_true "$out" '.runs[0] | .sndbuf == 0 and .congestion == "" and .socket.sender.sndbuf != '"$snd"' and .socket.sender.busy_poll_us == 0 and .socket.sender.notsent_lowat != 131072 and .socket.receiver.rcvlowat == 262144'
+ok $? "a run without them has the kernel's own sockets, and the receivers' own mark ($(jq -c .runs[0].socket "$out"))"
 # A new namespace starts from the kernel's default congestion control.
 jq_true "$out" '.runs[0].socket.sender.congestion == .runs[0].socket.receiver.congestion and .runs[0].socket.sender.congestion != ""'
 ok $? "and the namespace's own congestion control ($(jq -r .runs[0].socket.sender.congestion "$out"); the host's is $default_cc)"

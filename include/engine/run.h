@@ -70,6 +70,11 @@ struct run_config {
 	 */
 	bool paced;
 	const struct counter_set *counters; /* NULL: not counted */
+	/*
+	 * The rate the path is shaped to (--rate on a network nio-top made),
+	 * 0: unshaped or unknown (another host's network).
+	 */
+	uint64_t link_rate_bps;
 };
 
 /*

@@ -32,12 +32,27 @@ struct sock_state {
 extern const struct record sock_state_record;
 
 /*
+ * The receivers' wake-up: every receive side waits for the same low-water
+ * mark (SO_RCVLOWAT), so that two receive sides differ in what they do
+ * with the bytes, not in how often they wake.  A stream run's mark is
+ * --rcvlowat, or (0) SOCKOPTS_RX_MARK, lowered to what the sender can
+ * leave unread (half of unread_max, 0: no bound) and to a millisecond of a
+ * shaped link (link_rate_bps, 0: unshaped), where a higher mark would
+ * wait on bytes that cannot come.  A request-response run has none: its
+ * answers are single messages.  0: the kernel's own (every segment).
+ */
+#define SOCKOPTS_RX_MARK (256u << 10)
+
+uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
+			  uint64_t unread_max, uint64_t link_rate_bps);
+
+/*
  * Sets on fd what s asks of one end (the sender's or the receiver's), in a
- * run of request-response or not: 0, or -errno with *step naming the
- * option that failed.
+ * run of request-response or not, the receiver's mark rx_mark (0: none):
+ * 0, or -errno with *step naming the option that failed.
  */
 int sockopts_apply(int fd, const struct run_settings *s, bool sender,
-		   bool request_response, const char **step);
+		   bool request_response, uint64_t rx_mark, const char **step);
 
 /* What fd's knobs are now. */
 void sockopts_read(int fd, struct sock_state *out);

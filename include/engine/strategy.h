@@ -183,6 +183,15 @@ static inline unsigned int strategy_fields(const struct strategy_params *params)
 unsigned int strategy_slots(const struct run_settings *settings,
 			    size_t msg_size);
 
+/*
+ * The most bytes a sender of ops can have taken but not yet read by its
+ * receiver before it must wait for the receiver (sendfile's and splice's
+ * slots are rewritten only once read), or 0: no such bound (the others
+ * wait for the kernel, not the reader).
+ */
+size_t strategy_unread_max(const struct strategy_ops *ops,
+			   const struct strategy_params *params);
+
 size_t strategy_count(void);
 const struct strategy_ops *strategy_at(size_t index);
 const struct strategy_ops *strategy_find(const char *name);

@@ -311,8 +311,9 @@ const struct option_row option_rows[] = {
 	 .max = 1 << 30,
 	 .flags = OPTION_RUN,
 	 .help = "SO_RCVLOWAT on every receiver's socket: it wakes only once "
-		 "this many bytes are queued (with --rx zerocopy, in place of "
-		 "nio-top's own mark, as tcp_mmap sets it)"},
+		 "this many bytes are queued (default: the same 256K for "
+		 "every receive side of a stream, lowered where the sender "
+		 "cannot reach it; 1: every segment)"},
 	{.name = "notsent-lowat",
 	 .arg = "SIZE",
 	 .key = "socket.notsent_lowat",

@@ -204,6 +204,7 @@ static int run_alloc(const struct run_config *config, struct run **out)
 		f->ops = config->strategy;
 		f->msg_size = config->msg_size;
 		f->settings = &run->config.settings;
+		f->link_rate_bps = config->link_rate_bps;
 		f->request_response = config->mode == RUN_RR;
 		f->rtt = run->rtt ? &run->rtt[i] : NULL;
 		f->counters = config->counters;

@@ -43,8 +43,24 @@ static int set_int(int fd, int level, int name, uint64_t value,
 	return -errno;
 }
 
+uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
+			  uint64_t unread_max, uint64_t link_rate_bps)
+{
+	uint64_t mark = SOCKOPTS_RX_MARK;
+
+	if (s->rcvlowat)
+		return s->rcvlowat;
+	if (request_response)
+		return 0;
+	if (unread_max && mark > unread_max / 2)
+		mark = unread_max / 2;
+	if (link_rate_bps && mark > link_rate_bps / 8 / 1000)
+		mark = link_rate_bps / 8 / 1000;
+	return mark > 1 ? mark : 0;
+}
+
 int sockopts_apply(int fd, const struct run_settings *s, bool sender,
-		   bool request_response, const char **step)
+		   bool request_response, uint64_t rx_mark, const char **step)
 {
 	int r = 0;
 
@@ -60,8 +76,8 @@ int sockopts_apply(int fd, const struct run_settings *s, bool sender,
 	if (r == 0 && !sender && s->rcvbuf)
 		r = set_int(fd, SOL_SOCKET, SO_RCVBUF, s->rcvbuf,
 			    "set SO_RCVBUF", step);
-	if (r == 0 && !sender && s->rcvlowat)
-		r = set_int(fd, SOL_SOCKET, SO_RCVLOWAT, s->rcvlowat,
+	if (r == 0 && !sender && rx_mark)
+		r = set_int(fd, SOL_SOCKET, SO_RCVLOWAT, rx_mark,
 			    "set SO_RCVLOWAT", step);
 	if (r == 0 && s->busy_poll)
 		r = set_int(fd, SOL_SOCKET, SO_BUSY_POLL, s->busy_poll,

@@ -96,9 +96,14 @@ static struct strategy_params worker_params(struct worker_flow *flow,
 static int worker_socket(struct worker_flow *flow, bool sender,
 			 const char **step)
 {
+	struct strategy_params params = worker_params(flow, false);
+	uint64_t mark = sockopts_rx_mark(
+		flow->settings, flow->request_response,
+		strategy_unread_max(flow->ops, &params), flow->link_rate_bps);
+
 	return sockopts_apply(sender ? flow->tx_fd : flow->rx_fd,
 			      flow->settings, sender, flow->request_response,
-			      step);
+			      mark, step);
 }
 
 /*

@@ -41,6 +41,7 @@ struct run_config session_base(const struct session *s)
 					     : RUN_SENDERS,
 			.counters = o->counters_enabled ? &s->options.counters
 							: NULL,
+			.link_rate_bps = o->topo.rate_bps,
 		});
 
 	return base;

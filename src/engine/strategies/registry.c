@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "slot_pool.h"
 #include "strategy.h"
 #include "sysfile.h"
 
@@ -158,6 +159,14 @@ size_t strategy_memory(const struct strategy_ops *ops,
 							 : rx->rx_memory;
 
 	return memory ? memory(params) : params->msg_size;
+}
+
+size_t strategy_unread_max(const struct strategy_ops *ops,
+			   const struct strategy_params *params)
+{
+	if (!ops->local_receiver || params->settings->unsafe_reuse)
+		return 0;
+	return slot_pool_unread_max(params);
 }
 
 unsigned int strategy_slots(const struct run_settings *settings,

@@ -125,6 +125,18 @@ static int rx_zc_probe(char **cause)
 	return r;
 }
 
+/* The socket's low-water mark, 0 where it has none (the kernel's 1). */
+static int rx_zc_mark(int fd)
+{
+	int mark = 0;
+	socklen_t len = sizeof(mark);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &mark, &len) < 0 ||
+	    mark <= 1)
+		return 0;
+	return mark;
+}
+
 /* Three messages' worth, so a call has room beside a message cut in two. */
 static size_t rx_zc_region(size_t size)
 {
@@ -154,7 +166,7 @@ static void rx_zc_close(void *rx)
 static int rx_zc_open(const struct strategy_params *params, void **rx)
 {
 	struct rx_zc *z = calloc(1, sizeof(*z));
-	int lowat, r;
+	int r;
 
 	if (!z)
 		return -ENOMEM;
@@ -181,20 +193,12 @@ static int rx_zc_open(const struct strategy_params *params, void **rx)
 	if (r < 0)
 		goto err;
 	/*
-	 * Wake for many messages at once, so each call maps many (one answer
-	 * at a time in rr): a call per message would cost more than a copy.
-	 * The mark comes down to what the sender can have in flight
-	 * (rx_zc_wait).  A mark the user set (--rcvlowat) is kept as it is.
+	 * The socket's mark is every receive side's (sockopts_rx_mark), set
+	 * before this opened.  Should the sender not reach it after all, it
+	 * comes down to what it can have in flight (rx_zc_wait); a mark the
+	 * user set (--rcvlowat) is kept as it is.
 	 */
-	lowat = params->settings->rcvlowat || params->request_response
-			? 0
-			: (int)(z->region.size / 3);
-	if (lowat && setsockopt(z->fd, SOL_SOCKET, SO_RCVLOWAT, &lowat,
-				sizeof(lowat)) < 0) {
-		r = -errno;
-		goto err;
-	}
-	z->lowat = lowat;
+	z->lowat = params->settings->rcvlowat ? 0 : rx_zc_mark(z->fd);
 	z->wait_ms = 1;
 	*rx = z;
 	return 0;

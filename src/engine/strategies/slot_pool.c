@@ -53,6 +53,11 @@ static unsigned int pool_slots(const struct strategy_params *params)
 					  : (unsigned int)slots;
 }
 
+size_t slot_pool_unread_max(const struct strategy_params *params)
+{
+	return (size_t)pool_slots(params) * params->msg_size;
+}
+
 size_t slot_pool_memory(const struct strategy_params *params)
 {
 	return (size_t)pool_slots(params) * page_round(params->msg_size);
