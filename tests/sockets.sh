@@ -40,6 +40,31 @@ ok $? "a run without them has the kernel's own sockets, and the receivers' own m
 jq_true "$out" '.runs[0].socket.sender.congestion == .runs[0].socket.receiver.congestion and .runs[0].socket.sender.congestion != ""'
 ok $? "and the namespace's own congestion control ($(jq -r .runs[0].socket.sender.congestion "$out"); the host's is $default_cc)"
 
+# Buffers autotune as the run goes: what a run records is what the kernel
+# had at the end of its measured window (ss -tm says it mid-run), and at
+# its start; not the 69120 of a socket just connected.
+out="$tmp/tuned.json"
+"$NIO_TOP" --batch -s one-copy -m 64K -d 4 -w 0.5 --no-profile -o "$out" \
+	>/dev/null 2>&1 &
+batch=$!
+tb=
+for _ in $(seq 300); do
+	for fd in /proc/$batch/fd/*; do
+		[[ $(readlink "$fd" 2>/dev/null) == net:* ]] || continue
+		tb=$(nsenter --net="$fd" ss -tmH state established 2>/dev/null |
+			grep -o 'tb[0-9]*' | sort -u | grep -v '^tb69120$' |
+			head -1)
+		[ -n "$tb" ] && break
+	done
+	# Mid-run: the sender's buffer has grown to the most it may.
+	[ "${tb#tb}" = "$(awk '{print $3}' /proc/sys/net/ipv4/tcp_wmem)" ] &&
+		break
+	sleep 0.1
+done
+wait $batch
+jq_true "$out" '.runs[0] | .socket.sender.sndbuf == '"${tb#tb}"' and .socket_start.sender.sndbuf > 0 and .socket.receiver.rcvbuf >= .socket_start.receiver.rcvbuf'
+ok $? "the sender's SO_SNDBUF recorded is what ss -tm showed mid-run (${tb:-nothing}; $(jq -c '[.runs[0].socket_start.sender.sndbuf, .runs[0].socket.sender.sndbuf]' "$out"))"
+
 # --rx zerocopy keeps a mark the user set, as tcp_mmap does.
 if "$NIO_TOP" --list-strategies | grep -Eq '^--rx zerocopy +available'; then
 	out="$tmp/zc.json"

@@ -145,10 +145,12 @@ struct run_result {
 	struct run_profile profile[2];
 	double sampling_effect;
 	/*
-	 * The sockets as the kernel made them (the first flow's: sender,
-	 * receiver), where this host ran that end.
+	 * The sockets as the kernel had them (the first flow's: sender,
+	 * receiver), where this host ran that end: at the end of the
+	 * measured window, and at its start (buffers autotune as it runs).
 	 */
 	struct sock_state socket[2];
+	struct sock_state socket_start[2];
 	bool has_socket[2];
 	/*
 	 * The links as the run found them and as it ran (senders',

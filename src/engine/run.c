@@ -124,10 +124,24 @@ void run_free(struct run *run)
 	free(run);
 }
 
+/* The first flow's sockets this host has, as they are now. */
+static void run_read_sockets(const struct run *run, struct sock_state out[2])
+{
+	const struct worker_flow *f = run->flow_count ? &run->flows[0] : NULL;
+
+	for (int side = 0; f && side < 2; side++) {
+		int fd = side == 0 ? f->tx_fd : f->rx_fd;
+
+		if (fd >= 0)
+			sockopts_read(fd, &out[side]);
+	}
+}
+
 /* The measured window starts at sample s. */
 static void run_measure_from(struct run *run, const struct sample *s)
 {
 	run->measure_from = *s;
+	run_read_sockets(run, run->socket_from);
 	if (run->rtt)
 		run_merge_latency(run, run->rtt_from);
 }
@@ -497,8 +511,10 @@ void run_begin_stop(struct run *run, uint64_t now_ns)
 	run_slice_stop(run);
 	if (run->state == RUN_WARMUP)
 		run_measure_from(run, &run->last);
-	if (run->state != RUN_STARTING)
+	if (run->state != RUN_STARTING) {
 		run->measure_to = run->last;
+		run_read_sockets(run, run->socket_to);
+	}
 	if (run->rtt)
 		run_merge_latency(run, run->rtt_to);
 	run->state = RUN_STOPPING;

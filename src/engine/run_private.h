@@ -65,6 +65,13 @@ struct run {
 	uint64_t last_ns;   /* and when it was, on the clock */
 	struct sample measure_from;
 	struct sample measure_to;
+	/*
+	 * The first flow's sockets where this host runs that end (sender,
+	 * receiver), as the kernel had them when the measured window began
+	 * and ended: buffers autotune after connect.
+	 */
+	struct sock_state socket_from[2];
+	struct sock_state socket_to[2];
 
 	struct timeline timeline; /* the intervals' boundaries, merged */
 	char *error;

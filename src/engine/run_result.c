@@ -179,11 +179,20 @@ void run_finish(struct run *run, struct run_result *result)
 	memcpy(result->stack_before, run->stack_before,
 	       sizeof(result->stack_before));
 	for (int side = 0; side < 2 && run->flow_count; side++) {
+		const struct worker_flow *f = &run->flows[0];
+
 		result->has_socket[side] = !run_side_far(run, side == 0);
-		if (result->has_socket[side])
-			result->socket[side] =
-				side == 0 ? run->flows[0].tx_socket
-					  : run->flows[0].rx_socket;
+		if (!result->has_socket[side])
+			continue;
+		/* A window that never began has its sockets as set up. */
+		result->socket_start[side] = run->socket_from[side].sndbuf
+						     ? run->socket_from[side]
+						     : (side == 0
+								? f->tx_socket
+								: f->rx_socket);
+		result->socket[side] = run->socket_to[side].sndbuf
+					       ? run->socket_to[side]
+					       : result->socket_start[side];
 	}
 	if (run_side_far(run, false)) {
 		if (run->rtt && peer->has_latency)

@@ -196,6 +196,8 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 		    (const bool[2]){r->has_stack, r->has_stack});
 	export_ends(obj, "socket", &sock_state_record, r->socket,
 		    sizeof(r->socket[0]), r->has_socket);
+	export_ends(obj, "socket_start", &sock_state_record, r->socket_start,
+		    sizeof(r->socket_start[0]), r->has_socket);
 	codec_write(&run_totals_record, &r->totals, obj);
 	integrity = cJSON_GetObjectItemCaseSensitive(obj, "integrity");
 	cJSON_AddBoolToObject(integrity, "verified", r->config.settings.verify);
@@ -664,16 +666,23 @@ static int load_ends(const cJSON *obj, const char *path, const char *key,
 static int load_sockets(const cJSON *obj, const char *path,
 			struct run_result *r, char **cause)
 {
-	bool stack[2], before[2];
+	bool stack[2], before[2], start[2];
 
 	if (load_ends(obj, path, "socket", &sock_state_record, r->socket,
 		      sizeof(r->socket[0]), r->has_socket, cause) < 0 ||
+	    load_ends(obj, path, "socket_start", &sock_state_record,
+		      r->socket_start, sizeof(r->socket_start[0]), start,
+		      cause) < 0 ||
 	    load_ends(obj, path, "stack", &topo_stack_record, r->stack,
 		      sizeof(r->stack[0]), stack, cause) < 0 ||
 	    load_ends(obj, path, "stack_before", &topo_stack_record,
 		      r->stack_before, sizeof(r->stack_before[0]), before,
 		      cause) < 0)
 		return -EINVAL;
+	/* A file from before the window's start was kept says one state. */
+	for (int side = 0; side < 2; side++)
+		if (!start[side])
+			r->socket_start[side] = r->socket[side];
 	r->has_stack = stack[0] && stack[1] && before[0] && before[1];
 	return 0;
 }
