@@ -61,9 +61,16 @@ static void run_host_load(const struct sample *from, const struct sample *to,
 		return;
 	out->known = true;
 	out->steal_pct = (double)d.steal_ns * 100 / (double)d.all_ns;
-	/* Both are counted in ticks: the difference can dip below 0. */
-	out->outside_cpus = d.task_ns > d.self_ns
-				    ? (double)(d.task_ns - d.self_ns) /
+	/*
+	 * A tick spent in an interrupt or a softirq is charged to the task it
+	 * interrupted (its stime) but to /proc/stat's irq and softirq columns,
+	 * not system: nio-top's own veth delivery is in both self and irq.
+	 * So what every task was charged is user, nice, system, irq and
+	 * softirq together; all are ticks, so the difference can dip below 0.
+	 */
+	out->outside_cpus = d.task_ns + d.irq_ns > d.self_ns
+				    ? (double)(d.task_ns + d.irq_ns -
+					       d.self_ns) /
 					      window_ns
 				    : 0;
 	out->irq_cpus = (double)d.irq_ns / window_ns;
