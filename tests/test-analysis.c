@@ -426,6 +426,42 @@ static void test_evidence(void)
 }
 
 /*
+ * Undecided beyond 50 runs a point: the line names the cause the numbers
+ * show -- a ratio at the edge, or runs spread far wider than the ratio.
+ */
+static void test_undecided_why(void)
+{
+	const struct analysis_crossover *c;
+	struct analysis a;
+	char text[1024];
+
+	reset();
+	for (int k = 0; k < 3; k++) {
+		/* 4K: 0.952, a hair from the 5% edge, runs 2% apart. */
+		add_run("one-copy", RUN_STREAM, 4096, 1, 10.0 * (1 + 0.02 * k),
+			0.01, 20);
+		add_run("zero-copy", RUN_STREAM, 4096, 1, 9.52 * (1 + 0.02 * k),
+			0.01, 20);
+		/* 64K: 0.81, each run twice the one before. */
+		add_run("one-copy", RUN_STREAM, 65536, 1, 10.0 * (1 << k), 0.01,
+			20);
+		add_run("zero-copy", RUN_STREAM, 65536, 1, 8.1 * (1 << (2 - k)),
+			0.01, 20);
+	}
+	build(&a, 1000);
+	c = find_crossover(&a, RUN_STREAM, 1, "zero-copy", "one-copy");
+	analysis_crossover_text(c, text, sizeof(text));
+	ok(c && c->size[0].runs_to_decide == SIZE_MAX &&
+		   c->size[1].runs_to_decide == SIZE_MAX,
+	   "both sizes undecided beyond 50 runs a point");
+	ok(strstr(text, "its ratio (0.95) being so near the 5% edge") &&
+		   strstr(text, "its runs spreading ") &&
+		   strstr(text, "against a ratio of 0.8"),
+	   "4K is said near the edge, 64K too widely spread: %s", text);
+	analysis_fini(&a);
+}
+
+/*
  * The window's last partial tick, 0.05 ms long, where a message or two
  * make a rate of 60 Gbit/s, joins the interval before it, weighted by
  * time: it moves neither the spread nor the within-run error.
@@ -466,6 +502,7 @@ int main(void)
 	test_suspect();
 	test_figures();
 	test_evidence();
+	test_undecided_why();
 	test_sliver();
 	reset();
 	return tap_done();

@@ -57,9 +57,10 @@ void analysis_run_read(const struct run_result *r, uint64_t min_measured_ms,
 		if (iv->warmup || !isfinite(v))
 			continue;
 		/*
-		 * A sliver (the window's last partial tick, a few ms long)
-		 * joins the interval before it, weighted by time: alone, its
-		 * rate over a few ms would count as much as 100 ms.
+		 * A sliver (any tick under SLIVER_S: the window's last
+		 * partial one, or one a late loop cut short) joins the
+		 * interval before it, weighted by time: alone, its rate over
+		 * a few ms would count as much as 100 ms.
 		 */
 		if (n &&
 		    (iv->length_s < SLIVER_S || lengths[n - 1] < SLIVER_S)) {
@@ -836,6 +837,18 @@ static void receiver_evidence(const struct analysis_crossover *c, char *out,
 }
 
 /*
+ * Whether an undecided size's ratio lies within half the minimum effect of
+ * the edge it must clear: then its nearness, not its runs' spread, is what
+ * asks for so many runs.
+ */
+static bool near_the_edge(const struct analysis_size *s)
+{
+	double margin = log(1 + STATS_MIN_EFFECT);
+
+	return fabs(fabs(log(s->difference.ratio)) - margin) < margin / 2;
+}
+
+/*
  * What would decide one undecided size, in words: "about 9 runs a point";
  * runs: what its points hold now.
  */
@@ -846,11 +859,18 @@ static void decide_size(const struct analysis_size *s, size_t runs, char *out,
 		snprintf(out, size, "try --repeat 3");
 	else if (s->runs_to_decide <= runs)
 		snprintf(out, size, "more repeats, or longer runs");
+	else if (s->runs_to_decide == SIZE_MAX && near_the_edge(s))
+		snprintf(out, size,
+			 "more than %d runs a point, its ratio (%.2f) being so "
+			 "near the %.0f%% edge",
+			 ANALYSIS_RUNS_HINT_MAX, s->difference.ratio,
+			 STATS_MIN_EFFECT * 100);
 	else if (s->runs_to_decide == SIZE_MAX)
 		snprintf(out, size,
-			 "more than %d runs a point, its ratio being so near "
-			 "the %.0f%% edge",
-			 ANALYSIS_RUNS_HINT_MAX, STATS_MIN_EFFECT * 100);
+			 "more than %d runs a point, its runs spreading %.0f%% "
+			 "from one to the next against a ratio of %.2f",
+			 ANALYSIS_RUNS_HINT_MAX, s->spread * 100,
+			 s->difference.ratio);
 	else
 		snprintf(
 			out, size,
