@@ -235,7 +235,7 @@ double report_profile_figure(struct text *t, const struct session *s,
 		.mode = RUN_STREAM, .axis = FIGURE_BY_SIZE, .rx_any = true};
 	unsigned int flows[ANALYSIS_SIZES_MAX];
 	size_t panels = 0;
-	double height;
+	double at;
 
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
@@ -247,15 +247,13 @@ double report_profile_figure(struct text *t, const struct session *s,
 		    point_drawn(a, s->results, p, p->threads))
 			flows[panels++] = p->threads;
 	}
-	report_put(t,
-		   "<g id=\"figure-profile\">\n<text x=\"%d\" y=\"%.0f\" "
-		   "font-size=\"18\" font-weight=\"bold\">Figure %zu. Where "
-		   "each side's CPU goes</text>\n"
-		   "<text x=\"%d\" y=\"%.0f\" font-size=\"12\" fill=\"#333\">"
-		   "stream, a panel per flow count. Sampled (cpu-clock with "
-		   "call chains) in intervals left out of every other figure; "
-		   "the copy roles at the bottom of each bar.</text>\n",
-		   SVG_MARGIN, y + 26, number, SVG_MARGIN, y + 46);
+	at = y + report_figure_head(
+			 t, "profile", number, "Where each side's CPU goes",
+			 "stream, a panel per flow count. Sampled (cpu-clock "
+			 "with call chains) in intervals left out of every "
+			 "other figure; the copy roles at the bottom of each "
+			 "bar.",
+			 y);
 	if (!panels) {
 		report_put(
 			t,
@@ -265,21 +263,20 @@ double report_profile_figure(struct text *t, const struct session *s,
 			"y=\"%.0f\" font-size=\"14\">no stream run was "
 			"sampled: --profile-hz samples where the CPU goes "
 			"(not with --no-profile)</text>\n",
-			SVG_MARGIN, y + FIGURE_HEAD, SVG_WIDTH - 2 * SVG_MARGIN,
-			SVG_MARGIN + 16, y + FIGURE_HEAD + 44);
-		height = FIGURE_HEAD + 90;
+			SVG_MARGIN, at + 10, SVG_INSIDE, SVG_MARGIN + 16,
+			at + 54);
+		at += 100;
 	} else {
-		profile_legend(t, y + 70);
+		profile_legend(t, at + 8);
 		for (size_t i = 0; i < panels; i++)
 			profile_panel(t, s, flows[i], i + 1, SVG_MARGIN,
-				      y + FIGURE_HEAD + 20 +
-					      (double)i * PANEL_H,
-				      SVG_WIDTH - 2 * SVG_MARGIN, PANEL_H - 10);
-		height = FIGURE_HEAD + 20 + (double)panels * PANEL_H;
+				      at + 48 + (double)i * PANEL_H, SVG_INSIDE,
+				      PANEL_H - 10);
+		at += 48 + (double)panels * PANEL_H;
 	}
-	report_footer(t, s, &scope,
-		      "Each bar pools the samples of its point's runs",
-		      y + height + 14);
+	at += report_footer(t, s, &scope,
+			    "Each bar pools the samples of its point's runs",
+			    at);
 	report_put(t, "</g>\n");
-	return height + FIGURE_FOOT;
+	return at - y;
 }
