@@ -82,4 +82,20 @@ ok $? "no coordinate in it is infinite or not a number"
 grep -q 'cpu\\x1b\[31m\\x01 &lt;&amp;&gt;&quot;' "$tmp/f.svg"
 ok $? "the CPU model is shown, escaped"
 
+# The date and the host name with controls, the CPU model with the two
+# characters XML forbids though UTF-8 has them, the host name with bytes
+# that are not UTF-8 (a surrogate, an overlong slash) raw in the file.
+jq -c '.date = "2026\u0001\u001b[2J" | .host.hostname = "h\u0007@@"
+	| .host.cpu_model = "cpu\ufffe\uffff"' "$base" |
+	sed 's/@@/\xed\xa0\x80\xc0\xaf\xe0\x80\xaf/' >"$tmp/xml.json"
+"$NIO_TOP" --batch --load "$tmp/xml.json" --svg "$tmp/x.svg" >/dev/null 2>"$tmp/x.err" &&
+	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' \
+		"$tmp/x.svg" 2>"$tmp/x.xml"
+ok $? "controls in the date and host name, U+FFFE, a surrogate: well-formed XML" ||
+	{ diag "$tmp/x.err"; diag "$tmp/x.xml"; }
+grep -qF '2026\x01\x1b[2J' "$tmp/x.svg" &&
+	grep -qF 'host h\x07\xed\xa0\x80\xc0\xaf\xe0\x80\xaf,' "$tmp/x.svg" &&
+	grep -qF 'cpu\xef\xbf\xbe\xef\xbf\xbf,' "$tmp/x.svg"
+ok $? "the date, the host name and the CPU model are shown, escaped"
+
 done_testing

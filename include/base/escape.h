@@ -10,9 +10,11 @@
 
 /*
  * A copy of text (the caller frees; NULL without memory) in which the C0
- * controls, DEL, the C1 controls (U+0080 .. U+009F, CSI among them) and
- * bytes that are not UTF-8 are written as \xHH: nothing in it can move a
- * terminal's cursor, forge a line or break an XML document.
+ * controls, DEL, the C1 controls (U+0080 .. U+009F, CSI among them), the
+ * noncharacters XML forbids (U+FFFE, U+FFFF) and bytes that are not UTF-8
+ * (overlong forms and surrogates among them) are written as \xHH: nothing
+ * in it can move a terminal's cursor, forge a line or break an XML
+ * document.
  */
 char *text_escape(const char *text);
 

@@ -257,21 +257,34 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
  * side's) and where each side's CPU goes, one under the other,
  * each a title, a legend, a grid of panels and a footer that says where and
  * how the numbers were made, so that a figure cut out of the page still
- * stands on its own.  Strategies differ by colour, by marker shape and (where
- * a figure plots one quantity) by dash pattern, so that they stay apart in
- * grey print.
+ * stands on its own.  A figure is laid out for every series it draws, as
+ * many as a plot holds: its legend and its panels wrap into rows, and its
+ * words wrap to the page.  Series differ by colour, by marker shape and
+ * (where a figure plots one quantity) by dash pattern, so that they stay
+ * apart in grey print and past the palette's last colour.
  */
 #define PLOT_LEFT   62
 #define PLOT_RIGHT  14
 #define PLOT_TOP    28
 #define PLOT_BOTTOM 44
-#define SERIES_MAX  16
+#define SERIES_MAX  FIGURE_SERIES_MAX
+#define LEGEND_ROW  18 /* a legend's row */
+#define LEGEND_LINE 28 /* the line drawn for a series in its legend */
+#define SERIES_NAME 160
 
-/* A dash pattern and a marker shape per strategy, in registry order. */
+static const struct report_font legend_font = {.size = 13};
+static const struct report_font legend_note_font = {.size = 12,
+						    .attrs = "fill=\"#333\""};
+
+/* Dash patterns and marker shapes, as many of each. */
 static const char *const dashes[] = {
 	"", "7 3", "2 3", "9 3 2 3", "4 2 1 2", "12 4", "1 2",
 };
-#define SHAPES 7
+#define SHAPES (sizeof(dashes) / sizeof(*dashes))
+/* Enough colours that series_look() tells SERIES_MAX series apart. */
+#define SVG_COLOURS_MIN 5
+_Static_assert(SERIES_MAX <= SVG_COLOURS_MIN * SHAPES,
+	       "series of one colour differ in marker and dash");
 
 void report_style_default(struct report_style *style)
 {
@@ -353,6 +366,7 @@ struct svg {
 	enum rx_mode series_rx[SERIES_MAX];
 	struct settings_stack series_stack[SERIES_MAX];
 	size_t series_count;
+	size_t series_left_out; /* past SERIES_MAX */
 };
 
 /* One panel: its place, the x values it holds and its y scale. */
@@ -418,7 +432,6 @@ static double nice_bound(double v, bool up)
 	return best;
 }
 
-/* Whether point a belongs to the figure's panel p, and its x value. */
 /* The panel's plot: every series of the figure's mode at its value. */
 static void panel_plot(const struct svg *g, struct panel *p)
 {
@@ -495,7 +508,7 @@ static void put_marker(struct text *t, size_t shape, double x, double y,
 {
 	const char *fill = hollow ? "#fff" : colour;
 
-	switch (shape % 5) {
+	switch (shape % SHAPES) {
 	case 0:
 		report_put(
 			t,
@@ -522,11 +535,23 @@ static void put_marker(struct text *t, size_t shape, double x, double y,
 			   "stroke=\"%s\" stroke-width=\"1.2\"/>",
 			   x, y - 5, fill, colour);
 		break;
-	default:
+	case 4:
 		report_put(t,
 			   "<path d=\"M%.1f,%.1fl8,8m0,-8l-8,8\" stroke=\"%s\" "
 			   "stroke-width=\"2.2\"/>",
 			   x - 4, y - 4, colour);
+		break;
+	case 5:
+		report_put(t,
+			   "<path d=\"M%.1f,%.1fl4.5,-8h-9z\" fill=\"%s\" "
+			   "stroke=\"%s\" stroke-width=\"1.2\"/>",
+			   x, y + 5, fill, colour);
+		break;
+	default:
+		report_put(t,
+			   "<path d=\"M%.1f,%.1fh10m-5,-5v10\" stroke=\"%s\" "
+			   "stroke-width=\"2.2\"/>",
+			   x - 5, y, colour);
 	}
 }
 
@@ -536,9 +561,38 @@ static bool figure_two_lines(const struct figure *f)
 	return f->quantity_count > 1 && !f->whisker;
 }
 
-static const char *series_colour(const struct svg *g, size_t i)
+/*
+ * How series i looks.  Past the palette's last colour the colours come
+ * round again, each time with the next marker and dash: two series of one
+ * colour differ in both for as many rounds as there are shapes, more than
+ * SERIES_MAX needs with a palette of five colours or more.
+ */
+struct series_look {
+	const char *colour;
+	size_t shape;
+	const char *dash;
+};
+
+static struct series_look series_look(const struct svg *g, size_t i)
 {
-	return g->style->colour[i % g->style->colour_count];
+	size_t colours = g->style->colour_count;
+	size_t k = i % colours + i / colours;
+
+	return (struct series_look){
+		.colour = g->style->colour[i % colours],
+		.shape = k % SHAPES,
+		.dash = dashes[k % SHAPES],
+	};
+}
+
+/* "one-copy rx-trunc (bound) busy-poll 50us": series i's name. */
+static void series_name(const struct svg *g, size_t i, char *out, size_t size)
+{
+	char knobs[96];
+
+	settings_stack_tag(&g->series_stack[i], knobs, sizeof(knobs));
+	snprintf(out, size, "%s%s%s", g->series[i]->name,
+		 strategy_rx_tag(g->series_rx[i]), knobs);
 }
 
 static void panel_axes(const struct svg *g, const struct panel *p)
@@ -612,19 +666,18 @@ static void panel_axes(const struct svg *g, const struct panel *p)
 	report_put(t, "%s</text>\n", p->log_y ? ", log scale" : "");
 }
 
-/* One strategy's line for quantity q, and its points' bars. */
 /* A series' polyline through its medians. */
 static void series_line(const struct svg *g, const struct panel *p,
-			const struct figure_plot_series *s, size_t q,
-			const char *colour, const char *dash, double dodge)
+			const struct figure_plot_series *s, size_t series,
+			size_t q, const char *colour, const char *dash,
+			double dodge)
 {
 	struct text *t = g->t;
 
 	report_put(t,
-		   "<polyline fill=\"none\" stroke=\"%s\" "
-		   "stroke-width=\"1.8\"%s%s%s "
-		   "points=\"",
-		   colour, *dash ? " stroke-dasharray=\"" : "", dash,
+		   "<polyline class=\"series-%zu\" fill=\"none\" "
+		   "stroke=\"%s\" stroke-width=\"1.8\"%s%s%s points=\"",
+		   series, colour, *dash ? " stroke-dasharray=\"" : "", dash,
 		   *dash ? "\"" : "");
 	for (size_t k = 0; k < s->count; k++)
 		if (s->point[k].value[q].runs)
@@ -637,13 +690,13 @@ static void series_line(const struct svg *g, const struct panel *p,
 /* A point's marker, with its runs' range and (latency) its whisker. */
 static void series_point(const struct svg *g, const struct panel *p,
 			 const struct figure_plot_point *pt, size_t series,
-			 size_t q, const char *colour, double dodge)
+			 size_t q, const struct series_look *look, double dodge)
 {
 	const struct figure_stat *stat = &pt->value[q];
 	const struct analysis_point *a = pt->point;
 	double cx = px(p, pt->x) + dodge;
 	struct text *t = g->t;
-	char size[24];
+	char size[24], name[SERIES_NAME];
 
 	/* The runs' range: an error bar with caps. */
 	if (stat->runs > 1 && stat->max > stat->min)
@@ -652,7 +705,8 @@ static void series_point(const struct svg *g, const struct panel *p,
 			"<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh6M%.1f,%.1fh6\" "
 			"stroke=\"%s\" stroke-width=\"1.2\"/>\n",
 			cx, py(p, stat->min), py(p, stat->max), cx - 3,
-			py(p, stat->min), cx - 3, py(p, stat->max), colour);
+			py(p, stat->min), cx - 3, py(p, stat->max),
+			look->colour);
 	/* The latency figure: p50's whisker up to p99. */
 	if (g->f->whisker && q == 0 && pt->value[1].runs)
 		report_put(
@@ -660,30 +714,38 @@ static void series_point(const struct svg *g, const struct panel *p,
 			"<path d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh8\" stroke=\"%s\" "
 			"stroke-width=\"0.9\"/>\n",
 			cx, py(p, stat->median), py(p, pt->value[1].median),
-			cx - 4, py(p, pt->value[1].median), colour);
+			cx - 4, py(p, pt->value[1].median), look->colour);
 	units_format_size(a->msg_size, size, sizeof(size));
+	series_name(g, series, name, sizeof(name));
 	report_put(t,
-		   "<g><title>%s %s x%u %s: %.4g (median of %zu run%s, %.4g .. "
-		   "%.4g)</title>",
-		   a->strategy->name, size, a->threads, g->f->quantity[q].label,
+		   "<g class=\"series-%zu\"><title>%s %s x%u %s: %.4g (median "
+		   "of %zu run%s, %.4g .. %.4g)</title>",
+		   series, name, size, a->threads, g->f->quantity[q].label,
 		   stat->median, stat->runs, stat->runs == 1 ? "" : "s",
 		   stat->min, stat->max);
-	put_marker(t, series, cx, py(p, stat->median), colour, q > 0);
+	put_marker(t, look->shape, cx, py(p, stat->median), look->colour,
+		   q > 0);
 	report_put(t, "</g>\n");
 }
 
-/* Series k of the legend in the panel: each of its plot's series. */
+/*
+ * Series k of the legend in the panel: each of its plot's series.  The
+ * latency figure sets a point's series side by side, all of them within
+ * four fifths of the way to the next x value.
+ */
 static void panel_series(const struct svg *g, const struct panel *p,
 			 size_t series, size_t q)
 {
-	const char *colour = series_colour(g, series);
+	struct series_look look = series_look(g, series);
+	double step = (panel_right(p) - panel_left(p)) / (p->hi - p->lo);
+	double apart = fmin(7, 0.8 * step / (double)g->series_count);
 	double dodge = g->f->whisker ? ((double)series -
 					(double)(g->series_count - 1) / 2) *
-					       7
+					       apart
 				     : 0;
-	const char *dash = figure_two_lines(g->f) ? (q ? dashes[1] : dashes[0])
-						  : dashes[series % 5];
 
+	if (figure_two_lines(g->f))
+		look.dash = dashes[q ? 1 : 0];
 	for (size_t i = 0; i < p->plot->series_count; i++) {
 		const struct figure_plot_series *s = &p->plot->series[i];
 
@@ -691,11 +753,11 @@ static void panel_series(const struct svg *g, const struct panel *p,
 		    s->rx != g->series_rx[series] ||
 		    !settings_stack_equal(&s->stack, &g->series_stack[series]))
 			continue;
-		series_line(g, p, s, q, colour, dash, dodge);
+		series_line(g, p, s, series, q, look.colour, look.dash, dodge);
 		for (size_t k = 0; k < s->count; k++)
 			if (s->point[k].value[q].runs)
 				series_point(g, p, &s->point[k], series, q,
-					     colour, dodge);
+					     &look, dodge);
 	}
 }
 
@@ -703,114 +765,134 @@ static void panel_series(const struct svg *g, const struct panel *p,
 static void panel_note(const struct svg *g, const struct panel *p,
 		       const char *line, const char *detail)
 {
+	static const struct report_font why_font = {
+		.size = 15, .attrs = "text-anchor=\"middle\""};
+	static const struct report_font detail_font = {
+		.size = 11, .attrs = "fill=\"#555\" text-anchor=\"middle\""};
+	double y = p->y + p->h / 2 - 6;
+
 	report_put(g->t,
 		   "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
-		   "fill=\"#f6f6f6\" stroke=\"#bbb\"/>\n"
-		   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"15\" "
-		   "text-anchor=\"middle\">",
-		   p->x, p->y, p->w, p->h, p->x + p->w / 2,
-		   p->y + p->h / 2 - 6);
-	report_put_escaped(g->t, line);
-	report_put(g->t, "</text>\n");
-	if (!detail || !*detail)
-		return;
-	report_put(g->t,
-		   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#555\" "
-		   "text-anchor=\"middle\">",
-		   p->x + p->w / 2, p->y + p->h / 2 + 16);
-	report_put_escaped(g->t, detail);
-	report_put(g->t, "</text>\n");
+		   "fill=\"#f6f6f6\" stroke=\"#bbb\"/>\n",
+		   p->x, p->y, p->w, p->h);
+	y += report_text_block(g->t, &why_font, p->x + p->w / 2, y, p->w - 20,
+			       line);
+	if (detail && *detail)
+		report_text_block(g->t, &detail_font, p->x + p->w / 2, y + 4,
+				  p->w - 20, detail);
 }
 
-static void figure_legend(const struct svg *g, double y)
+/* Series i's entry in the legend, its line's middle at x, y. */
+static void legend_entry(const struct svg *g, size_t i, double x, double y)
 {
-	struct text *t = g->t;
-	double x = SVG_MARGIN;
+	struct series_look look = series_look(g, i);
+	char name[SERIES_NAME];
+
+	if (figure_two_lines(g->f))
+		look.dash = "";
+	report_put(g->t,
+		   "<g class=\"legend series-%zu\"><line x1=\"%.0f\" "
+		   "y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" "
+		   "stroke-width=\"1.8\"%s%s%s/>",
+		   i, x, y, x + LEGEND_LINE, y, look.colour,
+		   *look.dash ? " stroke-dasharray=\"" : "", look.dash,
+		   *look.dash ? "\"" : "");
+	put_marker(g->t, look.shape, x + LEGEND_LINE / 2, y, look.colour,
+		   false);
+	series_name(g, i, name, sizeof(name));
+	report_text_block(g->t, &legend_font, x + LEGEND_LINE + 6, y + 4,
+			  SVG_INSIDE - LEGEND_LINE - 6, name);
+	report_put(g->t, "</g>\n");
+}
+
+/*
+ * The legend from y: a series an entry, in columns as wide as the widest
+ * entry and as many as the page holds, row after row; then how to tell
+ * two quantities apart, and the series a plot had no room for.  Returns
+ * its height.
+ */
+static double figure_legend(const struct svg *g, double y)
+{
+	double widest = 0, row_y = y + LEGEND_ROW / 2;
+	size_t columns;
+	char name[SERIES_NAME], note[160];
 
 	for (size_t i = 0; i < g->series_count; i++) {
-		const char *dash = figure_two_lines(g->f) ? "" : dashes[i % 5];
-		char name[160], knobs[96];
-
-		report_put(
-			t,
-			"<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
-			"stroke=\"%s\" stroke-width=\"1.8\"%s%s%s/>",
-			x, y, x + 28, y, series_colour(g, i),
-			*dash ? " stroke-dasharray=\"" : "", dash,
-			*dash ? "\"" : "");
-		put_marker(t, i, x + 14, y, series_colour(g, i), false);
-		settings_stack_tag(&g->series_stack[i], knobs, sizeof(knobs));
-		snprintf(name, sizeof(name), "%s%s%s", g->series[i]->name,
-			 strategy_rx_tag(g->series_rx[i]), knobs);
-		report_put(t,
-			   "<text x=\"%.0f\" y=\"%.0f\" "
-			   "font-size=\"13\">%s</text>\n",
-			   x + 34, y + 4, name);
-		x += 48 + 8 * (double)strlen(name);
+		series_name(g, i, name, sizeof(name));
+		widest = fmax(widest, report_text_width(&legend_font, name));
 	}
-	if (figure_two_lines(g->f))
-		report_put(t,
-			   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
-			   "fill=\"#333\">solid, filled: %s; dashed, hollow: "
-			   "%s</text>\n",
-			   x + 10, y + 4, g->f->quantity[0].label,
-			   g->f->quantity[1].label);
+	widest += LEGEND_LINE + 6 + 16;
+	columns = (size_t)fmax(1, floor((SVG_INSIDE + 16) / widest));
+	for (size_t i = 0; i < g->series_count; i++) {
+		if (i && i % columns == 0)
+			row_y += LEGEND_ROW;
+		legend_entry(g, i, SVG_MARGIN + (double)(i % columns) * widest,
+			     row_y);
+	}
+	row_y += LEGEND_ROW / 2 + 4;
+	if (figure_two_lines(g->f)) {
+		snprintf(note, sizeof(note),
+			 "solid, filled: %s; dashed, hollow: %s",
+			 g->f->quantity[0].label, g->f->quantity[1].label);
+		row_y += report_text_block(g->t, &legend_note_font, SVG_MARGIN,
+					   row_y + 8, SVG_INSIDE, note);
+	}
+	if (g->series_left_out) {
+		snprintf(note, sizeof(note),
+			 "%zu more series not drawn: a figure draws at most %d",
+			 g->series_left_out, SERIES_MAX);
+		row_y += report_text_block(g->t, &legend_note_font, SVG_MARGIN,
+					   row_y + 8, SVG_INSIDE, note);
+	}
+	return row_y - y;
 }
 
-void report_footer(struct text *t, const struct session *s,
-		   const struct figure_scope *scope, const char *points,
-		   double y)
+double report_footer(struct text *t, const struct session *s,
+		     const struct figure_scope *scope, const char *points,
+		     double y)
 {
+	static const struct report_font font = {.size = 11,
+						.attrs = "fill=\"#333\""};
 	const struct options *o = &s->options;
 	const struct host_info *h = &s->host;
 	struct figure_runs drawn;
-	char runs[320], pmu[160];
+	char runs[320], line[1024];
+	double at = y + 14;
 
 	figure_runs_of(&s->analysis, s->results, scope, &drawn);
 	figure_runs_text(&drawn, false, runs, sizeof(runs));
-	snprintf(pmu, sizeof(pmu), "%s",
+	snprintf(line, sizeof(line), "host %s, Linux %s, %s, %u CPUs, %s",
+		 h->hostname[0] ? h->hostname : "unknown", h->kernel,
+		 h->cpu_model, h->cpus,
 		 h->pmu.available ? "hardware PMU counted"
 				  : "no hardware PMU (task-clock only)");
-	report_put(t,
-		   "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" "
-		   "fill=\"#333\">host ",
-		   SVG_MARGIN, y);
-	report_put_escaped(t, h->hostname[0] ? h->hostname : "unknown");
-	report_put(t, ", Linux ");
-	report_put_escaped(t, h->kernel);
-	report_put(t, ", ");
-	report_put_escaped(t, h->cpu_model);
-	report_put(t, ", %u CPUs, %s</text>\n", h->cpus, pmu);
-	report_put(t,
-		   "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" "
-		   "fill=\"#333\">nio-top " NIO_TOP_VERSION ", ",
-		   SVG_MARGIN, y + 15);
-	report_put_escaped(t, s->date[0] ? s->date : "undated");
-	report_put(t, "; %s over %s: ", run_mode_name(scope->mode),
-		   topo_kind_name(s->topo.options.kind));
-	report_put_escaped(t, runs);
-	report_put(t, "</text>\n");
-	report_put(t,
-		   "<text x=\"%d\" y=\"%.0f\" font-size=\"11\" "
-		   "fill=\"#333\">%s; runs measured under %g s or over fewer "
-		   "than %d intervals, and runs a stop ended, are left "
-		   "out.</text>\n",
-		   SVG_MARGIN, y + 30, points,
-		   (double)o->min_measured_ms / 1000, ANALYSIS_MIN_INTERVALS);
+	at += report_text_block(t, &font, SVG_MARGIN, at, SVG_INSIDE, line);
+	snprintf(line, sizeof(line),
+		 "nio-top " NIO_TOP_VERSION ", %s; %s over %s: %s",
+		 s->date[0] ? s->date : "undated", run_mode_name(scope->mode),
+		 topo_kind_name(s->topo.options.kind), runs);
+	at += report_text_block(t, &font, SVG_MARGIN, at, SVG_INSIDE, line);
+	snprintf(line, sizeof(line),
+		 "%s; runs measured under %g s or over fewer than %d "
+		 "intervals, and runs a stop ended, are left out.",
+		 points, (double)o->min_measured_ms / 1000,
+		 ANALYSIS_MIN_INTERVALS);
+	at += report_text_block(t, &font, SVG_MARGIN, at, SVG_INSIDE, line);
+	return at - y;
 }
 
 /* Where and how the numbers were made, under each figure. */
-static void figure_footer(const struct svg *g, double y)
+static double figure_footer(const struct svg *g, double y)
 {
 	const struct figure_scope scope = {
 		.mode = g->f->mode, .axis = g->f->axis, .rx_any = true};
 
-	report_footer(g->t, g->s, &scope,
-		      "Each point is the median of its runs, a bar their range",
-		      y);
+	return report_footer(
+		g->t, g->s, &scope,
+		"Each point is the median of its runs, a bar their range", y);
 }
 
-/* Whether the figure has series k already. */
+/* Whether the figure has point p's series already. */
 static bool figure_has_series(const struct svg *g,
 			      const struct analysis_point *p)
 {
@@ -822,15 +904,40 @@ static bool figure_has_series(const struct svg *g,
 }
 
 /*
+ * Point j's series, new to the figure: the next one, or one more left out
+ * (when no point before j was of it) once the figure has SERIES_MAX.
+ */
+static void figure_add_series(struct svg *g, size_t j)
+{
+	const struct analysis *a = &g->s->analysis;
+	const struct analysis_point *p = &a->points[j];
+
+	if (g->series_count < SERIES_MAX) {
+		g->series_rx[g->series_count] = p->rx;
+		g->series_stack[g->series_count] = p->stack;
+		g->series[g->series_count++] = p->strategy;
+		return;
+	}
+	for (size_t k = 0; k < j; k++)
+		if (a->points[k].runs && a->points[k].mode == p->mode &&
+		    a->points[k].strategy == p->strategy &&
+		    a->points[k].rx == p->rx &&
+		    settings_stack_equal(&a->points[k].stack, &p->stack))
+			return;
+	g->series_left_out++;
+}
+
+/*
  * The strategies the figure has points of, each with every receive side and
  * set of knobs it has points of: a series each, in registry order, then
- * receive side, then as the points came.
+ * receive side, then as the points came; those past SERIES_MAX counted.
  */
 static void figure_series(struct svg *g)
 {
 	const struct analysis *a = &g->s->analysis;
 
 	g->series_count = 0;
+	g->series_left_out = 0;
 	for (size_t i = 0; i < strategy_count(); i++)
 		for (int rx = 0; rx < RX_MODE_COUNT; rx++)
 			for (size_t j = 0; j < a->point_count; j++) {
@@ -839,12 +946,9 @@ static void figure_series(struct svg *g)
 				if (!p->runs || p->mode != g->f->mode ||
 				    p->strategy != strategy_at(i) ||
 				    p->rx != (enum rx_mode)rx ||
-				    figure_has_series(g, p) ||
-				    g->series_count == SERIES_MAX)
+				    figure_has_series(g, p))
 					continue;
-				g->series_rx[g->series_count] = p->rx;
-				g->series_stack[g->series_count] = p->stack;
-				g->series[g->series_count++] = p->strategy;
+				figure_add_series(g, j);
 			}
 }
 
@@ -891,25 +995,38 @@ static const char *figure_why(const struct svg *g, size_t panels, char *line,
 	return line;
 }
 
-/* The figure's title and how to read it. */
-static void figure_head(const struct svg *g, size_t number, double y)
+double report_figure_head(struct text *t, const char *key, size_t number,
+			  const char *title, const char *note, double y)
 {
-	report_put(g->t,
-		   "<g id=\"figure-%s\">\n<text x=\"%d\" y=\"%.0f\" "
-		   "font-size=\"18\" "
-		   "font-weight=\"bold\">Figure %zu. ",
-		   g->f->key, SVG_MARGIN, y + 26, number);
-	report_put_escaped(g->t, g->f->title);
-	report_put(g->t, "</text>\n");
-	report_put(
-		g->t,
-		"<text x=\"%d\" y=\"%.0f\" font-size=\"12\" fill=\"#333\">%s, "
-		"%s. ",
-		SVG_MARGIN, y + 46, run_mode_name(g->f->mode),
-		g->f->axis == FIGURE_BY_SIZE ? "a panel per flow count"
-					     : "a panel per message size");
-	report_put_escaped(g->t, g->f->note);
-	report_put(g->t, "</text>\n");
+	static const struct report_font title_font = {.size = 18, .bold = true};
+	static const struct report_font note_font = {.size = 12,
+						     .attrs = "fill=\"#333\""};
+	char line[256];
+	double at = y + 26; /* the title's baseline */
+
+	report_put(t, "<g id=\"figure-%s\">\n", key);
+	snprintf(line, sizeof(line), "Figure %zu. %s", number, title);
+	at += report_text_block(t, &title_font, SVG_MARGIN, at, SVG_INSIDE,
+				line);
+	/* The note's baseline 20 under the title's last, not a line's 25. */
+	at -= 5;
+	at += report_text_block(t, &note_font, SVG_MARGIN, at, SVG_INSIDE,
+				note);
+	/* What comes next begins 16 under the note's last baseline. */
+	return at - report_line_height(&note_font) + 16 - y;
+}
+
+/* The figure's title and how to read it; returns its height. */
+static double figure_head(const struct svg *g, size_t number, double y)
+{
+	char note[512];
+
+	snprintf(note, sizeof(note), "%s, %s. %s", run_mode_name(g->f->mode),
+		 g->f->axis == FIGURE_BY_SIZE ? "a panel per flow count"
+					      : "a panel per message size",
+		 g->f->note);
+	return report_figure_head(g->t, g->f->key, number, g->f->title, note,
+				  y);
 }
 
 /* Panel i of a figure: its frame, then the note or the plot. */
@@ -942,7 +1059,7 @@ static double svg_figure(struct svg *g, size_t number, double y)
 	size_t fixed[ANALYSIS_SIZES_MAX], panels, columns, rows;
 	struct figure_plot *plot = malloc(sizeof(*plot));
 	char reason[256] = "", line[160];
-	double panel_w, height;
+	double panel_w, top;
 	const char *why;
 
 	/* No cycles where no PMU counted them: the CPU time it took. */
@@ -958,17 +1075,16 @@ static double svg_figure(struct svg *g, size_t number, double y)
 	}
 	columns = why || panels == 1 ? 1 : 2;
 	rows = why ? 1 : (panels + columns - 1) / columns;
-	panel_w = (SVG_WIDTH - 2 * SVG_MARGIN -
-		   (double)(columns - 1) * PANEL_GAP) /
+	panel_w = (SVG_INSIDE - (double)(columns - 1) * PANEL_GAP) /
 		  (double)columns;
-	figure_head(g, number, y);
+	top = y + figure_head(g, number, y);
 	if (!why)
-		figure_legend(g, y + 72);
+		top += figure_legend(g, top) + 4;
 	for (size_t i = 0; i < (why ? 1 : panels); i++) {
 		struct panel p = {
 			.x = SVG_MARGIN +
 			     (double)(i % columns) * (panel_w + PANEL_GAP),
-			.y = y + FIGURE_HEAD + (double)(i / columns) * PANEL_H,
+			.y = top + (double)(i / columns) * PANEL_H,
 			.w = panel_w,
 			.h = PANEL_H - 10,
 			.fixed = why ? 0 : fixed[i],
@@ -978,10 +1094,10 @@ static double svg_figure(struct svg *g, size_t number, double y)
 		svg_panel(g, &p, i, why, reason);
 	}
 	free(plot);
-	height = FIGURE_HEAD + (double)rows * PANEL_H;
-	figure_footer(g, y + height + 14);
+	top += (double)rows * PANEL_H;
+	top += figure_footer(g, top);
 	report_put(g->t, "</g>\n");
-	return height + FIGURE_FOOT;
+	return top - y;
 }
 
 int report_write_svg(const char *path, const struct session *s,
@@ -993,7 +1109,7 @@ int report_write_svg(const char *path, const struct session *s,
 	double y = 0;
 
 	*cause = NULL;
-	if (!style || !style->colour_count) {
+	if (!style || style->colour_count < SVG_COLOURS_MIN) {
 		report_style_default(&fallback);
 		g.style = &fallback;
 	}

@@ -28,22 +28,58 @@ void report_put_escaped(struct text *t, const char *s);
 /* Writes t to path atomically and frees it: 0, or -errno with *cause. */
 int report_text_write(struct text *t, const char *path, char **cause);
 
-#define SVG_WIDTH   1000
-#define SVG_MARGIN  20
-#define PANEL_GAP   20
-#define PANEL_H	    280
-#define FIGURE_HEAD 90 /* title, note and legend */
-#define FIGURE_FOOT 64
-#define FIGURE_GAP  30
+/*
+ * How a <text> is set: its size in pixels, bold or not, and its other
+ * attributes (fill, text-anchor), or NULL.
+ */
+struct report_font {
+	double size;
+	bool bold;
+	const char *attrs;
+};
 
 /*
- * The footer under a figure at y: the host, the runs of scope it draws (not
- * the options the session started with), what a point of it is, and what
- * was left out.
+ * The width s takes in font, as DejaVu Sans (the page's first font) sets
+ * it once escaped, rounded up: what a layout keeps inside the page.
  */
-void report_footer(struct text *t, const struct session *s,
-		   const struct figure_scope *scope, const char *points,
-		   double y);
+double report_text_width(const struct report_font *font, const char *s);
+/* From a line's baseline to the next one's. */
+double report_line_height(const struct report_font *font);
+/*
+ * s, escaped, as lines of text no wider than width, broken at spaces (a
+ * word wider than a line where it must be), the first line's baseline at
+ * x, y; returns their height, a line height each.
+ */
+double report_text_block(struct text *t, const struct report_font *font,
+			 double x, double y, double width, const char *s);
+
+/*
+ * The page: as wide as a screen shows it, a figure under another, each
+ * as tall as it needs to be for what it draws.
+ */
+#define SVG_WIDTH  1000
+#define SVG_MARGIN 20
+#define SVG_INSIDE (SVG_WIDTH - 2 * SVG_MARGIN) /* a line of text, a panel */
+#define PANEL_GAP  20
+#define PANEL_H	   280
+#define FIGURE_GAP 30
+
+/*
+ * A figure's head at y: its group opened as figure-key, "Figure number.
+ * title" and the note under it, each wrapped to the page; returns its
+ * height, to the top of the first thing under the note.
+ */
+double report_figure_head(struct text *t, const char *key, size_t number,
+			  const char *title, const char *note, double y);
+
+/*
+ * The footer under a figure, from y: the host, the runs of scope it draws
+ * (not the options the session started with), what a point of it is, and
+ * what was left out, each wrapped to the page; returns its height.
+ */
+double report_footer(struct text *t, const struct session *s,
+		     const struct figure_scope *scope, const char *points,
+		     double y);
 
 /*
  * Figure number at y: for each strategy at each size, the sender's and the

@@ -5,20 +5,24 @@
  * runs' samples pooled), each to 100%.  What a copy costs, against the
  * stack and the wake-ups, at a glance.
  */
+#include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "analysis.h"
 #include "report_private.h"
 #include "role.h"
 #include "units.h"
 
-#define BAR_W_MIN  9  /* a side's bar, at its narrowest */
-#define BAR_W_MAX  36 /* and at its widest */
-#define BAR_GAP	   5  /* between a strategy's two bars and the next */
-#define PANEL_TOP  58 /* the heading, the sizes, the copy shares */
-#define PANEL_FOOT 56 /* the sizes and strategies under the bars */
-#define PANEL_LEFT 48 /* the percentages */
+#define BAR_W_MIN  13  /* a side's bar, at its narrowest: "88" over it */
+#define BAR_W_MAX  36  /* and at its widest */
+#define BAR_GAP	   5   /* between a strategy's two bars and the next */
+#define BAR_H	   156 /* a row's bars, from 0 to 100% */
+#define ROW_TOP	   34  /* over a row's bars: the sizes, the copy shares */
+#define PANEL_HEAD 26  /* the panel's heading */
+#define PANEL_LEFT 48  /* the percentages */
+
+static const struct report_font size_font = {.size = 12, .bold = true};
+static const struct report_font label_font = {.size = 10};
 
 /* A colour per role, in the role table's order; other grey. */
 static const char *const role_colours[] = {
@@ -122,120 +126,257 @@ static size_t panel_sizes(const struct session *s, unsigned int threads,
 	return n;
 }
 
-/* A point's two bars at x, each bar_w wide, its name under them. */
-static void point_bars(struct text *t, const struct session *s,
-		       const struct analysis_point *p, double x, double bar_w,
-		       double bottom, double height)
+/* "uring rx-trunc (bound) busy-poll 50us": the name under a point's bars. */
+static void point_name(const struct analysis_point *p, char *out, size_t size)
 {
-	struct run_profile tx, rx;
+	char knobs[96];
 
-	point_profile(&s->analysis, s->results, p, 0, &tx);
-	side_bar(t, &tx, x, bar_w, bottom, height);
-	if (point_profile(&s->analysis, s->results, p, 1, &rx))
-		side_bar(t, &rx, x + bar_w + 1, bar_w, bottom, height);
-	report_put(t,
-		   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" "
-		   "transform=\"rotate(60 %.0f %.0f)\">",
-		   x + 2, bottom + 6, x + 2, bottom + 6);
-	report_put_escaped(t, p->strategy->name);
-	report_put(t, "%s</text>\n", strategy_rx_tag(p->rx));
+	settings_stack_tag(&p->stack, knobs, sizeof(knobs));
+	snprintf(out, size, "%s%s%s", p->strategy->name, strategy_rx_tag(p->rx),
+		 knobs);
 }
 
-/* One panel: the points of a flow count, grouped by size. */
-static void profile_panel(struct text *t, const struct session *s,
-			  unsigned int threads, size_t index, double x,
-			  double y, double w, double h)
-{
-	const struct analysis *a = &s->analysis;
-	double bottom = y + h - PANEL_FOOT, height = h - PANEL_TOP - PANEL_FOOT;
-	double at = x + PANEL_LEFT;
-	size_t sizes[ANALYSIS_SIZES_MAX];
-	size_t size_count = panel_sizes(s, threads, sizes, ANALYSIS_SIZES_MAX);
-	size_t points = 0;
+/*
+ * How a panel's bars are laid out: as wide as the panel lets them be
+ * within reason, from left to right, in rows row_h apart whose labels,
+ * under the bars, are as long as the longest.
+ */
+struct bar_layout {
+	const struct session *s;
+	unsigned int threads;
+	double left, right;
 	double bar_w;
-	char size[24];
+	double row_h;
+};
 
-	/* The bars as wide as the panel lets them be, within reason. */
-	for (size_t i = 0; i < a->point_count; i++)
-		points += point_drawn(a, s->results, &a->points[i], threads);
-	bar_w = points ? ((w - PANEL_LEFT - 8 -
-			   (double)size_count * 3 * BAR_GAP) /
-				  (double)points -
-			  BAR_GAP - 1) /
-				 2
-		       : BAR_W_MIN;
-	bar_w = bar_w < BAR_W_MIN   ? BAR_W_MIN
-		: bar_w > BAR_W_MAX ? BAR_W_MAX
-				    : bar_w;
+/*
+ * A point's two bars at x, each l->bar_w wide, under the row's top, and
+ * its name under them, read upwards to the bars.
+ */
+static void point_bars(struct text *t, const struct bar_layout *l,
+		       const struct analysis_point *p, double x, double top)
+{
+	double bottom = top + ROW_TOP + BAR_H, middle = x + l->bar_w + 0.5;
+	struct run_profile tx, rx;
+	char name[160];
 
+	report_put(t, "<g class=\"bars\">\n");
+	point_profile(&l->s->analysis, l->s->results, p, 0, &tx);
+	side_bar(t, &tx, x, l->bar_w, bottom, BAR_H);
+	if (point_profile(&l->s->analysis, l->s->results, p, 1, &rx))
+		side_bar(t, &rx, x + l->bar_w + 1, l->bar_w, bottom, BAR_H);
+	/* Turned, a glyph's body lies left of its baseline: centre it. */
 	report_put(t,
-		   "<rect class=\"profile-panel\" id=\"profile-panel-%zu\" "
-		   "x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
-		   "fill=\"none\" stroke=\"#999\"/>\n",
-		   index, x, y, w, h);
-	report_put(
-		t,
-		"<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\">%u flow%s: "
-		"each strategy's sender (left) and receiver (right), its copy "
-		"share over each bar</text>\n",
-		x + 8, y + 18, threads, threads == 1 ? "" : "s");
+		   "<text x=\"%.1f\" y=\"%.0f\" font-size=\"%g\" "
+		   "text-anchor=\"end\" transform=\"rotate(-90 %.1f %.0f)\">",
+		   middle + label_font.size / 4, bottom + 5, label_font.size,
+		   middle + label_font.size / 4, bottom + 5);
+	point_name(p, name, sizeof(name));
+	report_put_escaped(t, name);
+	report_put(t, "</text>\n</g>\n");
+}
+
+/* A row's scale, 0 to 100%, left of its bars. */
+static void row_scale(struct text *t, const struct bar_layout *l, double top)
+{
+	double bottom = top + ROW_TOP + BAR_H;
+
 	for (int pct = 0; pct <= 100; pct += 25)
 		report_put(t,
 			   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
 			   "text-anchor=\"end\">%d%%</text>\n",
-			   x + PANEL_LEFT - 6, bottom - height * pct / 100 + 4,
-			   pct);
+			   l->left - 6, bottom - BAR_H * pct / 100 + 4, pct);
+}
+
+/* How many points of a flow count are drawn at a size. */
+static size_t size_points(const struct bar_layout *l, size_t msg_size)
+{
+	const struct analysis *a = &l->s->analysis;
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->point_count; i++)
+		n += a->points[i].msg_size == msg_size &&
+		     point_drawn(a, l->s->results, &a->points[i], l->threads);
+	return n;
+}
+
+/* Where the next bars go: at x, in a row. */
+struct bar_cursor {
+	double x;
+	size_t row;
+};
+
+/* The next row, its scale drawn; returns its top. */
+static double next_row(struct text *t, const struct bar_layout *l, double y,
+		       struct bar_cursor *c)
+{
+	double top = y + (double)++c->row * l->row_h;
+
+	c->x = l->left;
+	if (t)
+		row_scale(t, l, top);
+	return top;
+}
+
+/*
+ * The panel's bars from y, size after size, each size's name over its
+ * first bars.  A size goes on in the row it begins in only if all its bars
+ * fit there, else in the next; one with more than a row holds is shared
+ * out evenly over the fewest rows, named over each.  Draws them when t is
+ * not NULL; returns the rows.
+ */
+static size_t bar_rows(struct text *t, const struct bar_layout *l, double y)
+{
+	const struct analysis *a = &l->s->analysis;
+	size_t sizes[ANALYSIS_SIZES_MAX];
+	size_t size_count = panel_sizes(l->s, l->threads, sizes,
+					ANALYSIS_SIZES_MAX);
+	double pitch = 2 * l->bar_w + 1 + BAR_GAP, top = y;
+	size_t most = (size_t)fmax(
+		1, floor((l->right - l->left + BAR_GAP) / pitch));
+	struct bar_cursor c = {.x = l->left};
+	char size[24];
+
+	if (t)
+		row_scale(t, l, y);
 	for (size_t k = 0; k < size_count; k++) {
-		/* Each size: its name over the gap before its bars. */
+		size_t n = size_points(l, sizes[k]), in_row = 0, rows, per_row;
+		double name_w, named_to = c.x;
+
+		if (!n)
+			continue;
+		rows = (n + most - 1) / most;
+		per_row = (n + rows - 1) / rows;
 		units_format_size_iec(sizes[k], size, sizeof(size));
-		report_put(t,
-			   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" "
-			   "font-weight=\"bold\">%s</text>\n",
-			   at, y + PANEL_TOP - 18, size);
+		name_w = report_text_width(&size_font, size);
+		if (c.x > l->left &&
+		    c.x + fmax((double)per_row * pitch - BAR_GAP, name_w) >
+			    l->right)
+			top = next_row(t, l, y, &c);
 		for (size_t i = 0; i < a->point_count; i++) {
 			const struct analysis_point *p = &a->points[i];
 
 			if (p->msg_size != sizes[k] ||
-			    !point_drawn(a, s->results, p, threads) ||
-			    at + 2 * bar_w + 1 > x + w)
+			    !point_drawn(a, l->s->results, p, l->threads))
 				continue;
-			point_bars(t, s, p, at, bar_w, bottom, height);
-			at += 2 * bar_w + 1 + BAR_GAP;
+			if (in_row == per_row) {
+				top = next_row(t, l, y, &c);
+				in_row = 0;
+			}
+			if (!in_row && t)
+				report_put(t,
+					   "<text class=\"size\" x=\"%.0f\" "
+					   "y=\"%.0f\" font-size=\"%g\" "
+					   "font-weight=\"bold\">%s</text>\n",
+					   c.x, top + 14, size_font.size, size);
+			if (!in_row)
+				named_to = c.x + name_w;
+			if (t)
+				point_bars(t, l, p, c.x, top);
+			c.x += pitch;
+			in_row++;
 		}
-		at += 3 * BAR_GAP;
+		c.x = fmax(c.x, named_to + BAR_GAP) + 2 * BAR_GAP;
 	}
+	return c.row + 1;
 }
 
-/* The roles' colours and labels. */
-static void profile_legend(struct text *t, double y)
+/*
+ * The bars of a flow count as wide as one row lets them be, within
+ * reason, the rows as tall as the longest name under them.
+ */
+static void bar_layout(struct bar_layout *l, const struct session *s,
+		       unsigned int threads, double x, double w)
 {
-	double x = SVG_MARGIN;
+	const struct analysis *a = &s->analysis;
+	size_t sizes[ANALYSIS_SIZES_MAX];
+	size_t size_count = panel_sizes(s, threads, sizes, ANALYSIS_SIZES_MAX);
+	double longest = 0;
+	size_t points = 0;
+	char name[160];
+
+	*l = (struct bar_layout){.s = s,
+				 .threads = threads,
+				 .left = x + PANEL_LEFT,
+				 .right = x + w - 8};
+	for (size_t i = 0; i < a->point_count; i++) {
+		if (!point_drawn(a, s->results, &a->points[i], threads))
+			continue;
+		points++;
+		point_name(&a->points[i], name, sizeof(name));
+		longest = fmax(longest, report_text_width(&label_font, name));
+	}
+	l->bar_w = points ? ((l->right - l->left -
+			      (double)size_count * 3 * BAR_GAP) /
+				     (double)points -
+			     BAR_GAP - 1) /
+				    2
+			  : BAR_W_MIN;
+	l->bar_w = fmin(fmax(l->bar_w, BAR_W_MIN), BAR_W_MAX);
+	l->row_h = ROW_TOP + BAR_H + 5 + longest + 10;
+}
+
+/* One panel at y, the points of a flow count; returns its height. */
+static double profile_panel(struct text *t, const struct session *s,
+			    unsigned int threads, size_t index, double y)
+{
+	static const struct report_font head_font = {.size = 13};
+	struct bar_layout l;
+	char head[160];
+	double h;
+
+	bar_layout(&l, s, threads, SVG_MARGIN, SVG_INSIDE);
+	h = PANEL_HEAD + (double)bar_rows(NULL, &l, 0) * l.row_h;
+	report_put(t,
+		   "<rect class=\"profile-panel\" id=\"profile-panel-%zu\" "
+		   "x=\"%d\" y=\"%.0f\" width=\"%d\" height=\"%.0f\" "
+		   "fill=\"none\" stroke=\"#999\"/>\n",
+		   index, SVG_MARGIN, y, SVG_INSIDE, h);
+	snprintf(head, sizeof(head),
+		 "%u flow%s: each strategy's sender (left) and receiver "
+		 "(right), its copy share over each bar",
+		 threads, threads == 1 ? "" : "s");
+	report_text_block(t, &head_font, SVG_MARGIN + 8, y + 18,
+			  SVG_INSIDE - 16, head);
+	bar_rows(t, &l, y + PANEL_HEAD);
+	return h;
+}
+
+/* The roles' colours and labels, row after row; returns their height. */
+static double profile_legend(struct text *t, double y)
+{
+	static const struct report_font font = {.size = 12};
+	double x = SVG_MARGIN, row = y + 12;
 
 	for (size_t r = 0; r < role_count; r++) {
-		report_put(t,
-			   "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" "
-			   "height=\"12\" fill=\"%s\"/>\n"
-			   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">%s"
-			   "</text>\n",
-			   x, y - 10, role_colour(r), x + 16, y,
-			   roles[r].label);
-		x += 30 + 6.5 * (double)strlen(roles[r].label);
-		if (x > SVG_WIDTH - 160 && r + 1 < role_count) {
+		double w = 16 + report_text_width(&font, roles[r].label) + 14;
+
+		if (x > SVG_MARGIN && x + w > SVG_WIDTH - SVG_MARGIN) {
 			x = SVG_MARGIN;
-			y += 18;
+			row += 18;
 		}
+		report_put(t,
+			   "<g class=\"legend\"><rect x=\"%.0f\" y=\"%.0f\" "
+			   "width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+			   x, row - 10, role_colour(r));
+		report_text_block(t, &font, x + 16, row, SVG_INSIDE - 16,
+				  roles[r].label);
+		report_put(t, "</g>\n");
+		x += w;
 	}
+	return row + 10 - y;
 }
 
 double report_profile_figure(struct text *t, const struct session *s,
 			     size_t number, double y)
 {
+	static const struct report_font none_font = {.size = 14};
 	const struct analysis *a = &s->analysis;
 	const struct figure_scope scope = {
 		.mode = RUN_STREAM, .axis = FIGURE_BY_SIZE, .rx_any = true};
 	unsigned int flows[ANALYSIS_SIZES_MAX];
 	size_t panels = 0;
-	double height;
+	double at;
 
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
@@ -247,39 +388,34 @@ double report_profile_figure(struct text *t, const struct session *s,
 		    point_drawn(a, s->results, p, p->threads))
 			flows[panels++] = p->threads;
 	}
-	report_put(t,
-		   "<g id=\"figure-profile\">\n<text x=\"%d\" y=\"%.0f\" "
-		   "font-size=\"18\" font-weight=\"bold\">Figure %zu. Where "
-		   "each side's CPU goes</text>\n"
-		   "<text x=\"%d\" y=\"%.0f\" font-size=\"12\" fill=\"#333\">"
-		   "stream, a panel per flow count. Sampled (cpu-clock with "
-		   "call chains) in intervals left out of every other figure; "
-		   "the copy roles at the bottom of each bar.</text>\n",
-		   SVG_MARGIN, y + 26, number, SVG_MARGIN, y + 46);
+	at = y + report_figure_head(
+			 t, "profile", number, "Where each side's CPU goes",
+			 "stream, a panel per flow count. Sampled (cpu-clock "
+			 "with call chains) in intervals left out of every "
+			 "other figure; the copy roles at the bottom of each "
+			 "bar.",
+			 y);
 	if (!panels) {
-		report_put(
-			t,
-			"<rect class=\"profile-panel\" id=\"profile-panel-1\" "
-			"x=\"%d\" y=\"%.0f\" width=\"%d\" height=\"80\" "
-			"fill=\"none\" stroke=\"#999\"/>\n<text x=\"%d\" "
-			"y=\"%.0f\" font-size=\"14\">no stream run was "
-			"sampled: --profile-hz samples where the CPU goes "
-			"(not with --no-profile)</text>\n",
-			SVG_MARGIN, y + FIGURE_HEAD, SVG_WIDTH - 2 * SVG_MARGIN,
-			SVG_MARGIN + 16, y + FIGURE_HEAD + 44);
-		height = FIGURE_HEAD + 90;
+		report_put(t,
+			   "<rect class=\"profile-panel\" "
+			   "id=\"profile-panel-1\" x=\"%d\" y=\"%.0f\" "
+			   "width=\"%d\" height=\"80\" fill=\"none\" "
+			   "stroke=\"#999\"/>\n",
+			   SVG_MARGIN, at + 10, SVG_INSIDE);
+		report_text_block(t, &none_font, SVG_MARGIN + 16, at + 54,
+				  SVG_INSIDE - 32,
+				  "no stream run was sampled: --profile-hz "
+				  "samples where the CPU goes (not with "
+				  "--no-profile)");
+		at += 100;
 	} else {
-		profile_legend(t, y + 70);
+		at += profile_legend(t, at) + 12;
 		for (size_t i = 0; i < panels; i++)
-			profile_panel(t, s, flows[i], i + 1, SVG_MARGIN,
-				      y + FIGURE_HEAD + 20 +
-					      (double)i * PANEL_H,
-				      SVG_WIDTH - 2 * SVG_MARGIN, PANEL_H - 10);
-		height = FIGURE_HEAD + 20 + (double)panels * PANEL_H;
+			at += profile_panel(t, s, flows[i], i + 1, at) + 10;
 	}
-	report_footer(t, s, &scope,
-		      "Each bar pools the samples of its point's runs",
-		      y + height + 14);
+	at += report_footer(t, s, &scope,
+			    "Each bar pools the samples of its point's runs",
+			    at);
 	report_put(t, "</g>\n");
-	return height + FIGURE_FOOT;
+	return at - y;
 }
