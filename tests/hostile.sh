@@ -66,6 +66,27 @@ refused "$rr" '.runs[0].latency_us.mean = 2000 | .runs[0].latency_us.max = 3000'
 "$NIO_TOP" --batch --load "$rr" >/dev/null
 ok $? "the same export as it was loads"
 
+# --load OLD NEW where NEW is refused: OLD, read whole by then, is freed
+# too (LeakSanitizer in a sanitizer build, else valgrind, saw none left).
+"$NIO_TOP" --batch --load "$base" "$tmp/bad.json" >/dev/null 2>"$tmp/leak.err"
+rc=$?
+if ldd "$NIO_TOP" 2>/dev/null | grep -q libasan; then
+	[ $rc = 1 ] && ! grep -q 'LeakSanitizer' "$tmp/leak.err"
+	ok $? "--load OLD NEW with NEW refused: exit 1, nothing leaked (ASan)" ||
+		diag "$tmp/leak.err"
+elif command -v valgrind >/dev/null; then
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
+		--error-exitcode=99 "$NIO_TOP" --batch --load "$base" \
+		"$tmp/bad.json" >/dev/null 2>"$tmp/leak.err"
+	rc=$?
+	[ $rc = 1 ] && ! grep -q 'definitely lost' "$tmp/leak.err"
+	ok $? "--load OLD NEW with NEW refused: exit 1, nothing leaked (valgrind, rc $rc)" ||
+		diag "$tmp/leak.err"
+else
+	skip_one "--load OLD NEW with NEW refused leaks nothing" \
+		"needs a sanitizer build or valgrind"
+fi
+
 # The host's words in an SVG: control characters do not make it ill-formed;
 # a run of 0 Gbit/s on the figures' log scale draws no infinite coordinate.
 jq '.host.cpu_model = "cpu\u001b[31m\u0001 <&>\"" | .host.kernel = "6.18\u0007"

@@ -234,8 +234,12 @@ static int app_session(struct app *app, const struct options *options,
 		s->options.min_measured_ms = options->min_measured_ms;
 		session_analyse(s);
 	}
-	if (r == 0 && options->load_new)
+	if (r == 0 && options->load_new) {
 		r = app_load_second(app, options, s, cause);
+		/* OLD was read: a NEW refused leaves nothing of either. */
+		if (r < 0)
+			session_close(s);
+	}
 	return r;
 }
 
