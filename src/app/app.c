@@ -260,7 +260,7 @@ static bool app_wake_stop(void *data)
  * The explorer's settings (unless --no-config): what the user left last
  * time, under what the command line and presets say.
  */
-static void app_recall(struct options *o, struct prefs *p)
+static void app_recall(struct app *app, struct options *o, struct prefs *p)
 {
 	char *cause = NULL;
 
@@ -268,8 +268,8 @@ static void app_recall(struct options *o, struct prefs *p)
 	if (o->no_config || o->load)
 		return;
 	if (prefs_load(p, &cause) < 0) {
-		app_say("settings ignored: %s",
-			cause ? cause : "cannot read them");
+		app_note(app, "settings ignored: %s",
+			 cause ? cause : "cannot read them");
 		free(cause);
 		return;
 	}
@@ -277,17 +277,19 @@ static void app_recall(struct options *o, struct prefs *p)
 }
 
 /* The terminal for the explorer, in the theme asked for (or the default). */
-static int app_open_ui(struct options *o, const struct prefs *p, struct ui **ui,
-		       char **cause)
+static int app_open_ui(struct app *app, struct options *o,
+		       const struct prefs *p, struct ui **ui, char **cause)
 {
 	int r = ui_open(ui, o->theme, cause);
 
-	/* A remembered theme that is gone is no reason not to start. */
+	/*
+	 * A remembered theme that is gone (or was never a theme's name, as
+	 * "../..") is no reason not to start, but it is said.
+	 */
 	if (r < 0 && p->theme[0] && strcmp(o->theme, p->theme) == 0 &&
 	    !options_given(o, "theme")) {
-		app_say("settings: %s; the default theme "
-			"instead",
-			*cause ? *cause : "cannot load the theme");
+		app_note(app, "settings: %s; the default theme instead",
+			 *cause ? *cause : "cannot load the theme");
 		free(*cause);
 		*cause = NULL;
 		snprintf(o->theme, sizeof(o->theme), "default");
@@ -308,8 +310,8 @@ static int app_open_explorer(struct app *app, struct options *o,
 {
 	int r;
 
-	app_recall(o, p);
-	r = app_open_ui(o, p, ui, cause);
+	app_recall(app, o, p);
+	r = app_open_ui(app, o, p, ui, cause);
 	if (r < 0)
 		return r;
 	app->ui = *ui;
@@ -388,6 +390,35 @@ void app_say(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * What the explorer had to say once the terminal is back (the screen hid
+ * anything said on stderr while it was up): its start's note, then why
+ * it ended.
+ */
+static void app_farewell(struct app *app)
+{
+	if (app->note)
+		app_say("%s", app->note);
+	if (app->farewell)
+		app_say("%s", app->farewell);
+	free(app->note);
+	free(app->farewell);
+	app->note = app->farewell = NULL;
+}
+
+void app_note(struct app *app, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	if (app->note)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) >= 0)
+		app->note = text;
+	va_end(ap);
+}
+
 int app_run(const struct options *options)
 {
 	struct options opts = *options;
@@ -442,6 +473,7 @@ int app_run(const struct options *options)
 	if (explore) {
 		r = app_open_explorer(&app, &opts, &prefs, &ui, &cause);
 		if (r < 0) {
+			app_farewell(&app);
 			app_say("%s", cause ? cause : strerror(-r));
 			free(cause);
 			loop_teardown(&app);
@@ -451,6 +483,7 @@ int app_run(const struct options *options)
 	r = app_session(&app, &opts, &session, &loaded, &cause);
 	if (r < 0) {
 		ui_close(ui);
+		app_farewell(&app);
 		app_say("%s", cause ? cause : strerror(-r));
 		free(cause);
 		/*
@@ -466,6 +499,7 @@ int app_run(const struct options *options)
 	if (options->json_stream &&
 	    app_stream_open(&app, options->json_stream, &stream, &session)) {
 		ui_close(ui);
+		app_farewell(&app);
 		session_close(&session);
 		loop_teardown(&app);
 		return 1;
@@ -477,9 +511,7 @@ int app_run(const struct options *options)
 		status = r < 0 ? 1 : 0;
 		if (r < 0)
 			app_say("%s", strerror(-r));
-		if (app.farewell)
-			app_say("%s", app.farewell);
-		free(app.farewell);
+		app_farewell(&app);
 	} else if (options->load) {
 		app_report_style(NULL, options, &style);
 		status = batch_loaded(&app, &session);

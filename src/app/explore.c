@@ -410,6 +410,8 @@ int explore_run(struct app *app, struct session *s, struct ui *ui)
 	}
 	if (s->notice)
 		explorer_say(&x.explorer, "%s", s->notice);
+	if (app->note)
+		explorer_say(&x.explorer, "%s", app->note);
 	if (app->compared) {
 		x.explorer.diff = &app->diff;
 		explorer_say(&x.explorer,
