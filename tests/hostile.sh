@@ -55,6 +55,16 @@ refused "$base" '.runs[0].gbps = 1e300' 'runs[0].gbps 1e+300 over' \
 	"a Gbit/s beyond the run's bytes"
 refused "$base" '.runs[0].msgs_per_s = 1e12' 'runs[0].msgs_per_s 1e+12 over' \
 	"more messages than the run counted"
+refused "$base" '.runs[0].gbps = 1e-300' 'runs[0].gbps 1e-300 is under a tenth of its totals' \
+	"a Gbit/s far below the run's bytes"
+refused "$base" '.runs[0].msgs_per_s = 1e-3' 'runs[0].msgs_per_s 0.001 is under a tenth of its totals' \
+	"messages per second far below the run's count"
+jq '.runs[0].gbps = 0 | .runs[0].msgs_per_s = 0 | .runs[0].error = "no message arrived in the measured window (1 s)"' \
+	"$base" >"$tmp/failed.json"
+"$NIO_TOP" --batch --load "$tmp/failed.json" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && ! grep -q 'under a tenth' "$tmp/err"
+ok $? "a failed run that delivered nothing in its window loads (exit 1 for the failure)" ||
+	diag "$tmp/err"
 refused "$rr" '.runs[0].latency_us.p90 = 1' 'runs[0].latency_us.p90: 1 below p50' \
 	"a p90 below the p50"
 refused "$rr" '.runs[0].latency_us.max = 172e6' \
