@@ -140,4 +140,17 @@ static inline bool settings_nodelay(const struct run_settings *s,
 	       (s->nodelay == NODELAY_RR && request_response);
 }
 
+/*
+ * The receivers' SO_RCVLOWAT (0: not set).  In a request-response run one
+ * answer of msg_size bytes is queued at a time: a mark above it would never
+ * be met and the receiver would sleep until the stop, so it is capped at
+ * the answer.
+ */
+static inline uint64_t settings_rcvlowat(const struct run_settings *s,
+					 bool request_response, size_t msg_size)
+{
+	return request_response && s->rcvlowat > msg_size ? msg_size
+							  : s->rcvlowat;
+}
+
 #endif

@@ -33,11 +33,11 @@ extern const struct record sock_state_record;
 
 /*
  * Sets on fd what s asks of one end (the sender's or the receiver's), in a
- * run of request-response or not: 0, or -errno with *step naming the
- * option that failed.
+ * run of request-response or not, of messages of msg_size bytes: 0, or
+ * -errno with *step naming the option that failed.
  */
 int sockopts_apply(int fd, const struct run_settings *s, bool sender,
-		   bool request_response, const char **step);
+		   bool request_response, size_t msg_size, const char **step);
 
 /* What fd's knobs are now. */
 void sockopts_read(int fd, struct sock_state *out);

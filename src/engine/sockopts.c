@@ -44,8 +44,9 @@ static int set_int(int fd, int level, int name, uint64_t value,
 }
 
 int sockopts_apply(int fd, const struct run_settings *s, bool sender,
-		   bool request_response, const char **step)
+		   bool request_response, size_t msg_size, const char **step)
 {
+	uint64_t rcvlowat = settings_rcvlowat(s, request_response, msg_size);
 	int r = 0;
 
 	if (settings_nodelay(s, request_response))
@@ -60,8 +61,8 @@ int sockopts_apply(int fd, const struct run_settings *s, bool sender,
 	if (r == 0 && !sender && s->rcvbuf)
 		r = set_int(fd, SOL_SOCKET, SO_RCVBUF, s->rcvbuf,
 			    "set SO_RCVBUF", step);
-	if (r == 0 && !sender && s->rcvlowat)
-		r = set_int(fd, SOL_SOCKET, SO_RCVLOWAT, s->rcvlowat,
+	if (r == 0 && !sender && rcvlowat)
+		r = set_int(fd, SOL_SOCKET, SO_RCVLOWAT, rcvlowat,
 			    "set SO_RCVLOWAT", step);
 	if (r == 0 && s->busy_poll)
 		r = set_int(fd, SOL_SOCKET, SO_BUSY_POLL, s->busy_poll,

@@ -98,7 +98,7 @@ static int worker_socket(struct worker_flow *flow, bool sender,
 {
 	return sockopts_apply(sender ? flow->tx_fd : flow->rx_fd,
 			      flow->settings, sender, flow->request_response,
-			      step);
+			      flow->msg_size, step);
 }
 
 /*
