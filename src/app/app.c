@@ -322,15 +322,25 @@ static int app_open_explorer(struct app *app, struct options *o,
 	return 0;
 }
 
-/* --diff OLD NEW: 0, 1 when an export could not be read or written. */
+/*
+ * --diff OLD NEW: 0; 1 when an export could not be read or written, or a
+ * point's new runs all failed (none could be compared).
+ */
 static int app_diff(const struct options *o)
 {
 	char *cause = NULL;
-	int r = diff_exports(o, o->output, o->csv, &cause);
+	size_t uncompared;
+	int r = diff_exports(o, o->output, o->csv, &uncompared, &cause);
 
 	if (r < 0) {
 		app_say("--diff: %s", cause ? cause : strerror(-r));
 		free(cause);
+		return 1;
+	}
+	if (uncompared) {
+		app_say("--diff: %zu point%s of the new export with no run "
+			"to compare (listed after the tables)",
+			uncompared, uncompared == 1 ? "" : "s");
 		return 1;
 	}
 	return 0;
