@@ -443,6 +443,46 @@ ok $? "64 flows x 4096 slots x 4 MiB: refused by the default budget, named"
 kill -TERM "$agent"
 wait "$agent"
 
+# A client's congestion control is one the kernel lists as loaded (as
+# root the kernel would load any module tcp_NAME for it, tcp_diag among
+# them), refused by name before any socket is given it; one it has is
+# set, and logged.  strace, where there is one, watches every setsockopt.
+congested='"type":"refused","run":1,"error":"run.config.congestion: .diag. is not a congestion control this kernel has loaded (it has: '
+if command -v strace >/dev/null; then
+	ip netns exec "$host_a" strace -f -qq -e trace=setsockopt \
+		-o "$tmp/strace" "$NIO_TOP" --serve --listen 198.18.99.1 \
+		2>"$log" &
+	agent=$!
+	wait_for_line 'listening on' 300 "$log"
+else
+	start_agent "$log"
+fi
+say "$hello" "$(run_msg 1 receivers one-copy 4096 1 16 | jq -c '.config.congestion = "diag"')" \
+	>"$tmp/congestion"
+grep -q "$congested" "$tmp/congestion" &&
+	grep -q 'run 1 refused: run.config.congestion: .diag. is not' "$log"
+ok $? "a congestion control of diag: refused by name, and logged" ||
+	diag "$tmp/congestion"
+cc=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
+good_run --congestion "$cc"
+ok $? "one the kernel has ($cc, its default): the run is clean" || diag "$tmp/good.err"
+grep -q "run [0-9]*: one-copy 4K x1 stream, this host runs the receivers, congestion $cc\$" "$log"
+ok $? "and the agent logs its name" || diag "$log"
+if [ -s "$tmp/strace" ]; then
+	# strace shows a 4-byte name as the integer it would be.
+	as_int=$(python3 -c 'import sys; b = sys.argv[1].encode(); print(int.from_bytes(b, "little") if len(b) == 4 else "none")' "$cc")
+	set=$(grep -c 'TCP_CONGESTION' "$tmp/strace")
+	other=$(grep 'TCP_CONGESTION' "$tmp/strace" | grep -vc -e "\"$cc\"" -e "\[$as_int\]")
+	[ "$set" -ge 1 ] && [ "$other" = 0 ]
+	ok $? "strace: the agent set $cc $set times, and no other name (diag never tried)" ||
+		grep TCP_CONGESTION "$tmp/strace" | head -5 | sed 's/^/# /'
+	kill -TERM $(pgrep -P "$agent" -x nio-top) 2>/dev/null
+else
+	skip_one "strace: the agent never tried diag" "needs strace"
+	kill -TERM "$agent"
+fi
+wait "$agent"
+
 start_agent "$log" --max-memory 1G --max-threads 8 --max-duration 2
 grep -q 'a run may use 1.0 GiB of buffers (--max-memory), 8 flows, 4096 slots, 2 s' "$log"
 ok $? "the agent logs the limits its owner set"

@@ -47,5 +47,14 @@ void sockopts_read(int fd, struct sock_state *out);
  * if it must): 0, or -errno with *cause (caller frees) listing those it has.
  */
 int sockopts_congestion_probe(const char *name, char **cause);
+/*
+ * Whether name is a congestion control this kernel lists as available
+ * (loaded: nothing is tried, and no module named after it is loaded) and,
+ * for a process without CAP_NET_ADMIN, as allowed: 0, or -ENOENT or -EPERM
+ * with *cause (caller frees) listing those it may use.  For a name from
+ * someone else (an agent's client): the kernel loads any module tcp_NAME
+ * for a privileged setsockopt.
+ */
+int sockopts_congestion_listed(const char *name, char **cause);
 
 #endif

@@ -748,7 +748,7 @@ static int agent_check_limits(struct agent *a, const struct run_config *c,
 	const struct options *o = &a->options;
 	uint64_t time_ms = c->settings.warmup_ms + c->settings.duration_ms +
 			   run_sampled_ms(c);
-	char size[24], wanted[32], allowed[32];
+	char size[24], wanted[32], allowed[32], *why = NULL;
 	size_t bytes;
 
 	if (c->threads > o->max_threads)
@@ -771,6 +771,14 @@ static int agent_check_limits(struct agent *a, const struct run_config *c,
 				 "allows %.3g s (--max-duration)",
 				 (double)time_ms / 1000,
 				 (double)o->max_duration_ms / 1000);
+	/* Before any socket is given it: a name the kernel has loaded. */
+	if (c->settings.congestion[0] &&
+	    sockopts_congestion_listed(c->settings.congestion, &why) < 0) {
+		cause_set(cause, -EINVAL, "run.config.congestion: %s",
+			  why ? why : "not one this kernel has");
+		free(why);
+		return -EINVAL;
+	}
 	if (run_check_descriptors(c, cause) < 0)
 		return -EINVAL;
 	bytes = run_memory(c);
@@ -972,9 +980,11 @@ static void agent_flows(struct agent *a, const cJSON *msg, unsigned int id)
 	a->announced = false;
 	a->next_tick_ns = a->run_started_ns + TICK_NS;
 	units_format_size(a->config.msg_size, size, sizeof(size));
-	agent_log(a, "run %u: %s %s x%u %s, this host runs the %s", id,
+	agent_log(a, "run %u: %s %s x%u %s, this host runs the %s%s%s", id,
 		  a->config.strategy->name, size, a->config.threads,
-		  run_mode_name(a->config.mode), run_role_name(a->config.role));
+		  run_mode_name(a->config.mode), run_role_name(a->config.role),
+		  a->config.settings.congestion[0] ? ", congestion " : "",
+		  a->config.settings.congestion);
 }
 
 /* A message from a greeted client, in its place in a run's life. */
