@@ -351,7 +351,8 @@ static int app_stream_open(struct app *app, const char *path,
 			   struct stream *stream, const struct session *s)
 {
 	char *cause = NULL;
-	int r = stream_open(stream, path, &cause);
+	/* Queued where a loop polls it, so that no reader holds a run up. */
+	int r = stream_open(stream, path, app->signal_fd >= 0, &cause);
 
 	if (r < 0) {
 		app_say("--json-stream %s", cause ? cause : strerror(-r));
@@ -364,11 +365,23 @@ static int app_stream_open(struct app *app, const char *path,
 	return 0;
 }
 
+/*
+ * How long the stream's end waits for a reader that fell behind, as long
+ * as it takes some in that time: a batch that ran to its end waits for a
+ * script to read its end line; after a signal or the explorer's q nobody
+ * waits for it.  A signal meanwhile ends the wait.
+ */
+#define STREAM_PATIENCE_NS (30000 * NS_PER_MS)
+#define STREAM_QUIT_NS	   (500 * NS_PER_MS)
+
 /* The analysis and the end, and the stream closed.  Non-zero: failed. */
-static int app_stream_close(struct app *app, const struct session *s)
+static int app_stream_close(struct app *app, const struct session *s,
+			    bool explored)
 {
 	char *cause = NULL, why[64];
 	const char *stopped = app->stopped_why;
+	bool patient = !explored && !app->signal && !app->stopped_why;
+	int r;
 
 	if (app->signal) {
 		snprintf(why, sizeof(why), "interrupted by %s",
@@ -381,13 +394,21 @@ static int app_stream_close(struct app *app, const struct session *s)
 			app->stopped_why ? app->stopped_why
 					 : "the stream's reader went away",
 			s->result_count, s->result_count == 1 ? "" : "s");
-	if (stream_close(app->stream, s, stopped, &cause) < 0) {
+	r = stream_close(app->stream, s, stopped, app->signal_fd,
+			 patient ? STREAM_PATIENCE_NS : STREAM_QUIT_NS, &cause);
+	/* A signal that ended the wait is the exit's. */
+	if (app->signal_fd >= 0)
+		loop_take_signal(app);
+	if (stream_dropped(app->stream))
+		app_say("the stream's reader fell behind: %zu line%s dropped",
+			stream_dropped(app->stream),
+			stream_dropped(app->stream) == 1 ? "" : "s");
+	app->stream = NULL;
+	if (r < 0) {
 		app_say("--json-stream %s", cause ? cause : "failed");
 		free(cause);
-		app->stream = NULL;
 		return 1;
 	}
-	app->stream = NULL;
 	return 0;
 }
 
@@ -534,7 +555,7 @@ int app_run(const struct options *options)
 
 	if (app_write_reports(options, &session, &style))
 		status = 1;
-	if (app.stream && app_stream_close(&app, &session))
+	if (app.stream && app_stream_close(&app, &session, explore))
 		status = 1;
 	session_close(&session);
 	if (app.compared) {
