@@ -311,6 +311,60 @@ flooded=$(grep -o 'more connections from 198.18.99.2 in the last 10 s' -c "$log"
 [ "$grown" -lt 250 ]
 ok $? "and the log grew by $grown lines in all ($flooded sums)"
 
+# A flood from 20 addresses (198.19.20.1-20, on the clients' host), each
+# connection closed at once, for 12 s: an address the agent's table of 16
+# drops starts again, but all of them together are logged 100 connections
+# a window (two lines each, a sum counting as one), and the rest are
+# summed.  Before, every connection was logged, two lines each.
+for i in $(seq 20); do
+	ip -n "$host_b" addr add "198.19.20.$i/32" dev ntb || break
+done
+ip -n "$host_a" route add 198.19.20.0/27 via 198.18.99.2
+ok $? "20 more addresses on the clients' host"
+cat >"$tmp/flood.py" <<'PY'
+import socket, threading, time
+made, end = [0] * 20, time.time() + 12
+def flood(i):
+    while time.time() < end:
+        s = socket.socket()
+        s.settimeout(2)
+        try:
+            s.bind(("198.19.20.%d" % (i + 1), 0))
+            s.connect(("198.18.99.1", 5310))
+            made[i] += 1
+        except OSError:
+            pass
+        s.close()
+threads = [threading.Thread(target=flood, args=(i,)) for i in range(20)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(sum(made))
+PY
+lines=$(wc -l <"$log")
+start=$(date +%s)
+made=$(ip netns exec "$host_b" python3 "$tmp/flood.py")
+took=$(($(date +%s) - start))
+summed='more connections in the last 10 s, not logged one by one (100 a window are, from all addresses together)'
+# Past 100 in the first 10 s needs some 15 connections a second.
+if [ "$((${made:-0} * 10))" -lt "$((took * 150))" ]; then
+	skip_one "the flood from 20 addresses is summed up in the log" \
+		"this machine made $made connections in $took s, too few to pass 100 a window"
+else
+	wait_for_line "$summed" 300 "$log"
+	ok $? "the flood from 20 addresses is summed up in the log ($made connections in $took s)" ||
+		diag "$log"
+fi
+grown=$(($(wc -l <"$log") - lines))
+# Each window the flood touched: 100 connections of two lines and a sum.
+most=$(((took / 10 + 2) * 201))
+[ "$grown" -le "$most" ]
+ok $? "and the log grew by $grown lines, at most $most for $took s" ||
+	tail -5 "$log" | sed 's/^/# /'
+good_run --auth-file "$tmp/secret"
+ok $? "then a real client's run is clean" || diag "$tmp/good.err"
+
 # Silent connections flooding from one address (the agent's own) leave room
 # for a client on another that takes half a second to say hello.
 ip netns exec "$host_a" timeout 6 bash -c '
@@ -387,6 +441,46 @@ say "$hello" "$(run_msg 1 senders zero-copy 4194304 64 4096)" >"$tmp/huge"
 grep -q '"type":"refused","run":1,"error":"run.config: 64 flows of zero-copy 4M need 1.0 TiB of buffers here; this agent allows [0-9.]* GiB a run (--max-memory)"' "$tmp/huge"
 ok $? "64 flows x 4096 slots x 4 MiB: refused by the default budget, named"
 kill -TERM "$agent"
+wait "$agent"
+
+# A client's congestion control is one the kernel lists as loaded (as
+# root the kernel would load any module tcp_NAME for it, tcp_diag among
+# them), refused by name before any socket is given it; one it has is
+# set, and logged.  strace, where there is one, watches every setsockopt.
+congested='"type":"refused","run":1,"error":"run.config.congestion: .diag. is not a congestion control this kernel has loaded (it has: '
+if command -v strace >/dev/null; then
+	ip netns exec "$host_a" strace -f -qq -e trace=setsockopt \
+		-o "$tmp/strace" "$NIO_TOP" --serve --listen 198.18.99.1 \
+		2>"$log" &
+	agent=$!
+	wait_for_line 'listening on' 300 "$log"
+else
+	start_agent "$log"
+fi
+say "$hello" "$(run_msg 1 receivers one-copy 4096 1 16 | jq -c '.config.congestion = "diag"')" \
+	>"$tmp/congestion"
+grep -q "$congested" "$tmp/congestion" &&
+	grep -q 'run 1 refused: run.config.congestion: .diag. is not' "$log"
+ok $? "a congestion control of diag: refused by name, and logged" ||
+	diag "$tmp/congestion"
+cc=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
+good_run --congestion "$cc"
+ok $? "one the kernel has ($cc, its default): the run is clean" || diag "$tmp/good.err"
+grep -q "run [0-9]*: one-copy 4K x1 stream, this host runs the receivers, congestion $cc\$" "$log"
+ok $? "and the agent logs its name" || diag "$log"
+if [ -s "$tmp/strace" ]; then
+	# strace shows a 4-byte name as the integer it would be.
+	as_int=$(python3 -c 'import sys; b = sys.argv[1].encode(); print(int.from_bytes(b, "little") if len(b) == 4 else "none")' "$cc")
+	set=$(grep -c 'TCP_CONGESTION' "$tmp/strace")
+	other=$(grep 'TCP_CONGESTION' "$tmp/strace" | grep -vc -e "\"$cc\"" -e "\[$as_int\]")
+	[ "$set" -ge 1 ] && [ "$other" = 0 ]
+	ok $? "strace: the agent set $cc $set times, and no other name (diag never tried)" ||
+		grep TCP_CONGESTION "$tmp/strace" | head -5 | sed 's/^/# /'
+	kill -TERM $(pgrep -P "$agent" -x nio-top) 2>/dev/null
+else
+	skip_one "strace: the agent never tried diag" "needs strace"
+	kill -TERM "$agent"
+fi
 wait "$agent"
 
 start_agent "$log" --max-memory 1G --max-threads 8 --max-duration 2

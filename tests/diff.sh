@@ -4,7 +4,8 @@
 # holds 1.5 and leaves out 1; a setting each export ran with one value
 # (--fields 8 against 1) is the change under test, listed first, and its
 # points are matched with their interval; a point only one export has is
-# listed; an environment that differs is listed; --csv and -o write it.
+# listed, and so is one whose new runs all failed (exit 1); an environment
+# that differs is listed; --csv and -o write it.
 # --load OLD NEW shows both files' runs and the same comparison, in batch
 # and in the explorer's compare view.
 . "$(dirname "$0")/lib.sh"
@@ -58,6 +59,30 @@ grep -q '^only in old: one-copy 4K x1 stream (3 runs)$' "$tmp/fewer.txt"
 ok $? "a point only the old export has is listed" || diag "$tmp/fewer.txt"
 grep -q '^  environment.sysctl.net.core.rmem_max: [0-9]* -> 1$' "$tmp/fewer.txt"
 ok $? "an environment that differs is listed first" || diag "$tmp/fewer.txt"
+
+# New runs that all failed give no row: they are listed, in the text and
+# in -o, and the new export's make --diff exit 1.  one-copy's three runs
+# end with an error; of zero-copy's, two were stopped and one was too
+# short (a failure is named first, and a short run is no failure).
+jq '(.runs[] | select(.strategy == "one-copy")) |= (.error = "connection reset")
+	| ([.runs[] | select(.strategy == "zero-copy") | .run]) as $zc
+	| (.runs[] | select(.run == $zc[0] or .run == $zc[1])) |= (.stopped_s = 2)
+	| (.runs[] | select(.run == $zc[2])) |= (.measured_s = 0.3)' \
+	"$old" >"$tmp/failed.json"
+"$NIO_TOP" --diff "$old" "$tmp/failed.json" -o "$tmp/failed-diff.json" \
+	>"$tmp/failed.txt" 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] && grep -q '^nio-top: --diff: 2 points of the new export with no run to compare' "$tmp/err"
+ok $? "--diff against new runs that all failed exits 1, saying so (rc $rc)" || diag "$tmp/err"
+grep -q '^new: one-copy 4K x1 stream: 3 runs, all failed: connection reset$' "$tmp/failed.txt" &&
+	grep -q '^new: zero-copy 4K x1 stream: 3 runs, none compared: stopped for 2.0 s while measuring (--keep-stopped keeps it) (1 run for another reason)$' "$tmp/failed.txt"
+ok $? "the text lists each such point with its runs and the first failure" || diag "$tmp/failed.txt"
+jq_true "$tmp/failed-diff.json" '.rows == [] and (.uncompared | map([.side, .point, .runs, .failed, .why[:16]])) == [["new", "one-copy 4K x1 stream", 3, true, "connection reset"], ["new", "zero-copy 4K x1 stream", 3, false, "stopped for 2.0 "]]'
+ok $? "-o lists them under uncompared ($(jq -c '.uncompared | map([.point, .failed])' "$tmp/failed-diff.json"))"
+"$NIO_TOP" --diff "$tmp/failed.json" "$old" >"$tmp/old-failed.txt" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && grep -q '^old: one-copy 4K x1 stream: 3 runs, all failed: connection reset$' "$tmp/old-failed.txt"
+ok $? "old runs that all failed are listed, and exit 0 (rc $rc)" || diag "$tmp/old-failed.txt"
 
 # A real change: one field a message against eight.
 new="$tmp/new.json"

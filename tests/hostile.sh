@@ -55,6 +55,16 @@ refused "$base" '.runs[0].gbps = 1e300' 'runs[0].gbps 1e+300 over' \
 	"a Gbit/s beyond the run's bytes"
 refused "$base" '.runs[0].msgs_per_s = 1e12' 'runs[0].msgs_per_s 1e+12 over' \
 	"more messages than the run counted"
+refused "$base" '.runs[0].gbps = 1e-300' 'runs[0].gbps 1e-300 is under a tenth of its totals' \
+	"a Gbit/s far below the run's bytes"
+refused "$base" '.runs[0].msgs_per_s = 1e-3' 'runs[0].msgs_per_s 0.001 is under a tenth of its totals' \
+	"messages per second far below the run's count"
+jq '.runs[0].gbps = 0 | .runs[0].msgs_per_s = 0 | .runs[0].error = "no message arrived in the measured window (1 s)"' \
+	"$base" >"$tmp/failed.json"
+"$NIO_TOP" --batch --load "$tmp/failed.json" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && ! grep -q 'under a tenth' "$tmp/err"
+ok $? "a failed run that delivered nothing in its window loads (exit 1 for the failure)" ||
+	diag "$tmp/err"
 refused "$rr" '.runs[0].latency_us.p90 = 1' 'runs[0].latency_us.p90: 1 below p50' \
 	"a p90 below the p50"
 refused "$rr" '.runs[0].latency_us.max = 172e6' \
@@ -65,6 +75,27 @@ refused "$rr" '.runs[0].latency_us.mean = 2000 | .runs[0].latency_us.max = 3000'
 	"round trips that add up to more than the run"
 "$NIO_TOP" --batch --load "$rr" >/dev/null
 ok $? "the same export as it was loads"
+
+# --load OLD NEW where NEW is refused: OLD, read whole by then, is freed
+# too (LeakSanitizer in a sanitizer build, else valgrind, saw none left).
+"$NIO_TOP" --batch --load "$base" "$tmp/bad.json" >/dev/null 2>"$tmp/leak.err"
+rc=$?
+if ldd "$NIO_TOP" 2>/dev/null | grep -q libasan; then
+	[ $rc = 1 ] && ! grep -q 'LeakSanitizer' "$tmp/leak.err"
+	ok $? "--load OLD NEW with NEW refused: exit 1, nothing leaked (ASan)" ||
+		diag "$tmp/leak.err"
+elif command -v valgrind >/dev/null; then
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
+		--error-exitcode=99 "$NIO_TOP" --batch --load "$base" \
+		"$tmp/bad.json" >/dev/null 2>"$tmp/leak.err"
+	rc=$?
+	[ $rc = 1 ] && ! grep -q 'definitely lost' "$tmp/leak.err"
+	ok $? "--load OLD NEW with NEW refused: exit 1, nothing leaked (valgrind, rc $rc)" ||
+		diag "$tmp/leak.err"
+else
+	skip_one "--load OLD NEW with NEW refused leaks nothing" \
+		"needs a sanitizer build or valgrind"
+fi
 
 # The host's words in an SVG: control characters do not make it ill-formed;
 # a run of 0 Gbit/s on the figures' log scale draws no infinite coordinate.

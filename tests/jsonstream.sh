@@ -3,11 +3,13 @@
 # start, each run's intervals arriving while the run goes, each run exactly
 # as the export holds it, the analysis and the end, every line valid by
 # man/nio-top-stream.schema.json; a reader that stops reading ends nio-top
-# cleanly with the export written; a file is written as it goes; a loaded
-# export streams its runs again.
+# cleanly with the export written; one that falls behind holds no run up,
+# and q and signals work; a file is written as it goes; a loaded export
+# streams its runs again.
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd jq
+need_cmd jq tmux
+. "$(dirname "$0")/tmux.sh"
 py=
 for p in /usr/bin/python3 python3; do
 	if "$p" -c 'import jsonschema' 2>/dev/null; then
@@ -71,7 +73,7 @@ ok $? "the run and analysis lines are the export's runs and analysis"
 jq_true "$tmp/whole.json" '.errors == []' &&
 	jq_true "$tmp/seen.json" '.errors == [] and (.events | length) > 30'
 ok $? "every line is valid by the schema ($(jq -c '.errors[:2]' "$tmp/whole.json"))"
-jq_true "$tmp/whole.json" '.end == {"runs": 2, "complete": true, "why": null}'
+jq_true "$tmp/whole.json" '.end == {"runs": 2, "complete": true, "why": null, "dropped": 0}'
 ok $? "the end says 2 runs, complete"
 ! grep -q '^ *[0-9]* one-copy' "$tmp/lines"
 ok $? "standard output holds the stream only, not the table"
@@ -93,6 +95,97 @@ ok $? "the export is written, whole" || diag "$tmp/err"
 ok $? "the reader got the start and two lines"
 grep -q "reader went away" "$tmp/err"
 ok $? "nio-top says why it stopped" || diag "$tmp/err"
+
+# A reader that falls behind holds nothing up.  full.py holds the read end
+# of a pipe (its standard input) or a FIFO and never reads, and says every
+# 0.2 s how many bytes wait in it; wait_full waits until 32 KiB or more
+# wait and no more come for 2 s: the pipe is full.
+cat >"$tmp/full.py" <<'PY'
+import fcntl, os, struct, sys, termios, time
+fd = 0 if sys.argv[1] == "-" else os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+while True:
+    n = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+    with open(sys.argv[2] + ".new", "w") as f:
+        f.write("%d\n" % n)
+    os.rename(sys.argv[2] + ".new", sys.argv[2])
+    time.sleep(0.2)
+PY
+wait_full() {
+	local n last=-1 same=0
+	for _ in $(seq 600); do
+		n=$(cat "$1" 2>/dev/null || echo 0)
+		if [ "$n" -ge 32768 ] && [ "$n" = "$last" ]; then
+			same=$((same + 1))
+			[ $same -ge 20 ] && return 0
+		else
+			same=0
+		fi
+		last=$n
+		sleep 0.1
+	done
+	return 1
+}
+
+# A reader asleep for 22 s beside a 6 s run: the run is measured whole and
+# not stopped (the main loop wrote into the full pipe before, and the run
+# was "stopped" after 14 s with 5.7 s measured), and the reader, once
+# awake, reads every line to the end.
+"$NIO_TOP" --batch -s one-copy -m 4K -d 6 -w 0.5 --json-stream - \
+	-o "$tmp/asleep.json" 2>"$tmp/err" | { sleep 22; cat; } >"$tmp/asleep"
+jq_true "$tmp/asleep.json" '.runs[0] | .error == null and .stopped_s == 0 and .measured_s >= 5.95'
+ok $? "a reader asleep for 22 s: the 6 s run is whole and not stopped ($(jq -c '.runs[0] | [.measured_s, .stopped_s, .error]' "$tmp/asleep.json"))" ||
+	diag "$tmp/err"
+[ "$(tail -1 "$tmp/asleep" | jq -c .data)" = '{"runs":1,"complete":true,"why":null,"dropped":0}' ]
+ok $? "and the reader gets every line, to the end ($(tail -1 "$tmp/asleep" | cut -c1-100))"
+
+# A reader that never reads: SIGTERM ends a batch at once.
+"$NIO_TOP" --batch -s one-copy -m 4K -d 60 -w 0.5 --json-stream - \
+	2>"$tmp/err" | python3 "$tmp/full.py" - "$tmp/waiting" &
+reader=$!
+wait_full "$tmp/waiting"
+ok $? "a batch fills the pipe of a reader that never reads ($(cat "$tmp/waiting") bytes wait)"
+nio=$(pgrep -P $$ -x nio-top)
+start=$(date +%s%N)
+kill -TERM $nio
+for _ in $(seq 200); do
+	kill -0 $nio 2>/dev/null || break
+	sleep 0.1
+done
+ms=$((($(date +%s%N) - start) / 1000000))
+! kill -0 $nio 2>/dev/null && grep -q 'reader fell behind: [0-9]* lines\? dropped' "$tmp/err"
+ok $? "SIGTERM ends it at once ($ms ms), saying the reader fell behind" || diag "$tmp/err"
+kill $nio "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+
+# The explorer with a FIFO whose reader never reads: q, and SIGTERM, end it
+# at once (it ignored both until the reader was killed).
+mkfifo "$tmp/fifo"
+for how in q TERM; do
+	rm -f "$tmp/waiting"
+	python3 "$tmp/full.py" "$tmp/fifo" "$tmp/waiting" &
+	reader=$!
+	wait_for_line . 200 "$tmp/waiting"
+	start "${utf8[@]}" -- --no-config -s one-copy -m 4K --json-stream "$tmp/fifo"
+	wait_full "$tmp/waiting"
+	ok $? "$how: the explorer fills the FIFO ($(cat "$tmp/waiting") bytes wait)"
+	start=$(date +%s%N)
+	if [ $how = q ]; then
+		T send-keys -t ui q
+	else
+		kill -TERM "$(ui_pid)"
+	fi
+	for _ in $(seq 200); do
+		[ -s "$tmp/exit" ] && break
+		sleep 0.1
+	done
+	ms=$((($(date +%s%N) - start) / 1000000))
+	status=$(cat "$tmp/exit" 2>/dev/null)
+	[ "$status" = "$([ $how = q ] && echo 0 || echo 143)" ]
+	ok $? "$how ends the explorer at once ($ms ms, status ${status:-none})"
+	T kill-server
+	kill "$reader"
+	wait "$reader" 2>/dev/null
+done
 
 # A file, written as it goes.
 live="$tmp/live.jsonl"

@@ -123,6 +123,17 @@ T send-keys -t ui q
 wait_exit
 T kill-server
 
+# One run loaded: "1 run", in the header and on the status line.
+jq '.runs = [.runs[0]]' "$tmp/zc.json" >"$tmp/one.json"
+start "${utf8[@]}" -- --load "$tmp/one.json"
+wait_screen 'loaded export, 1 run\b' 300
+screen | grep -q '1 run loaded from an export; nothing runs'
+ok $? "one loaded run is \"1 run loaded\", not \"1 runs\"" ||
+	screen | tail -3 | sed 's/^/# /'
+T send-keys -t ui q
+wait_exit
+T kill-server
+
 # Runs all received with --rx zerocopy are charted (as rx-zc), not hidden.
 "$NIO_TOP" --batch --rx zerocopy -s one-copy,zero-copy -m 4K,16K -d 1 -w 0.2 \
 	-o "$tmp/rxzc.json" >/dev/null 2>&1

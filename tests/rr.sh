@@ -86,6 +86,21 @@ ok $? "a stream run carries no latency"
 grep -Eq '^ +1 one-copy +4K +1 stream .* - +- +short$' "$tmp/stream"
 ok $? "the batch table shows no latency for stream"
 
+# A low-water mark above the answer (one is queued at a time in rr) is
+# capped at it, copied or dropped unread; a stream keeps its mark.  It
+# was set as asked before: no answer ever woke the receiver, and each run
+# ended 15 s after its stop with "flows did not finish".
+"$NIO_TOP" --batch --mode rr --rcvlowat 1G -s one-copy --rx copy,trunc -m 4K \
+	-d 0.5 -w 0.1 --min-measured 0 -o "$tmp/lowat.json" >/dev/null \
+	2>"$tmp/err"
+ok $? "rr with --rcvlowat 1G over 4 KiB answers exits 0" || diag "$tmp/err"
+jq_true "$tmp/lowat.json" '[.runs[] | .error == null and .messages_received > 0 and .rcvlowat == 1073741824 and .socket.receiver.rcvlowat == 4096] | length == 2 and all'
+ok $? "copy and trunc: answers arrive, the mark capped at 4096 ($(jq -c '[.runs[] | [.rx, .messages_received, .socket.receiver.rcvlowat, .error]]' "$tmp/lowat.json"))"
+"$NIO_TOP" --batch --rcvlowat 64K -s one-copy -m 4K -d 0.2 -w 0 \
+	--min-measured 0 -o "$tmp/lowat-stream.json" >/dev/null 2>&1
+jq_true "$tmp/lowat-stream.json" '.runs[0].error == null and .runs[0].socket.receiver.rcvlowat == 65536'
+ok $? "a stream run keeps its mark of 64 KiB above the message"
+
 err=$("$NIO_TOP" --batch --mode ping 2>&1)
 rc=$?
 [ $rc = 2 ] && [[ "$err" == *"--mode: 'ping' is not a mode"* ]]

@@ -47,6 +47,33 @@ for a in $names; do
 	done
 done
 
+# A remembered theme that is not a theme's name ("../..", as a settings
+# file someone else wrote may hold): the explorer starts in the default
+# theme and says why, on its status line and on stderr once it ends.
+mkdir -p "$tmp/config/nio-top"
+echo '{"format": "nio-top-settings", "version": 1, "theme": "../.."}' \
+	>"$tmp/config/nio-top/settings.json"
+T -f /dev/null new-session -d -s ui -x 120 -y 40 \
+	"env TERM=xterm-256color LANG=C.UTF-8 NIO_TOP_THEMES=$themes XDG_CONFIG_HOME=$tmp/config $NIO_TOP -d 1; echo \$? >$tmp/exit; sleep 600"
+said="settings: theme '\.\./\.\.': not a theme's name .*; the default theme instead"
+for _ in $(seq 300); do
+	T capture-pane -p -t ui | grep -q 'Throughput .*Gbit/s' && break
+	sleep 0.1
+done
+T capture-pane -p -t ui | grep -Eq "^ ?$said"
+ok $? "a settings theme of ../.. is said on the status line" ||
+	T capture-pane -p -t ui | tail -3 | sed 's/^/# /'
+T send-keys -t ui q
+for _ in $(seq 300); do
+	[ -s "$tmp/exit" ] && break
+	T send-keys -t ui q
+	sleep 0.1
+done
+T capture-pane -p -t ui | grep -Eq "^nio-top: $said"
+ok $? "and on stderr once the terminal is back" ||
+	T capture-pane -p -t ui | grep -v '^$' | sed 's/^/# /'
+T kill-server
+
 # xterm's greys: the cube's diagonal and the grey ramp.
 grey='^(16|59|102|145|188|231|23[2-9]|24[0-9]|25[0-5])$'
 ! sed 's/.*;5;\([0-9]*\)m/\1/' "$tmp/monochrome.colours" | grep -qvE "$grey"

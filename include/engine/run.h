@@ -30,6 +30,8 @@
 #define RUN_TICK_MS 100
 /* How long a run's threads may take to be ready (buffers filled). */
 #define RUN_READY_TIMEOUT_MS 30000
+/* How long a stopped run's flows may take to drain before they are cut. */
+#define RUN_STOP_GRACE_MS 15000
 
 enum run_mode {
 	RUN_STREAM, /* messages back to back: throughput */
@@ -372,12 +374,21 @@ double run_result_gbps(const struct run_result *result);
 /*
  * Whether delivered figures from a peer or a file fit the totals: each rate
  * (gbps, msgs_per_s) times the window measured_s at most what the totals
- * hold, 1% and a message over for rounding and two hosts' clocks.  0, or
- * -EINVAL with *cause naming the key ("gbps 9000 over 2 s ...").
+ * hold, 1% and a message over for rounding and two hosts' clocks.  Where
+ * span_s is known (not 0), each rate is also at least a tenth of what the
+ * totals received over span_s: a window that delivered much less than the
+ * rest of its run is not one nio-top measured.  0, or -EINVAL with *cause
+ * naming the key ("gbps 9000 over 2 s ...").
  */
 int run_rates_check(const struct run_totals *totals,
 		    const struct metric_values *derived, double measured_s,
-		    char **cause);
+		    double span_s, char **cause);
+/*
+ * The longest a run of config c whose window measured measured_s can have
+ * moved bytes for: its warm-up, its duration or window (the longer), its
+ * sampled slices and the time its flows get to drain after the stop.
+ */
+double run_span_s(const struct run_config *c, double measured_s);
 double run_result_msgs_per_s(const struct run_result *result);
 
 void run_result_fini(struct run_result *result);

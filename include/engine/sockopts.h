@@ -38,13 +38,16 @@ extern const struct record sock_state_record;
  * --rcvlowat, or (0) SOCKOPTS_RX_MARK, lowered to what the sender can
  * leave unread (half of unread_max, 0: no bound) and to a millisecond of a
  * shaped link (link_rate_bps, 0: unshaped), where a higher mark would
- * wait on bytes that cannot come.  A request-response run has none: its
- * answers are single messages.  0: the kernel's own (every segment).
+ * wait on bytes that cannot come.  A request-response run has none of its
+ * own: one answer of msg_size bytes is queued at a time, so a mark given
+ * above it, never met, is capped at it.  0: the kernel's own (every
+ * segment).
  */
 #define SOCKOPTS_RX_MARK (256u << 10)
 
 uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
-			  uint64_t unread_max, uint64_t link_rate_bps);
+			  size_t msg_size, uint64_t unread_max,
+			  uint64_t link_rate_bps);
 
 /*
  * Sets on fd what s asks of one end (the sender's or the receiver's), in a
@@ -62,5 +65,14 @@ void sockopts_read(int fd, struct sock_state *out);
  * if it must): 0, or -errno with *cause (caller frees) listing those it has.
  */
 int sockopts_congestion_probe(const char *name, char **cause);
+/*
+ * Whether name is a congestion control this kernel lists as available
+ * (loaded: nothing is tried, and no module named after it is loaded) and,
+ * for a process without CAP_NET_ADMIN, as allowed: 0, or -ENOENT or -EPERM
+ * with *cause (caller frees) listing those it may use.  For a name from
+ * someone else (an agent's client): the kernel loads any module tcp_NAME
+ * for a privileged setsockopt.
+ */
+int sockopts_congestion_listed(const char *name, char **cause);
 
 #endif

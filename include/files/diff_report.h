@@ -9,16 +9,17 @@
 #include "diff.h"
 #include "options.h"
 
-/*
- * Compares given->diff (old) with given->diff_new, both read as --load
- * reads one under the given options; prints the comparison on standard
- * output and writes it to json_path and csv_path (each may be NULL).  0, or
- * -errno with *cause (caller frees).
- */
 /* The comparison's text on standard output. */
 void diff_print(const struct diff *d);
 
+/*
+ * Compares given->diff (old) with given->diff_new, both read as --load
+ * reads one under the given options; prints the comparison on standard
+ * output and writes it to json_path and csv_path (each may be NULL), with
+ * *uncompared_new the points whose new runs none could be compared.  0, or
+ * -errno with *cause (caller frees).
+ */
 int diff_exports(const struct options *given, const char *json_path,
-		 const char *csv_path, char **cause);
+		 const char *csv_path, size_t *uncompared_new, char **cause);
 
 #endif

@@ -10,7 +10,10 @@
  * change with its interval by the analysis' own statistics (stats.h: runs
  * on a log scale, Welch's t, each bound one-sided 95%), "~" where the
  * interval holds no change.  Differences of host, settings and environment
- * come first; points only one side has are listed last.
+ * come first; points only one side has are listed last, and so are the
+ * sides of points that have runs of which none can be compared (every one
+ * failed, stopped or delivered nothing, or was too short): such a point
+ * gives no row, and a silent one would hide a regression that broke it.
  */
 #ifndef NIO_TOP_DIFF_H
 #define NIO_TOP_DIFF_H
@@ -23,6 +26,7 @@
 #include "stats.h"
 
 #define DIFF_LABEL_MAX 160
+#define DIFF_WHY_MAX   200
 
 /*
  * One side: the session whose host, environment and settings it had, and
@@ -42,6 +46,15 @@ struct diff_point {
 	size_t *run[2]; /* results of the old side and of the new */
 	size_t count[2];
 	char label[DIFF_LABEL_MAX]; /* "zero-copy 4K x1 stream fields=1" */
+	/*
+	 * Of each side's runs, those the comparison uses; where a side has
+	 * runs and uses none: whether every one failed (an error, a stop,
+	 * nothing delivered) rather than ran too briefly, and why
+	 * ("connection reset", and how many runs had another reason).
+	 */
+	size_t compared[2];
+	bool failed[2];
+	char why[2][DIFF_WHY_MAX];
 };
 
 /* One metric at one point: the medians, and the change from old to new. */
@@ -67,6 +80,15 @@ struct diff {
 /* 0, or -ENOMEM (nothing held). */
 int diff_build(struct diff *d, const struct diff_side side[2]);
 void diff_fini(struct diff *d);
+
+/*
+ * Whether side k (0 old, 1 new) of point j has runs and none the
+ * comparison can use: listed by diff_text(), and --diff's exit status for
+ * the new side.
+ */
+bool diff_uncompared(const struct diff *d, size_t j, int k);
+/* The points whose new runs none can be compared. */
+size_t diff_uncompared_new(const struct diff *d);
 
 bool diff_row_interval(const struct diff_row *row);
 /* Whether the interval leaves out no change at all. */

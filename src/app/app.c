@@ -234,8 +234,12 @@ static int app_session(struct app *app, const struct options *options,
 		s->options.min_measured_ms = options->min_measured_ms;
 		session_analyse(s);
 	}
-	if (r == 0 && options->load_new)
+	if (r == 0 && options->load_new) {
 		r = app_load_second(app, options, s, cause);
+		/* OLD was read: a NEW refused leaves nothing of either. */
+		if (r < 0)
+			session_close(s);
+	}
 	return r;
 }
 
@@ -256,7 +260,7 @@ static bool app_wake_stop(void *data)
  * The explorer's settings (unless --no-config): what the user left last
  * time, under what the command line and presets say.
  */
-static void app_recall(struct options *o, struct prefs *p)
+static void app_recall(struct app *app, struct options *o, struct prefs *p)
 {
 	char *cause = NULL;
 
@@ -264,8 +268,8 @@ static void app_recall(struct options *o, struct prefs *p)
 	if (o->no_config || o->load)
 		return;
 	if (prefs_load(p, &cause) < 0) {
-		app_say("settings ignored: %s",
-			cause ? cause : "cannot read them");
+		app_note(app, "settings ignored: %s",
+			 cause ? cause : "cannot read them");
 		free(cause);
 		return;
 	}
@@ -273,17 +277,19 @@ static void app_recall(struct options *o, struct prefs *p)
 }
 
 /* The terminal for the explorer, in the theme asked for (or the default). */
-static int app_open_ui(struct options *o, const struct prefs *p, struct ui **ui,
-		       char **cause)
+static int app_open_ui(struct app *app, struct options *o,
+		       const struct prefs *p, struct ui **ui, char **cause)
 {
 	int r = ui_open(ui, o->theme, cause);
 
-	/* A remembered theme that is gone is no reason not to start. */
+	/*
+	 * A remembered theme that is gone (or was never a theme's name, as
+	 * "../..") is no reason not to start, but it is said.
+	 */
 	if (r < 0 && p->theme[0] && strcmp(o->theme, p->theme) == 0 &&
 	    !options_given(o, "theme")) {
-		app_say("settings: %s; the default theme "
-			"instead",
-			*cause ? *cause : "cannot load the theme");
+		app_note(app, "settings: %s; the default theme instead",
+			 *cause ? *cause : "cannot load the theme");
 		free(*cause);
 		*cause = NULL;
 		snprintf(o->theme, sizeof(o->theme), "default");
@@ -304,8 +310,8 @@ static int app_open_explorer(struct app *app, struct options *o,
 {
 	int r;
 
-	app_recall(o, p);
-	r = app_open_ui(o, p, ui, cause);
+	app_recall(app, o, p);
+	r = app_open_ui(app, o, p, ui, cause);
 	if (r < 0)
 		return r;
 	app->ui = *ui;
@@ -316,15 +322,25 @@ static int app_open_explorer(struct app *app, struct options *o,
 	return 0;
 }
 
-/* --diff OLD NEW: 0, 1 when an export could not be read or written. */
+/*
+ * --diff OLD NEW: 0; 1 when an export could not be read or written, or a
+ * point's new runs all failed (none could be compared).
+ */
 static int app_diff(const struct options *o)
 {
 	char *cause = NULL;
-	int r = diff_exports(o, o->output, o->csv, &cause);
+	size_t uncompared;
+	int r = diff_exports(o, o->output, o->csv, &uncompared, &cause);
 
 	if (r < 0) {
 		app_say("--diff: %s", cause ? cause : strerror(-r));
 		free(cause);
+		return 1;
+	}
+	if (uncompared) {
+		app_say("--diff: %zu point%s of the new export with no run "
+			"to compare (listed after the tables)",
+			uncompared, uncompared == 1 ? "" : "s");
 		return 1;
 	}
 	return 0;
@@ -335,7 +351,8 @@ static int app_stream_open(struct app *app, const char *path,
 			   struct stream *stream, const struct session *s)
 {
 	char *cause = NULL;
-	int r = stream_open(stream, path, &cause);
+	/* Queued where a loop polls it, so that no reader holds a run up. */
+	int r = stream_open(stream, path, app->signal_fd >= 0, &cause);
 
 	if (r < 0) {
 		app_say("--json-stream %s", cause ? cause : strerror(-r));
@@ -348,11 +365,23 @@ static int app_stream_open(struct app *app, const char *path,
 	return 0;
 }
 
+/*
+ * How long the stream's end waits for a reader that fell behind, as long
+ * as it takes some in that time: a batch that ran to its end waits for a
+ * script to read its end line; after a signal or the explorer's q nobody
+ * waits for it.  A signal meanwhile ends the wait.
+ */
+#define STREAM_PATIENCE_NS (30000 * NS_PER_MS)
+#define STREAM_QUIT_NS	   (500 * NS_PER_MS)
+
 /* The analysis and the end, and the stream closed.  Non-zero: failed. */
-static int app_stream_close(struct app *app, const struct session *s)
+static int app_stream_close(struct app *app, const struct session *s,
+			    bool explored)
 {
 	char *cause = NULL, why[64];
 	const char *stopped = app->stopped_why;
+	bool patient = !explored && !app->signal && !app->stopped_why;
+	int r;
 
 	if (app->signal) {
 		snprintf(why, sizeof(why), "interrupted by %s",
@@ -365,13 +394,21 @@ static int app_stream_close(struct app *app, const struct session *s)
 			app->stopped_why ? app->stopped_why
 					 : "the stream's reader went away",
 			s->result_count, s->result_count == 1 ? "" : "s");
-	if (stream_close(app->stream, s, stopped, &cause) < 0) {
+	r = stream_close(app->stream, s, stopped, app->signal_fd,
+			 patient ? STREAM_PATIENCE_NS : STREAM_QUIT_NS, &cause);
+	/* A signal that ended the wait is the exit's. */
+	if (app->signal_fd >= 0)
+		loop_take_signal(app);
+	if (stream_dropped(app->stream))
+		app_say("the stream's reader fell behind: %zu line%s dropped",
+			stream_dropped(app->stream),
+			stream_dropped(app->stream) == 1 ? "" : "s");
+	app->stream = NULL;
+	if (r < 0) {
 		app_say("--json-stream %s", cause ? cause : "failed");
 		free(cause);
-		app->stream = NULL;
 		return 1;
 	}
-	app->stream = NULL;
 	return 0;
 }
 
@@ -381,6 +418,35 @@ void app_say(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	escape_vprint(stderr, "nio-top: ", fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * What the explorer had to say once the terminal is back (the screen hid
+ * anything said on stderr while it was up): its start's note, then why
+ * it ended.
+ */
+static void app_farewell(struct app *app)
+{
+	if (app->note)
+		app_say("%s", app->note);
+	if (app->farewell)
+		app_say("%s", app->farewell);
+	free(app->note);
+	free(app->farewell);
+	app->note = app->farewell = NULL;
+}
+
+void app_note(struct app *app, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	if (app->note)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) >= 0)
+		app->note = text;
 	va_end(ap);
 }
 
@@ -438,6 +504,7 @@ int app_run(const struct options *options)
 	if (explore) {
 		r = app_open_explorer(&app, &opts, &prefs, &ui, &cause);
 		if (r < 0) {
+			app_farewell(&app);
 			app_say("%s", cause ? cause : strerror(-r));
 			free(cause);
 			loop_teardown(&app);
@@ -447,6 +514,7 @@ int app_run(const struct options *options)
 	r = app_session(&app, &opts, &session, &loaded, &cause);
 	if (r < 0) {
 		ui_close(ui);
+		app_farewell(&app);
 		app_say("%s", cause ? cause : strerror(-r));
 		free(cause);
 		/*
@@ -462,6 +530,7 @@ int app_run(const struct options *options)
 	if (options->json_stream &&
 	    app_stream_open(&app, options->json_stream, &stream, &session)) {
 		ui_close(ui);
+		app_farewell(&app);
 		session_close(&session);
 		loop_teardown(&app);
 		return 1;
@@ -473,9 +542,7 @@ int app_run(const struct options *options)
 		status = r < 0 ? 1 : 0;
 		if (r < 0)
 			app_say("%s", strerror(-r));
-		if (app.farewell)
-			app_say("%s", app.farewell);
-		free(app.farewell);
+		app_farewell(&app);
 	} else if (options->load) {
 		app_report_style(NULL, options, &style);
 		status = batch_loaded(&app, &session);
@@ -488,7 +555,7 @@ int app_run(const struct options *options)
 
 	if (app_write_reports(options, &session, &style))
 		status = 1;
-	if (app.stream && app_stream_close(&app, &session))
+	if (app.stream && app_stream_close(&app, &session, explore))
 		status = 1;
 	session_close(&session);
 	if (app.compared) {

@@ -52,6 +52,11 @@ struct app {
 	struct ui *ui;
 	int signal;	/* the terminating signal received, or 0 */
 	char *farewell; /* said on stderr once the terminal is back */
+	/*
+	 * What the explorer's settings could not give (a theme that is not
+	 * one): on the status line at the start, and on stderr at the end.
+	 */
+	char *note;
 	/* The last checkpoint of the -o export: when it ended, what it cost. */
 	uint64_t checkpoint_end_ns;
 	uint64_t checkpoint_cost_ns;
@@ -75,6 +80,12 @@ struct app {
  * escaped: a cause may hold a file's, a peer's or the host's words.
  */
 void app_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Keeps the first note of the explorer's start (app->note): said once the
+ * screen is up, where a line on stderr before it would be lost.
+ */
+void app_note(struct app *app, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * loop.c: signals, the timer, and the loop itself.  job_control: Ctrl-Z

@@ -27,8 +27,9 @@ struct explore {
 	struct explorer explorer;
 	uint64_t refresh_ns;
 	uint64_t next_draw_ns;
-	size_t saved;	 /* results at the last checkpoint */
-	bool keep_tried; /* the unsaved runs were written on a signal */
+	size_t saved;	  /* results at the last checkpoint */
+	bool keep_tried;  /* the unsaved runs were written on a signal */
+	bool fell_behind; /* the stream's reader fell behind: said */
 };
 
 /*
@@ -268,10 +269,16 @@ static void explore_stream(struct explore *x)
 	stream_results(st, x->session);
 	if (x->explorer.run)
 		stream_intervals(st, x->session, x->explorer.run);
-	if (stream_gone(st))
+	if (stream_gone(st)) {
 		explorer_say(&x->explorer,
 			     "the --json-stream reader went away: "
 			     "nothing more is sent to it");
+	} else if (stream_dropped(st) && !x->fell_behind) {
+		x->fell_behind = true;
+		explorer_say(&x->explorer,
+			     "the --json-stream reader fell behind: lines are "
+			     "dropped until it takes what waits");
+	}
 }
 
 static void explore_step(void *data, const struct pollfd *pfd, unsigned int n,
@@ -410,6 +417,8 @@ int explore_run(struct app *app, struct session *s, struct ui *ui)
 	}
 	if (s->notice)
 		explorer_say(&x.explorer, "%s", s->notice);
+	if (app->note)
+		explorer_say(&x.explorer, "%s", app->note);
 	if (app->compared) {
 		x.explorer.diff = &app->diff;
 		explorer_say(&x.explorer,

@@ -111,17 +111,22 @@ static void loop_arm(struct app *app, uint64_t deadline_ns)
 void loop_run(struct app *app, const struct frontend *fe)
 {
 	while (!fe->done(fe->data)) {
-		struct pollfd pfd[LOOP_FDS_MAX + 2] = {
+		struct pollfd pfd[LOOP_FDS_MAX + 3] = {
 			{.fd = app->signal_fd, .events = POLLIN},
 			{.fd = app->timer_fd, .events = POLLIN},
 		};
 		unsigned int n = fe->fds(fe->data, pfd + 2);
+		/* --json-stream's lines that wait for their reader. */
+		int stream_fd = app->stream ? stream_poll_fd(app->stream) : -1;
 		bool resized = false;
 		uint64_t expirations;
 		int sig;
 
+		pfd[n + 2] = (struct pollfd){.fd = stream_fd,
+					     .events = POLLOUT};
 		loop_arm(app, fe->deadline(fe->data));
-		if (poll(pfd, n + 2, -1) < 0 && errno != EINTR) {
+		if (poll(pfd, n + 2 + (stream_fd >= 0), -1) < 0 &&
+		    errno != EINTR) {
 			fe->interrupt(fe->data, "poll failed");
 			continue;
 		}
@@ -141,6 +146,8 @@ void loop_run(struct app *app, const struct frontend *fe)
 		if (pfd[1].revents & POLLIN)
 			(void)!read(app->timer_fd, &expirations,
 				    sizeof(expirations));
+		if (stream_fd >= 0 && pfd[n + 2].revents)
+			stream_flush(app->stream);
 		fe->step(fe->data, pfd + 2, n, clock_now_ns());
 	}
 }

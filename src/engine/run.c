@@ -19,9 +19,8 @@
 
 #include "run_private.h"
 
-#define TICK_NS (RUN_TICK_MS * NS_PER_MS)
-/* How long stopped flows may take to drain before they are cut off. */
-#define STOP_GRACE_NS (15000 * NS_PER_MS)
+#define TICK_NS	      (RUN_TICK_MS * NS_PER_MS)
+#define STOP_GRACE_NS (RUN_STOP_GRACE_MS * NS_PER_MS)
 /*
  * A tick this late finds a process that was stopped (SIGSTOP, a suspended
  * VM) or a loop held off as long: the time did not run for the flows as the

@@ -302,7 +302,7 @@ double run_result_msgs_per_s(const struct run_result *r)
 
 int run_rates_check(const struct run_totals *t,
 		    const struct metric_values *derived, double measured_s,
-		    char **cause)
+		    double span_s, char **cause)
 {
 	double bytes = (double)(t->bytes_sent > t->bytes_received
 					? t->bytes_sent
@@ -312,24 +312,46 @@ int run_rates_check(const struct run_totals *t,
 					   : t->messages_received);
 	const struct {
 		const char *key;
-		double most; /* the rate times the window, at most */
+		double most;	 /* the rate times the window, at most */
+		double received; /* what the totals delivered, in its unit */
 	} rates[] = {
-		{"gbps", bytes * 8 / 1e9 * 1.01},
-		{"msgs_per_s", messages * 1.01 + 1},
+		{"gbps", bytes * 8 / 1e9 * 1.01,
+		 (double)t->bytes_received * 8 / 1e9},
+		{"msgs_per_s", messages * 1.01 + 1,
+		 (double)t->messages_received},
 	};
 
 	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
 		int m = metric_find(rates[i].key);
 		double value = m < 0 ? NAN : derived->value[m];
+		double least = span_s > 0 ? rates[i].received / span_s / 10 : 0;
 
-		if (isfinite(value) && measured_s > 0 &&
-		    value * measured_s > rates[i].most)
+		if (!isfinite(value) || measured_s <= 0)
+			continue;
+		if (value * measured_s > rates[i].most)
 			return cause_set(cause, -EINVAL,
 					 "%s %g over %.3g s is more than its "
 					 "totals hold",
 					 rates[i].key, value, measured_s);
+		if (value < least)
+			return cause_set(cause, -EINVAL,
+					 "%s %g is under a tenth of its "
+					 "totals' %.3g over the %.3g s the run "
+					 "may have lasted",
+					 rates[i].key, value, least * 10,
+					 span_s);
 	}
 	return 0;
+}
+
+double run_span_s(const struct run_config *c, double measured_s)
+{
+	double duration_s = (double)c->settings.duration_ms / 1e3;
+
+	return (double)c->settings.warmup_ms / 1e3 +
+	       (duration_s > measured_s ? duration_s : measured_s) +
+	       (double)run_sampled_ms(c) / 1e3 +
+	       (double)RUN_STOP_GRACE_MS / 1e3;
 }
 
 const char *run_result_metric_why(const struct run_result *r, bool sender,

@@ -2,9 +2,12 @@
  * The sockets' knobs, set and read back (sockopts.h).
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <linux/capability.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -44,14 +47,15 @@ static int set_int(int fd, int level, int name, uint64_t value,
 }
 
 uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
-			  uint64_t unread_max, uint64_t link_rate_bps)
+			  size_t msg_size, uint64_t unread_max,
+			  uint64_t link_rate_bps)
 {
 	uint64_t mark = SOCKOPTS_RX_MARK;
 
+	if (request_response)
+		return s->rcvlowat > msg_size ? msg_size : s->rcvlowat;
 	if (s->rcvlowat)
 		return s->rcvlowat;
-	if (request_response)
-		return 0;
 	if (unread_max && mark > unread_max / 2)
 		mark = unread_max / 2;
 	if (link_rate_bps && mark > link_rate_bps / 8 / 1000)
@@ -152,4 +156,74 @@ int sockopts_congestion_probe(const char *name, char **cause)
 	}
 	close(fd);
 	return r;
+}
+
+/* Whether name is one of the words of list (separated by spaces). */
+static bool listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	while (*list) {
+		size_t word = strcspn(list, " ");
+
+		if (word == len && strncmp(list, name, len) == 0)
+			return true;
+		list += word;
+		list += strspn(list, " ");
+	}
+	return false;
+}
+
+/* Whether this process may set any congestion control (CAP_NET_ADMIN). */
+static bool net_admin(void)
+{
+	char line[256];
+	uint64_t caps;
+	FILE *f = fopen("/proc/self/status", "re");
+	bool has = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %" SCNx64, &caps) == 1) {
+			has = caps & (UINT64_C(1) << CAP_NET_ADMIN);
+			break;
+		}
+	fclose(f);
+	return has;
+}
+
+int sockopts_congestion_listed(const char *name, char **cause)
+{
+	const char *dir = "/proc/sys/net/ipv4/";
+	char path[128], have[512];
+
+	*cause = NULL;
+	snprintf(path, sizeof(path), "%stcp_available_congestion_control", dir);
+	if (sysfile_line(path, have, sizeof(have)) < 0)
+		return asprintf(cause,
+				"'%s': this kernel does not list its "
+				"congestion controls",
+				name) < 0
+			       ? -ENOMEM
+			       : -ENOENT;
+	if (!name[0] || !listed(have, name))
+		return asprintf(cause,
+				"'%s' is not a congestion control this "
+				"kernel has loaded (it has: %s)",
+				name, have) < 0
+			       ? -ENOMEM
+			       : -ENOENT;
+	if (net_admin())
+		return 0;
+	snprintf(path, sizeof(path), "%stcp_allowed_congestion_control", dir);
+	if (sysfile_line(path, have, sizeof(have)) < 0 || !listed(have, name))
+		return asprintf(cause,
+				"'%s' is not a congestion control this "
+				"kernel allows without CAP_NET_ADMIN (it "
+				"allows: %s)",
+				name, have[0] ? have : "none") < 0
+			       ? -ENOMEM
+			       : -EPERM;
+	return 0;
 }

@@ -98,7 +98,7 @@ static int worker_socket(struct worker_flow *flow, bool sender,
 {
 	struct strategy_params params = worker_params(flow, false);
 	uint64_t mark = sockopts_rx_mark(
-		flow->settings, flow->request_response,
+		flow->settings, flow->request_response, flow->msg_size,
 		strategy_unread_max(flow->ops, &params), flow->link_rate_bps);
 
 	return sockopts_apply(sender ? flow->tx_fd : flow->rx_fd,

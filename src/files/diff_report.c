@@ -31,6 +31,33 @@ static cJSON *side_json(const struct diff_row *row, int k)
 	return obj;
 }
 
+/* The sides of points with runs none of which could be compared. */
+static cJSON *uncompared_json(const struct diff *d)
+{
+	cJSON *list = cJSON_CreateArray(), *item;
+
+	for (int k = 0; k < 2; k++)
+		for (size_t j = 0; j < d->point_count; j++) {
+			const struct diff_point *p = &d->point[j];
+
+			if (!diff_uncompared(d, j, k))
+				continue;
+			item = cJSON_CreateObject();
+			cJSON_AddStringToObject(item, "side",
+						k ? "new" : "old");
+			cJSON_AddStringToObject(item, "point", p->label);
+			cJSON_AddItemToObject(
+				item, "settings",
+				cJSON_Duplicate(p->settings, true));
+			cJSON_AddNumberToObject(item, "runs",
+						(double)p->count[k]);
+			cJSON_AddBoolToObject(item, "failed", p->failed[k]);
+			cJSON_AddStringToObject(item, "why", p->why[k]);
+			cJSON_AddItemToArray(list, item);
+		}
+	return list;
+}
+
 /* The comparison as JSON (format "nio-top-diff"). */
 static cJSON *diff_json(const struct diff *d, const char *const paths[2])
 {
@@ -68,6 +95,7 @@ static cJSON *diff_json(const struct diff *d, const char *const paths[2])
 				      diff_row_significant(row));
 		cJSON_AddItemToArray(list, item);
 	}
+	cJSON_AddItemToObject(root, "uncompared", uncompared_json(d));
 	for (int k = 0; k < 2; k++) {
 		list = cJSON_AddArrayToObject(root,
 					      k ? "only_new" : "only_old");
@@ -151,7 +179,7 @@ static int diff_load(const char *path, const struct options *given,
 }
 
 int diff_exports(const struct options *given, const char *json_path,
-		 const char *csv_path, char **cause)
+		 const char *csv_path, size_t *uncompared_new, char **cause)
 {
 	const char *const paths[2] = {given->diff, given->diff_new};
 	struct session s[2];
@@ -161,6 +189,7 @@ int diff_exports(const struct options *given, const char *json_path,
 	int r;
 
 	*cause = NULL;
+	*uncompared_new = 0;
 	session_init(&s[0]);
 	session_init(&s[1]);
 	r = diff_load(paths[0], given, &s[0], cause);
@@ -180,6 +209,7 @@ int diff_exports(const struct options *given, const char *json_path,
 		free(safe);
 	}
 	diff_print(&d);
+	*uncompared_new = diff_uncompared_new(&d);
 	if (csv_path)
 		r = diff_csv(&d, csv_path, cause);
 	if (r == 0 && json_path) {

@@ -713,16 +713,18 @@ static int load_host_load(const cJSON *obj, const char *path,
 }
 
 /*
- * Figures that a run cannot have: rates beyond what its totals hold, round
- * trips out of order or longer than the run.
+ * Figures that a run cannot have: rates beyond what its totals hold (or,
+ * for a run that did not fail, far below), round trips out of order or
+ * longer than the run.  A failed run's window may have delivered nothing.
  */
-static int load_plausible(const struct run_result *r, const char *path,
-			  char **cause)
+static int load_plausible(const struct run_result *r, bool failed,
+			  const char *path, char **cause)
 {
 	char *why = NULL;
 	int err;
 
 	if (run_rates_check(&r->totals, &r->receiver.derived, r->measured_s,
+			    failed ? 0 : run_span_s(&r->config, r->measured_s),
 			    &why) < 0)
 		err = cause_set(cause, -EINVAL, "%s.%s", path, why);
 	else if (r->config.mode == RUN_RR &&
@@ -790,7 +792,10 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 	    codec_read(&latency_summary_record, part, &r->latency, at,
 		       CODEC_FILE, cause) < 0)
 		return -EINVAL;
-	if (load_plausible(r, path, cause) < 0)
+	if (load_plausible(r,
+			   cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+				   obj, "error")),
+			   path, cause) < 0)
 		return -EINVAL;
 	if (load_sockets(obj, path, r, cause) < 0 ||
 	    load_host_load(obj, path, &r->host_load, cause) < 0)

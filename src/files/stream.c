@@ -1,32 +1,162 @@
 /*
  * The stream's lines: each an object printed on one line and written at
- * once (the outfile writes through, so a reader sees it as it happens).
+ * once (the outfile writes through, so a reader sees it as it happens), or
+ * put in the queue and written as the reader takes it.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "codec.h"
 #include "export.h"
 #include "stream.h"
 
-int stream_open(struct stream *st, const char *path, char **cause)
+/*
+ * Where the queue is written without blocking: a socket with
+ * MSG_DONTWAIT; standard output through a description of its own (the
+ * shell's, or standard error's, may be the one it has); a FIFO or a device
+ * nio-top opened, as it is.  A regular file never waits for a reader: it
+ * is written through, and so is anything else where this fails.
+ */
+static void stream_queue_open(struct stream *st)
 {
-	*st = (struct stream){0};
+	int fd = st->file.fd, flags;
+	char path[64];
+	struct stat sb;
+
+	if (fstat(fd, &sb) < 0 || S_ISREG(sb.st_mode))
+		return;
+	if (S_ISSOCK(sb.st_mode)) {
+		st->socket = true;
+	} else if (st->file.borrowed) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			return;
+		st->own_fd = true;
+	} else {
+		flags = fcntl(fd, F_GETFL);
+		if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+			return;
+	}
+	st->fd = fd;
+	st->queued = true;
+}
+
+int stream_open(struct stream *st, const char *path, bool queued, char **cause)
+{
+	*st = (struct stream){.fd = -1};
 	if (strcmp(path, "-") == 0)
 		outfile_borrow(&st->file, STDOUT_FILENO, "standard output");
 	else
 		outfile_open_flags(&st->file, path, OUTFILE_LIVE);
 	if (st->file.error)
 		return outfile_commit(&st->file, cause);
+	if (queued)
+		stream_queue_open(st);
 	return 0;
 }
 
 bool stream_gone(const struct stream *st)
 {
 	return st->file.error == -EPIPE;
+}
+
+int stream_poll_fd(const struct stream *st)
+{
+	return st->queued && st->head < st->len && !st->file.error ? st->fd
+								   : -1;
+}
+
+size_t stream_dropped(const struct stream *st)
+{
+	return st->dropped;
+}
+
+void stream_flush(struct stream *st)
+{
+	while (st->queued && st->head < st->len && !st->file.error) {
+		const char *at = st->queue + st->head;
+		size_t want = st->len - st->head;
+		ssize_t n = st->socket ? send(st->fd, at, want,
+					      MSG_DONTWAIT | MSG_NOSIGNAL)
+				       : write(st->fd, at, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			st->file.error = n < 0 ? -errno : -EIO;
+			st->file.step = "write";
+			return;
+		}
+		st->head += (size_t)n;
+	}
+	if (st->head == st->len)
+		st->head = st->len = 0;
+}
+
+/* Room for len more bytes at the queue's end: whether there is. */
+static bool stream_room(struct stream *st, size_t len)
+{
+	size_t cap = st->cap ? st->cap : 64 * 1024;
+	char *grown;
+
+	if (st->len + len <= st->cap)
+		return true;
+	if (st->head) {
+		memmove(st->queue, st->queue + st->head, st->len - st->head);
+		st->len -= st->head;
+		st->head = 0;
+	}
+	while (cap < st->len + len)
+		cap *= 2;
+	if (cap <= st->cap)
+		return true;
+	grown = realloc(st->queue, cap);
+	if (!grown)
+		return false;
+	st->queue = grown;
+	st->cap = cap;
+	return true;
+}
+
+/*
+ * A line and its newline: written through, or queued whole, or dropped
+ * whole when the reader is a queue's length behind (a line longer than
+ * the queue goes alone).
+ */
+static void stream_put(struct stream *st, const char *text)
+{
+	size_t len = strlen(text);
+
+	if (!st->queued) {
+		outfile_puts(&st->file, text);
+		outfile_puts(&st->file, "\n");
+		return;
+	}
+	if (st->file.error)
+		return;
+	stream_flush(st);
+	if ((st->len > st->head &&
+	     st->len - st->head + len + 1 > STREAM_QUEUE_MAX) ||
+	    !stream_room(st, len + 1)) {
+		st->dropped++;
+		return;
+	}
+	memcpy(st->queue + st->len, text, len);
+	st->queue[st->len + len] = '\n';
+	st->len += len + 1;
+	stream_flush(st);
 }
 
 /* {"event": event, "time": now, "data": data}, data taken. */
@@ -48,8 +178,7 @@ static void stream_line(struct stream *st, const char *event, cJSON *data)
 			st->file.error = -ENOMEM;
 		return;
 	}
-	outfile_puts(&st->file, text);
-	outfile_puts(&st->file, "\n");
+	stream_put(st, text);
 	cJSON_free(text);
 }
 
@@ -129,8 +258,47 @@ void stream_analysis(struct stream *st, const struct session *s)
 	stream_line(st, "analysis", export_analysis(s));
 }
 
+/*
+ * The lines that wait, written while the reader takes some every
+ * patience_ns and stop_fd stays unreadable; the rest are dropped.
+ */
+static void stream_drain(struct stream *st, int stop_fd, uint64_t patience_ns)
+{
+	uint64_t since = clock_now_ns();
+
+	while (stream_poll_fd(st) >= 0) {
+		struct pollfd pfd[2] = {
+			{.fd = st->fd, .events = POLLOUT},
+			{.fd = stop_fd, .events = POLLIN},
+		};
+		uint64_t now = clock_now_ns();
+		size_t left = st->len - st->head;
+
+		if (now >= since + patience_ns)
+			break;
+		if (poll(pfd, stop_fd >= 0 ? 2 : 1,
+			 (int)((since + patience_ns - now) / NS_PER_MS) + 1) <
+			    0 &&
+		    errno != EINTR)
+			break;
+		if (pfd[1].revents)
+			break;
+		stream_flush(st);
+		if (st->len - st->head < left)
+			since = clock_now_ns();
+	}
+	for (size_t i = st->head; i < st->len; i++)
+		st->dropped += st->queue[i] == '\n';
+	free(st->queue);
+	st->queue = NULL;
+	st->head = st->len = st->cap = 0;
+	if (st->own_fd)
+		close(st->fd);
+	st->queued = st->own_fd = false;
+}
+
 int stream_close(struct stream *st, const struct session *s, const char *why,
-		 char **cause)
+		 int stop_fd, uint64_t patience_ns, char **cause)
 {
 	cJSON *data = cJSON_CreateObject();
 	bool gone;
@@ -141,7 +309,9 @@ int stream_close(struct stream *st, const struct session *s, const char *why,
 		cJSON_AddStringToObject(data, "why", why);
 	else
 		cJSON_AddNullToObject(data, "why");
+	cJSON_AddNumberToObject(data, "dropped", (double)st->dropped);
 	stream_line(st, "end", data);
+	stream_drain(st, stop_fd, patience_ns);
 	gone = stream_gone(st);
 	if (outfile_commit(&st->file, cause) < 0 && !gone)
 		return -EIO;

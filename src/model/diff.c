@@ -233,6 +233,93 @@ static bool run_value(const struct session *s, size_t i, int metric,
 	return run_result_metric(&s->results[i], sender, (size_t)metric, value);
 }
 
+/*
+ * Why result i of s is left out of the comparison (into why), or NULL
+ * when it is not; *failed: it failed, rather than ran too briefly.
+ */
+static const char *run_left_out(const struct session *s, size_t i, bool *failed,
+				char *why, size_t size)
+{
+	const struct run_result *r = &s->results[i];
+	const struct analysis_run *facts = &s->run_facts[i];
+
+	*failed = true;
+	if (i >= s->run_fact_count) {
+		snprintf(why, size, "not analysed");
+	} else if (r->error) {
+		snprintf(why, size, "%s", r->error);
+	} else if (facts->usable && facts->stopped) {
+		snprintf(why, size,
+			 "stopped for %.1f s while measuring "
+			 "(--keep-stopped keeps it)",
+			 r->stopped_s);
+	} else if (!facts->usable && r->config.settings.unsafe_reuse) {
+		snprintf(why, size, "unsafe reuse (a teaching run)");
+	} else if (!facts->usable) {
+		snprintf(why, size, "nothing delivered in %.3g s measured",
+			 r->measured_s);
+	} else if (facts->short_run) {
+		*failed = false;
+		snprintf(why, size,
+			 "short (measured %.3g s; --min-measured 0 keeps it)",
+			 r->measured_s);
+	} else {
+		return NULL;
+	}
+	return why;
+}
+
+/*
+ * Side k of point p: the runs the comparison uses, and where it uses none,
+ * why: the first failure's reason (else the first short run's), and how
+ * many runs had another.
+ */
+static void diff_compared(const struct diff *d, struct diff_point *p, int k)
+{
+	char why[DIFF_WHY_MAX], first[DIFF_WHY_MAX] = "";
+	bool failed, first_failed = false;
+	size_t other = 0;
+
+	p->failed[k] = true;
+	for (size_t n = 0; n < p->count[k]; n++) {
+		if (!run_left_out(d->side[k].runs, p->run[k][n], &failed, why,
+				  sizeof(why))) {
+			p->compared[k]++;
+			continue;
+		}
+		p->failed[k] &= failed;
+		/* A failure is the news, a short run not. */
+		if (!first[0] || (failed && !first_failed)) {
+			snprintf(first, sizeof(first), "%s", why);
+			first_failed = failed;
+		}
+	}
+	for (size_t n = 0; n < p->count[k]; n++)
+		other += run_left_out(d->side[k].runs, p->run[k][n], &failed,
+				      why, sizeof(why)) &&
+			 strcmp(why, first) != 0;
+	if (other)
+		snprintf(p->why[k], sizeof(p->why[k]),
+			 "%.120s (%zu run%s for another reason)", first, other,
+			 other == 1 ? "" : "s");
+	else
+		snprintf(p->why[k], sizeof(p->why[k]), "%s", first);
+}
+
+bool diff_uncompared(const struct diff *d, size_t j, int k)
+{
+	return d->point[j].count[k] && !d->point[j].compared[k];
+}
+
+size_t diff_uncompared_new(const struct diff *d)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < d->point_count; j++)
+		n += diff_uncompared(d, j, 1);
+	return n;
+}
+
 static int double_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -500,6 +587,9 @@ int diff_build(struct diff *d, const struct diff_side side[2])
 	cJSON_Delete(settings[1]);
 	if (r == 0 && d->point_count)
 		diff_labels(d);
+	for (size_t j = 0; r == 0 && j < d->point_count; j++)
+		for (int k = 0; k < 2; k++)
+			diff_compared(d, &d->point[j], k);
 	if (r == 0)
 		diff_context_changes(d);
 	if (r == 0)
@@ -640,5 +730,19 @@ void diff_text(const struct diff *d, const struct diff_text *t)
 				say(t, "only in %s: %s (%zu run%s)",
 				    k ? "new" : "old", p->label, p->count[k],
 				    p->count[k] == 1 ? "" : "s");
+		}
+	for (int k = 0; k < 2; k++)
+		for (size_t j = 0; j < d->point_count; j++) {
+			const struct diff_point *p = &d->point[j];
+
+			if (diff_uncompared(d, j, k))
+				say(t, "%s: %s: %zu run%s, %s: %s",
+				    k ? "new" : "old", p->label, p->count[k],
+				    p->count[k] == 1 ? "" : "s",
+				    p->failed[k] ? p->count[k] == 1
+							   ? "failed"
+							   : "all failed"
+						 : "none compared",
+				    p->why[k]);
 		}
 }

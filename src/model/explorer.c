@@ -171,8 +171,9 @@ int explorer_open(struct explorer *e, struct session *session,
 	preset_list(!o->no_config, &e->presets, &e->preset_count);
 	presets_count(e);
 	if (e->viewing) {
-		explorer_say(e, "%zu runs loaded from an export; nothing runs",
-			     session->result_count);
+		explorer_say(e, "%zu run%s loaded from an export; nothing runs",
+			     session->result_count,
+			     session->result_count == 1 ? "" : "s");
 		return 0;
 	}
 	if (o->preset_name[0])

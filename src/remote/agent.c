@@ -39,8 +39,15 @@
 #define AUTH_PEERS_MAX	     64
 #define FLOWS_TIMEOUT_MS     5000
 #define SEND_TIMEOUT_S	     5
-/* Per address, so many connections are logged each window; the rest summed. */
+/*
+ * Per address, so many connections are logged each window, and so many from
+ * every address together (a summary line counts as one): the rest are
+ * summed.  The table of addresses is small, so an address that falls out of
+ * it starts again; the count of all of them together is what bounds the
+ * log, however many addresses a flood comes from.
+ */
 #define LOG_BURST     50
+#define LOG_BURST_ALL 100
 #define LOG_WINDOW_NS (10000 * NS_PER_MS)
 #define LOG_PEERS_MAX 16
 #define TICK_NS	      (RUN_TICK_MS * NS_PER_MS)
@@ -82,6 +89,7 @@ struct agent {
 	struct handshake shake[AGENT_HANDSHAKES_MAX];
 	struct auth_wait auth_wait[AUTH_PEERS_MAX];
 	struct log_peer log_peer[LOG_PEERS_MAX];
+	struct log_peer log_all; /* every address together (addr unused) */
 
 	/* The client, greeted, if any. */
 	int fd;
@@ -394,12 +402,18 @@ void agent_close(struct agent *a, const char *why)
 	free(a);
 }
 
-/* The flood's summary of p's window, if connections went unlogged. */
+/*
+ * The flood's summary of p's window, if connections went unlogged: a line
+ * of the window of all addresses, or, once that is spent, summed in it.
+ */
 static void log_peer_flush(struct agent *a, struct log_peer *p)
 {
 	char ip[INET_ADDRSTRLEN];
 
-	if (p->quiet) {
+	if (p->quiet && a->log_all.logged >= LOG_BURST_ALL) {
+		a->log_all.quiet += p->quiet;
+	} else if (p->quiet) {
+		a->log_all.logged++;
 		inet_ntop(AF_INET, &p->addr, ip, sizeof(ip));
 		agent_log(a,
 			  "%u more connections from %s in the last %.0f s, "
@@ -411,9 +425,25 @@ static void log_peer_flush(struct agent *a, struct log_peer *p)
 	p->since_ns = 0;
 }
 
+/* The window of all addresses ends: what it left unlogged, in one line. */
+static void log_all_flush(struct agent *a)
+{
+	if (a->log_all.quiet)
+		agent_log(a,
+			  "%u more connections in the last %.0f s, not "
+			  "logged one by one (%d a window are, from all "
+			  "addresses together)",
+			  a->log_all.quiet, (double)LOG_WINDOW_NS / 1e9,
+			  LOG_BURST_ALL);
+	a->log_all = (struct log_peer){0};
+}
+
 /* Summaries of the windows that have ended by now. */
 static void log_peers_flush(struct agent *a, uint64_t now_ns)
 {
+	if (a->log_all.since_ns &&
+	    now_ns >= a->log_all.since_ns + LOG_WINDOW_NS)
+		log_all_flush(a);
 	for (size_t i = 0; i < LOG_PEERS_MAX; i++) {
 		struct log_peer *p = &a->log_peer[i];
 
@@ -424,8 +454,10 @@ static void log_peers_flush(struct agent *a, uint64_t now_ns)
 
 /*
  * Counts a connection from addr: whether it is logged (the first LOG_BURST
- * of a window are).  An address takes its own entry, a free one, or the
- * one whose window began first.
+ * of a window from one address are, while the window of all addresses has
+ * room).  An address takes its own entry, a free one, or the one whose
+ * window began first; once all addresses together are past their burst, a
+ * connection is only counted, and takes no entry.
  */
 static bool log_peer_count(struct agent *a, struct in_addr addr,
 			   uint64_t now_ns)
@@ -433,6 +465,12 @@ static bool log_peer_count(struct agent *a, struct in_addr addr,
 	struct log_peer *p = NULL;
 
 	log_peers_flush(a, now_ns);
+	if (!a->log_all.since_ns)
+		a->log_all.since_ns = now_ns;
+	if (a->log_all.logged >= LOG_BURST_ALL) {
+		a->log_all.quiet++;
+		return false;
+	}
 	for (size_t i = 0; i < LOG_PEERS_MAX; i++) {
 		struct log_peer *k = &a->log_peer[i];
 
@@ -449,8 +487,9 @@ static bool log_peer_count(struct agent *a, struct in_addr addr,
 		p->addr = addr;
 		p->since_ns = now_ns;
 	}
-	if (p->logged < LOG_BURST) {
+	if (p->logged < LOG_BURST && a->log_all.logged < LOG_BURST_ALL) {
 		p->logged++;
+		a->log_all.logged++;
 		return true;
 	}
 	p->quiet++;
@@ -709,7 +748,7 @@ static int agent_check_limits(struct agent *a, const struct run_config *c,
 	const struct options *o = &a->options;
 	uint64_t time_ms = c->settings.warmup_ms + c->settings.duration_ms +
 			   run_sampled_ms(c);
-	char size[24], wanted[32], allowed[32];
+	char size[24], wanted[32], allowed[32], *why = NULL;
 	size_t bytes;
 
 	if (c->threads > o->max_threads)
@@ -732,6 +771,14 @@ static int agent_check_limits(struct agent *a, const struct run_config *c,
 				 "allows %.3g s (--max-duration)",
 				 (double)time_ms / 1000,
 				 (double)o->max_duration_ms / 1000);
+	/* Before any socket is given it: a name the kernel has loaded. */
+	if (c->settings.congestion[0] &&
+	    sockopts_congestion_listed(c->settings.congestion, &why) < 0) {
+		cause_set(cause, -EINVAL, "run.config.congestion: %s",
+			  why ? why : "not one this kernel has");
+		free(why);
+		return -EINVAL;
+	}
 	if (run_check_descriptors(c, cause) < 0)
 		return -EINVAL;
 	bytes = run_memory(c);
@@ -933,9 +980,11 @@ static void agent_flows(struct agent *a, const cJSON *msg, unsigned int id)
 	a->announced = false;
 	a->next_tick_ns = a->run_started_ns + TICK_NS;
 	units_format_size(a->config.msg_size, size, sizeof(size));
-	agent_log(a, "run %u: %s %s x%u %s, this host runs the %s", id,
+	agent_log(a, "run %u: %s %s x%u %s, this host runs the %s%s%s", id,
 		  a->config.strategy->name, size, a->config.threads,
-		  run_mode_name(a->config.mode), run_role_name(a->config.role));
+		  run_mode_name(a->config.mode), run_role_name(a->config.role),
+		  a->config.settings.congestion[0] ? ", congestion " : "",
+		  a->config.settings.congestion);
 }
 
 /* A message from a greeted client, in its place in a run's life. */
@@ -1138,6 +1187,9 @@ uint64_t agent_deadline_ns(const struct agent *a)
 		if (a->log_peer[i].quiet)
 			deadline = earliest(deadline, a->log_peer[i].since_ns +
 							      LOG_WINDOW_NS);
+	if (a->log_all.quiet)
+		deadline = earliest(deadline,
+				    a->log_all.since_ns + LOG_WINDOW_NS);
 	if (agent_idle(a))
 		deadline = earliest(deadline,
 				    a->idle_since_ns +

@@ -511,7 +511,7 @@ int proto_check_result(const struct run_totals *t,
 				 "latency: a round trip of %.3g s in a window "
 				 "of %.3g s",
 				 (double)rtt->max_ns / 1e9, measured_s);
-	r = run_rates_check(t, derived, measured_s, &why);
+	r = run_rates_check(t, derived, measured_s, 0, &why);
 	if (r < 0) {
 		cause_set(cause, -EPROTO, "derived.%s", why);
 		free(why);
