@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "message.h"
-#include "strategies/scatter.h"
+#include "scatter.h"
 #include "tap.h"
 
 static void test_split(void)

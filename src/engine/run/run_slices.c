@@ -1,11 +1,11 @@
 /*
- * A run's profile and the intervals it samples.  Sampling changes what it
- * watches, so a run samples its threads only in one measured interval of
- * RUN_SLICE_EVERY and takes those intervals out of every figure: the counts
- * a sampled interval adds are kept apart (run->excluded), and the samples
- * the run's figures come from are net of them (run_net), as if the clock had
- * stood still while it sampled.  What the sampled intervals moved, against
- * the rest, is sampling's own effect, which the result keeps too.
+ * A run's sampled intervals (slices) and its profile from them.  Sampling
+ * changes what it watches, so a run samples its threads only in one measured
+ * interval of RUN_SLICE_EVERY and takes those intervals out of every figure:
+ * the counts a sampled interval adds are kept apart (run->excluded), and the
+ * samples the run's figures come from are net of them (run_net), as if the
+ * clock had stood still while it sampled.  What the sampled intervals moved,
+ * against the rest, is sampling's own effect, which the result keeps too.
  */
 #include <errno.h>
 #include <math.h>
