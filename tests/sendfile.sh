@@ -73,12 +73,12 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 copy = [r for r in rows if r["rx"] == "copy"]
 zc = [r for r in rows if r["rx"] == "zerocopy"]
 assert len(copy) == 8 and len(zc) == 3, (len(copy), len(zc))
-assert all(r["rx_mapped_bytes"] == r["rx_copied_bytes"] == "" for r in copy)
-assert all(int(r["rx_mapped_bytes"]) + int(r["rx_copied_bytes"]) ==
+assert all(r["rx_zerocopy_mapped_bytes"] == r["rx_zerocopy_copied_bytes"] == "" for r in copy)
+assert all(int(r["rx_zerocopy_mapped_bytes"]) + int(r["rx_zerocopy_copied_bytes"]) ==
            int(r["bytes_received"]) for r in zc)
 assert all(r["fields"] == "8" and r["unsafe_reuse"] == "false" for r in rows)
 PY
-	ok $? "the CSV of both receive sides: rx, rx_mapped_bytes and rx_copied_bytes tell them apart"
+	ok $? "the CSV of both receive sides: rx, rx_zerocopy_mapped_bytes and rx_zerocopy_copied_bytes tell them apart"
 else
 	for _ in 1 2 3 4 5 6 7 8; do ok 0 "# SKIP TCP_ZEROCOPY_RECEIVE is unavailable here"; done
 fi

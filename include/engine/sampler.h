@@ -13,6 +13,7 @@
 #include "counters.h"
 #include "metric.h"
 #include "record.h"
+#include "rx_side.h"
 
 /* The engine's own: a run's flows (worker.h, private). */
 struct worker_flow;
@@ -33,18 +34,11 @@ struct run_totals {
 	uint64_t zc_unmatched;	    /* completions no send was waiting for */
 	uint64_t uring_cq_overflow; /* CQEs the kernel had to hold back */
 	uint64_t uring_fixed_sends; /* requests from registered buffers */
-	uint64_t rx_mapped; /* --rx zerocopy: bytes read in mapped pages */
-	uint64_t rx_copied; /* and bytes copied */
 	/*
-	 * --rx uring: multishot requests armed, their completions, buffers
-	 * given back to the ring, requests the dry ring ended (ENOBUFS), and
-	 * messages copied together because they held every buffer.
+	 * The receive side's own counters, as its row declares them
+	 * (rx_side.h: its record over these, in its order).
 	 */
-	uint64_t uring_rx_requests;
-	uint64_t uring_rx_completions;
-	uint64_t uring_rx_recycled;
-	uint64_t uring_rx_exhausted;
-	uint64_t uring_rx_assembled;
+	uint64_t rx_side[RX_COUNTERS_MAX];
 };
 
 /*
@@ -96,13 +90,6 @@ void sampler_add(struct sample *sum, const struct sample *delta);
  * False, out empty, with no completion.
  */
 bool sampler_zc_copied(const struct run_totals *t, char *out, size_t size);
-
-/*
- * --rx uring's requests and buffers in words, "1 request armed, 48166
- * completions, 48421 buffers given back, the ring empty 0 times"; false, out
- * empty, where no request was armed.
- */
-bool sampler_uring_rx(const struct run_totals *t, char *out, size_t size);
 
 /*
  * One side's counter deltas (delta may be NULL) and figures between two

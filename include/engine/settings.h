@@ -19,21 +19,31 @@ struct cpu_list {
 	uint16_t cpu[SETTINGS_CPUS_MAX];
 };
 
-/* How receivers take the bytes in (--rx): the receive ladder. */
+/*
+ * How receivers take the bytes in (--rx): the receive ladder, its sides in
+ * the order every list shows them.  A side is a file in
+ * strategies/receive/ that exports `const struct rx_side rx_side_NAME`
+ * (rx_side.h) and one entry here, X(ENUM, NAME); its enum rx_mode is
+ * RX_ENUM.  Each strategy's own receiver (copy) comes first: the default.
+ */
+#define RX_SIDES(X)                                                            \
+	X(COPY, copy)                                                          \
+	X(ZEROCOPY, zerocopy)                                                  \
+	X(TRUNC, trunc)                                                        \
+	X(URING, uring)
+
+/* A list made by a macro, one entry a side. */
+/* clang-format off */
 enum rx_mode {
-	RX_COPY,     /* each strategy's own receiver */
-	RX_ZEROCOPY, /* TCP_ZEROCOPY_RECEIVE on an mmap'd region */
-	/*
-	 * recv(MSG_TRUNC): the kernel frees the bytes without copying them
-	 * out.  No receiver at all: the bound every other one is under.
-	 */
-	RX_TRUNC,
-	RX_URING, /* io_uring multishot receive into a provided buffer ring */
+#define RX_SIDE_ENUM(upper, lower) RX_##upper,
+	RX_SIDES(RX_SIDE_ENUM)
+#undef RX_SIDE_ENUM
 	RX_MODE_COUNT,
 };
+/* clang-format on */
 
-/* The modes' names, in enum order, NULL-terminated. */
-extern const char *const rx_mode_names[];
+/* Their names (rx_side.name), in enum order, NULL-terminated. */
+extern const char *rx_mode_names[];
 
 /* When the flows' sockets set TCP_NODELAY (--nodelay). */
 enum nodelay {

@@ -107,13 +107,6 @@ extern const struct strategy_ops strategy_uring;
 extern const struct strategy_ops strategy_uring_zc;
 extern const struct strategy_ops strategy_sendfile;
 extern const struct strategy_ops strategy_splice;
-/*
- * The receive sides of --rx other than copy: probe, rx_* and rx_memory
- * only, whatever the sender.
- */
-extern const struct strategy_ops strategy_rx_zerocopy;
-extern const struct strategy_ops strategy_rx_trunc;
-extern const struct strategy_ops strategy_rx_uring;
 
 /*
  * Whether --rx uring's requests fill several buffers per completion here
@@ -128,36 +121,10 @@ const char *strategy_rx_refusal(const struct run_settings *s);
 const struct strategy_ops *strategy_rx_ops(enum rx_mode rx);
 
 /*
- * How a table marks a run's receive side after its strategy: "" for copy,
- * " rx-zc", " rx-trunc (bound)", " rx-uring".
- */
-const char *strategy_rx_tag(enum rx_mode rx);
-
-/*
  * Whether uring-zc --uring-fixed can send a batch from registered buffers
  * here (SENDMSG_ZC with IORING_RECVSEND_FIXED_BUF); false with *cause.
  */
 bool strategy_uring_fixed_vector(char **cause);
-
-/*
- * --rx zerocopy's share in words, for bytes mapped and copied under a
- * sender: "94% of the bytes read in mapped pages, 6% copied"; with why, also
- * why none was mapped when the sender's pages cannot be.
- */
-void strategy_rx_share(const struct strategy_ops *sender, uint64_t mapped,
-		       uint64_t copied, bool why, char *text, size_t size);
-
-/*
- * Why the kernel does not map for --rx zerocopy what sender queued ("a
- * copying sender's data lies in ..."), or NULL when it does.
- */
-const char *strategy_rx_unmapped_why(const struct strategy_ops *sender);
-
-/*
- * --rx zerocopy's data path under a sender: the receiver's queue, what
- * TCP_ZEROCOPY_RECEIVE does with the sender's pages, the receiver.
- */
-const struct strategy_step *strategy_rx_path(const struct strategy_ops *sender);
 
 /* A step's text with "{fields}" replaced by fields, into out. */
 void strategy_step_text(const char *text, unsigned int fields, char *out,

@@ -19,6 +19,7 @@
 #include "metric.h"
 #include "profile.h"
 #include "record.h"
+#include "sampler.h"
 
 /*
  * How strictly to read: the protocol wants every field and no other key;
@@ -38,6 +39,16 @@ cJSON *codec_object(const struct record *rec, const void *obj);
 /* Reads rec's fields from the object from into obj: 0, or -EINVAL. */
 int codec_read(const struct record *rec, const cJSON *from, void *obj,
 	       const char *path, enum codec_mode mode, char **cause);
+
+/*
+ * A run's totals, and its receive side's own counters in the block the
+ * side names (every other side's block null): written into an object, and
+ * read back (0, or -EINVAL) for a run whose receive side is rx.
+ */
+void codec_write_totals(const struct run_totals *t, enum rx_mode rx,
+			cJSON *into);
+int codec_read_totals(const cJSON *from, struct run_totals *t, enum rx_mode rx,
+		      const char *path, enum codec_mode mode, char **cause);
 
 /*
  * Whether from holds every field of rec, each of its kind, beside keys that

@@ -44,7 +44,7 @@ static void batch_row(const struct session *s, size_t number)
 	const struct run_totals *t = &r->totals;
 	const struct analysis_run *facts = &s->run_facts[number - 1];
 	char size[24], copied[16] = "-", corrupt[24] = "-";
-	char p50[24] = "-", p99[24] = "-", knobs[96];
+	char p50[24] = "-", p99[24] = "-", knobs[96], said[512];
 	struct settings_stack stack = settings_stack_of(&r->config.settings);
 
 	settings_stack_tag(&stack, knobs, sizeof(knobs));
@@ -66,7 +66,7 @@ static void batch_row(const struct session *s, size_t number)
 	       rx_mode_names[r->config.settings.rx], run_result_gbps(r),
 	       run_result_msgs_per_s(r), (unsigned long long)t->bytes_received,
 	       corrupt, copied, p50, p99,
-	       r->config.settings.rx == RX_TRUNC ? "  bound" : "",
+	       rx_side_of(r->config.settings.rx)->bound ? "  bound" : "",
 	       r->error		  ? ""
 	       : r->stopped_s > 0 ? "  stopped"
 	       : facts->short_run ? "  short"
@@ -83,19 +83,10 @@ static void batch_row(const struct session *s, size_t number)
 		printf("    UNSAFE REUSE: pages rewritten before the receiver "
 		       "read them (a teaching run, left out of the "
 		       "analysis)\n");
-	if (r->config.settings.rx == RX_ZEROCOPY && t->bytes_received) {
-		char share[320];
-
-		strategy_rx_share(r->config.strategy, t->rx_mapped,
-				  t->rx_copied, true, share, sizeof(share));
-		printf("    rx zerocopy: %s\n", share);
-	}
-	if (r->config.settings.rx == RX_URING) {
-		char said[320];
-
-		if (sampler_uring_rx(t, said, sizeof(said)))
-			printf("    rx uring: %s\n", said);
-	}
+	if (rx_side_say(r->config.settings.rx, r->config.strategy, t->rx_side,
+			true, said, sizeof(said)))
+		printf("    rx %s: %s\n",
+		       rx_side_of(r->config.settings.rx)->name, said);
 	if (r->error) {
 		/* A loaded export's words: escaped. */
 		char *safe = text_escape(r->error);
@@ -176,7 +167,7 @@ static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 		"[%s] %zu/%zu ETA %s  %s %s x%u %s%s%s, %.3g s + %.3g s "
 		"warm-up%s\n",
 		bar, i + 1, n, eta, cfg->strategy->name, size, cfg->threads,
-		run_mode_name(cfg->mode), strategy_rx_tag(cfg->settings.rx),
+		run_mode_name(cfg->mode), rx_side_of(cfg->settings.rx)->tag,
 		knobs, (double)cfg->settings.duration_ms / 1000,
 		(double)cfg->settings.warmup_ms / 1000, sampled);
 }
@@ -205,7 +196,7 @@ static void batch_start(struct batch *b)
 		}
 		units_format_size(cfg->msg_size, size, sizeof(size));
 		app_say("%s %s x%u%s: %s", cfg->strategy->name, size,
-			cfg->threads, strategy_rx_tag(cfg->settings.rx),
+			cfg->threads, rx_side_of(cfg->settings.rx)->tag,
 			cause ? cause : strerror(-r));
 		free(cause);
 		b->failed = true;

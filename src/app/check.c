@@ -37,11 +37,15 @@ int check_list_strategies(void)
 	 * strategies -s takes.
 	 */
 	printf("\nreceive sides, --rx MODE with any strategy:\n");
-	printf("--rx %-9s available    each strategy's own receiver\n",
-	       rx_mode_names[RX_COPY]);
-	for (int rx = RX_COPY + 1; rx < RX_MODE_COUNT; rx++) {
-		const struct strategy_ops *ops = strategy_rx_ops(rx);
+	for (int rx = 0; rx < RX_MODE_COUNT; rx++) {
+		const struct strategy_ops *ops = rx_side_of(rx)->ops;
 
+		if (!ops) {
+			printf("--rx %-9s available    each strategy's own "
+			       "receiver\n",
+			       rx_mode_names[rx]);
+			continue;
+		}
 		if (strategy_probe(ops, &why) == 0)
 			printf("--rx %-9s available    %s\n", rx_mode_names[rx],
 			       ops->summary);

@@ -198,20 +198,15 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 		    sizeof(r->socket[0]), r->has_socket);
 	export_ends(obj, "socket_start", &sock_state_record, r->socket_start,
 		    sizeof(r->socket_start[0]), r->has_socket);
-	codec_write(&run_totals_record, &r->totals, obj);
+	codec_write_totals(&r->totals, r->config.settings.rx, obj);
 	integrity = cJSON_GetObjectItemCaseSensitive(obj, "integrity");
 	cJSON_AddBoolToObject(integrity, "verified", r->config.settings.verify);
 	if (!r->config.strategy->zerocopy)
 		cJSON_ReplaceItemInObjectCaseSensitive(obj, "zerocopy",
 						       cJSON_CreateNull());
-	if (!r->config.strategy->uring && r->config.settings.rx != RX_URING)
+	if (!r->config.strategy->uring &&
+	    !strategy_receiver(r->config.strategy, &r->config.settings)->uring)
 		cJSON_ReplaceItemInObjectCaseSensitive(obj, "uring",
-						       cJSON_CreateNull());
-	if (r->config.settings.rx != RX_ZEROCOPY)
-		cJSON_ReplaceItemInObjectCaseSensitive(obj, "rx_zerocopy",
-						       cJSON_CreateNull());
-	if (r->config.settings.rx != RX_URING)
-		cJSON_ReplaceItemInObjectCaseSensitive(obj, "uring_rx",
 						       cJSON_CreateNull());
 	cJSON_AddItemToObject(
 		obj, "latency_us",
@@ -779,8 +774,8 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 	/* The summary's delivered figures are the receiver's derived ones. */
 	if (load_profiles(obj, path, r, cause) < 0 ||
 	    codec_read(&run_summary_record, obj, r, path, CODEC_FILE, cause) ||
-	    codec_read(&run_totals_record, obj, &r->totals, path, CODEC_FILE,
-		       cause))
+	    codec_read_totals(obj, &r->totals, r->config.settings.rx, path,
+			      CODEC_FILE, cause))
 		return -EINVAL;
 	r->config.settings.verify = cJSON_IsTrue(
 		cJSON_GetObjectItemCaseSensitive(

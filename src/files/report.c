@@ -54,13 +54,7 @@ static const struct {
 	  {"zc_copied", "zerocopy.copied", NULL},
 	  {"zc_copied_min", "zerocopy.copied_min", NULL},
 	  {"zc_copied_max", "zerocopy.copied_max", NULL},
-	  {"rx_mapped_bytes", "rx_zerocopy.mapped_bytes", NULL},
-	  {"rx_copied_bytes", "rx_zerocopy.copied_bytes", NULL},
-	  {"uring_rx_requests", "uring_rx.requests", NULL},
-	  {"uring_rx_completions", "uring_rx.completions", NULL},
-	  {"uring_rx_buffers_recycled", "uring_rx.buffers_recycled", NULL},
-	  {"uring_rx_ring_empty", "uring_rx.ring_empty", NULL},
-	  {"uring_rx_assembled", "uring_rx.assembled", NULL},
+	  {"", "", NULL},
 	  {"rtt_p50_us", "latency_us.p50", NULL},
 	  {"rtt_p90_us", "latency_us.p90", NULL},
 	  {"rtt_p99_us", "latency_us.p99", NULL},
@@ -74,7 +68,8 @@ static const struct {
 	 sizeof(csv_columns) / sizeof(csv_columns[0]))
 /* The delivered figures, each side's CSV metrics, and the error. */
 #define CSV_MAX                                                                \
-	(CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 2 * (ROLES_MAX + 1) + 1)
+	(CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 2 * (ROLES_MAX + 1) +     \
+	 RX_MODE_COUNT * RX_COUNTERS_MAX + 1)
 
 static const cJSON *at_path(const cJSON *obj, const char *path)
 {
@@ -106,6 +101,35 @@ static void csv_add_delivered(const char *names[CSV_MAX], char paths[][96],
 		if (metrics[m].delivered)
 			csv_add(names, paths, when, n, metrics[m].key,
 				metrics[m].key, NULL);
+}
+
+/*
+ * Every receive side's own counters, each a column named by its key in the
+ * export with its dots as underscores ("uring_rx_requests"), empty for a
+ * run of another side; from column n on.
+ */
+static size_t csv_add_rx_sides(const char *names[CSV_MAX], char paths[][96],
+			       const char *when[CSV_MAX], size_t n)
+{
+	static char rx_names[RX_MODE_COUNT * RX_COUNTERS_MAX][64];
+	size_t k = 0;
+
+	for (size_t i = 0; i < RX_MODE_COUNT; i++) {
+		const struct record *rec =
+			rx_side_of((enum rx_mode)i)->counters;
+
+		for (size_t f = 0; rec && f < rec->count; f++) {
+			char *c;
+
+			snprintf(rx_names[k], sizeof(rx_names[k]), "%s",
+				 rec->field[f].key);
+			for (c = rx_names[k]; *c; c++)
+				*c = *c == '.' ? '_' : *c;
+			csv_add(names, paths, when, &n, rx_names[k++],
+				rec->field[f].key, NULL);
+		}
+	}
+	return n;
 }
 
 /* Whether a run key is one of the point's columns. */
@@ -167,11 +191,13 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 	}
 	for (size_t c = 0; c < sizeof(csv_columns) / sizeof(csv_columns[0]);
 	     c++) {
-		if (csv_columns[c].name)
+		if (!csv_columns[c].name)
+			csv_add_delivered(names, paths, when, &n);
+		else if (!csv_columns[c].name[0])
+			n = csv_add_rx_sides(names, paths, when, n);
+		else
 			csv_add(names, paths, when, &n, csv_columns[c].name,
 				csv_columns[c].path, csv_columns[c].when);
-		else
-			csv_add_delivered(names, paths, when, &n);
 	}
 	for (size_t m = 0; m < metric_count; m++) {
 		if (!(metrics[m].show & METRIC_CSV))
@@ -592,7 +618,7 @@ static void series_name(const struct svg *g, size_t i, char *out, size_t size)
 
 	settings_stack_tag(&g->series_stack[i], knobs, sizeof(knobs));
 	snprintf(out, size, "%s%s%s", g->series[i]->name,
-		 strategy_rx_tag(g->series_rx[i]), knobs);
+		 rx_side_of(g->series_rx[i])->tag, knobs);
 }
 
 static void panel_axes(const struct svg *g, const struct panel *p)

@@ -132,7 +132,7 @@ static void point_name(const struct analysis_point *p, char *out, size_t size)
 	char knobs[96];
 
 	settings_stack_tag(&p->stack, knobs, sizeof(knobs));
-	snprintf(out, size, "%s%s%s", p->strategy->name, strategy_rx_tag(p->rx),
+	snprintf(out, size, "%s%s%s", p->strategy->name, rx_side_of(p->rx)->tag,
 		 knobs);
 }
 

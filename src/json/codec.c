@@ -19,6 +19,8 @@
 #include "jsonfile.h"
 
 #define KEY_MAX 128
+/* A run's totals and its receive side's counters, as one record. */
+#define TOTALS_FIELDS_MAX 32
 /* Paths name a file, then keys: "run.json: runs[3].sender.derived". */
 #define WHERE_MAX 4400
 
@@ -112,6 +114,44 @@ void codec_write(const struct record *rec, const void *obj, cJSON *into)
 		group = group_for_write(into, f->key, &last);
 		cJSON_AddItemToObject(group, last, field_json(f, obj));
 	}
+}
+
+/*
+ * A run's totals and its receive side's counters as one record: the
+ * totals' fields, then the side's (a strict read refuses any other key).
+ */
+static const struct record *totals_record(enum rx_mode rx)
+{
+	static struct record_field fields[RX_MODE_COUNT][TOTALS_FIELDS_MAX];
+	static struct record records[RX_MODE_COUNT];
+	const struct record *side = rx_side_of(rx)->counters;
+	size_t n = 0;
+
+	if ((unsigned int)rx >= RX_MODE_COUNT)
+		rx = RX_COPY;
+	if (records[rx].field)
+		return &records[rx];
+	for (size_t i = 0; i < run_totals_record.count && n < TOTALS_FIELDS_MAX;
+	     i++)
+		fields[rx][n++] = run_totals_record.field[i];
+	for (size_t i = 0; side && i < side->count && n < TOTALS_FIELDS_MAX;
+	     i++)
+		fields[rx][n++] = side->field[i];
+	records[rx] = (struct record){
+		.name = "run_totals", .field = fields[rx], .count = n};
+	return &records[rx];
+}
+
+void codec_write_totals(const struct run_totals *t, enum rx_mode rx,
+			cJSON *into)
+{
+	codec_write(totals_record(rx), t, into);
+}
+
+int codec_read_totals(const cJSON *from, struct run_totals *t, enum rx_mode rx,
+		      const char *path, enum codec_mode mode, char **cause)
+{
+	return codec_read(totals_record(rx), from, t, path, mode, cause);
 }
 
 cJSON *codec_object(const struct record *rec, const void *obj)

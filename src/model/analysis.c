@@ -959,12 +959,7 @@ static void knob_text(const struct settings_stack *s,
 static void crossover_names(const struct analysis_crossover *c,
 			    char strategy[96], char versus[96], char head[192])
 {
-	static const char *const receive[RX_MODE_COUNT] = {
-		[RX_COPY] = " with copy receive",
-		[RX_ZEROCOPY] = " with zero-copy receive",
-		[RX_TRUNC] = " with MSG_TRUNC receive (the bound)",
-		[RX_URING] = " with io_uring receive",
-	};
+	const struct rx_side *rx = rx_side_of(c->rx);
 	char knobs[96] = "", knob[48], versus_knob[48];
 
 	/*
@@ -991,17 +986,17 @@ static void crossover_names(const struct analysis_crossover *c,
 		snprintf(versus, 96, "%s with %s", c->versus, versus_knob);
 	} else {
 		snprintf(strategy, 96, "%s%s", c->strategy,
-			 c->rx_pair ? receive[c->rx] : "");
+			 c->rx_pair ? rx->words : "");
 		snprintf(versus, 96, "%s%s", c->versus,
-			 c->rx_pair ? receive[RX_COPY] : "");
+			 c->rx_pair ? rx_side_of(RX_COPY)->words : "");
 		settings_stack_tag(&c->stack, knobs, sizeof(knobs));
 	}
 	snprintf(head, 192, "%s, %u flow%s%s%s%s%s:",
 		 c->mode == RUN_RR ? "rr (p50)" : run_mode_name(c->mode),
 		 c->threads, c->threads == 1 ? "" : "s",
-		 !c->rx_pair && c->rx != RX_COPY ? ", rx " : "",
-		 !c->rx_pair && c->rx != RX_COPY ? rx_mode_names[c->rx] : "",
-		 knobs[0] ? "," : "", knobs);
+		 !c->rx_pair && !rx->own ? ", rx " : "",
+		 !c->rx_pair && !rx->own ? rx->name : "", knobs[0] ? "," : "",
+		 knobs);
 }
 
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,

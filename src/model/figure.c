@@ -237,7 +237,7 @@ size_t figure_panel_values(const struct analysis *a, enum figure_axis axis,
 		bool seen = false;
 
 		if (!p->runs || p->mode != mode ||
-		    (copy_rx_only && p->rx != RX_COPY))
+		    (copy_rx_only && !rx_side_of(p->rx)->own))
 			continue;
 		for (size_t k = 0; k < n; k++)
 			seen |= out[k] == v;

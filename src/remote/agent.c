@@ -248,9 +248,9 @@ static cJSON *agent_result(struct agent *a, const struct run_result *r,
 	unsigned int events = r->config.counters ? r->config.counters->count
 						 : 0;
 	cJSON *msg = proto_message("result", a->run_id);
+	cJSON *totals = cJSON_AddObjectToObject(msg, "totals");
 
-	cJSON_AddItemToObject(msg, "totals",
-			      codec_object(&run_totals_record, &r->totals));
+	codec_write_totals(&r->totals, a->config.settings.rx, totals);
 	codec_write(&run_summary_record, r, msg);
 	cJSON_AddBoolToObject(msg, "counted", r->counted);
 	cJSON_AddItemToObject(msg, "counters",
@@ -1107,13 +1107,14 @@ static void agent_tick(struct agent *a)
 	struct latency_hist *rtt = NULL;
 	const char *error = run_error(a->run);
 	cJSON *msg = proto_message("tick", a->run_id);
+	cJSON *totals;
 	struct sample s;
 	bool counting;
 
 	run_sample(a->run, &s, NULL);
 	counting = run_counters_open(a->run, sender, open);
-	cJSON_AddItemToObject(msg, "totals",
-			      codec_object(&run_totals_record, &s.totals));
+	totals = cJSON_AddObjectToObject(msg, "totals");
+	codec_write_totals(&s.totals, a->config.settings.rx, totals);
 	cJSON_AddBoolToObject(msg, "counting", counting);
 	cJSON_AddBoolToObject(msg, "pmu",
 			      a->config.counters &&

@@ -47,6 +47,7 @@ struct remote {
 	unsigned int last_id; /* the current run's number */
 	unsigned int events;  /* counters the agent reads per thread */
 	unsigned int flows;   /* the current run's */
+	enum rx_mode rx;      /* the current run's receive side */
 	double warmup_s;      /* the current run's */
 	struct run_far_view view;
 };
@@ -628,6 +629,7 @@ static int remote_start(void *data, const struct run_config *config, int *fds,
 	}
 	view_reset(&rm->view);
 	rm->events = config->counters ? config->counters->count : 0;
+	rm->rx = config->settings.rx;
 	rm->flows = config->threads;
 	rm->warmup_s = (double)config->settings.warmup_ms / 1e3;
 
@@ -722,9 +724,9 @@ static int remote_tick(struct remote *rm, const cJSON *msg, char **cause)
 	const cJSON *latency = cJSON_GetObjectItemCaseSensitive(msg, "latency");
 	const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
 
-	if (codec_read(&run_totals_record,
-		       cJSON_GetObjectItemCaseSensitive(msg, "totals"),
-		       &v->totals, "tick.totals", CODEC_STRICT, cause) ||
+	if (codec_read_totals(cJSON_GetObjectItemCaseSensitive(msg, "totals"),
+			      &v->totals, rm->rx, "tick.totals", CODEC_STRICT,
+			      cause) ||
 	    codec_read_list(&counter_reading_record,
 			    cJSON_GetObjectItemCaseSensitive(msg, "counters"),
 			    v->counters, sizeof(v->counters[0]), rm->events,
@@ -769,9 +771,9 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 
 	v->counted = cJSON_IsTrue(
 		cJSON_GetObjectItemCaseSensitive(msg, "counted"));
-	if (codec_read(&run_totals_record,
-		       cJSON_GetObjectItemCaseSensitive(msg, "totals"),
-		       &v->totals, "result.totals", CODEC_STRICT, cause) ||
+	if (codec_read_totals(cJSON_GetObjectItemCaseSensitive(msg, "totals"),
+			      &v->totals, rm->rx, "result.totals", CODEC_STRICT,
+			      cause) ||
 	    codec_read_metrics(derived, &v->side.derived, false,
 			       "result.derived", CODEC_STRICT, cause) ||
 	    (v->counted &&

@@ -42,7 +42,7 @@ void ui_result_label(const struct run_result *r, char *out, size_t size)
 	 * do not.
 	 */
 	snprintf(out, size, "%s %s x%u%s%s", r->config.strategy->name, bytes,
-		 r->config.threads, strategy_rx_tag(r->config.settings.rx),
+		 r->config.threads, rx_side_of(r->config.settings.rx)->tag,
 		 knobs);
 }
 

@@ -292,7 +292,7 @@ static void gauge_lines_free(struct gauge_line *line, size_t n)
 /*
  * The lines below the gauges, wrapped to width, for the run going on or
  * else the last one finished: in rr its round trips; for zero-copy what the
- * kernel copied anyway, else what moved; with --rx zerocopy what was mapped.
+ * kernel copied anyway, else what moved; what the receive side counted.
  * These are the run's totals, not the gauges' window, and say so.
  */
 static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
@@ -304,7 +304,8 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 	const struct run_config *c = &e->running;
 	const struct run_totals *t = &e->live.totals;
 	const struct latency_summary *l = &e->live.latency;
-	char text[256], moved[32], delivered[32], when[32] = "so far";
+	char text[512], said[384], moved[32], delivered[32],
+		when[32] = "so far";
 
 	if (!e->live.running && !s->result_count)
 		return;
@@ -356,24 +357,10 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 					    : "");
 	}
 	ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
-	if (c->settings.rx == RX_ZEROCOPY && t->rx_mapped + t->rx_copied) {
-		const char *why = strategy_rx_unmapped_why(c->strategy);
-		char share[128];
-
-		strategy_rx_share(c->strategy, t->rx_mapped, t->rx_copied,
-				  false, share, sizeof(share));
-		snprintf(text, sizeof(text), "Receive %s: %s%s%s", when, share,
-			 why ? ": " : "", why ? why : "");
+	if (rx_side_say(c->settings.rx, c->strategy, t->rx_side, true, said,
+			sizeof(said))) {
+		snprintf(text, sizeof(text), "Receive %s: %s", when, said);
 		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
-	}
-	if (c->settings.rx == RX_URING) {
-		char said[256], line[320];
-
-		if (sampler_uring_rx(t, said, sizeof(said))) {
-			snprintf(line, sizeof(line), "io_uring receive %s: %s",
-				 when, said);
-			ui_lines_wrap(foot, ROLE_MISC, width, 2, line);
-		}
 	}
 }
 
@@ -646,10 +633,11 @@ static void header_flags(const struct ui *ui, const struct explorer *e,
 					cpus);
 	}
 	/* The receive side first: the knobs give way to it. */
-	if (e->state != EXPLORER_IDLE && e->running.settings.rx != RX_COPY)
+	if (e->state != EXPLORER_IDLE &&
+	    !rx_side_of(e->running.settings.rx)->own)
 		len += (size_t)snprintf(
 			out + len, size - len, " %s",
-			strategy_rx_tag(e->running.settings.rx));
+			rx_side_of(e->running.settings.rx)->tag);
 	if (e->state != EXPLORER_IDLE && len < size) {
 		struct settings_stack stack = settings_stack_of(
 			&e->running.settings);

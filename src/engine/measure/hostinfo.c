@@ -15,6 +15,7 @@
 #include "hostinfo.h"
 #include "netns.h"
 #include "profile.h"
+#include "rx_side.h"
 #include "topo.h"
 
 static const struct record_field host_fields[] = {
@@ -157,12 +158,12 @@ static void probe_profile(struct host_info *host)
 static void probe_strategies(struct host_info *host)
 {
 	char *why = NULL;
-	int r = strategy_probe(&strategy_rx_zerocopy, &why);
+	int r = strategy_probe(rx_side_zerocopy.ops, &why);
 
 	capability_set(&host->rx_zerocopy, r, why);
 	free(why);
 	why = NULL;
-	r = strategy_probe(&strategy_rx_uring, &why);
+	r = strategy_probe(rx_side_uring.ops, &why);
 	capability_set(&host->rx_uring, r, why);
 	free(why);
 	why = NULL;

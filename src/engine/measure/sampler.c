@@ -45,20 +45,6 @@ static const struct record_field totals_fields[] = {
 		       uring_cq_overflow),
 	OPTIONAL_FIELD("uring.fixed_sends", struct run_totals,
 		       uring_fixed_sends),
-	OPTIONAL_FIELD("rx_zerocopy.mapped_bytes", struct run_totals,
-		       rx_mapped),
-	OPTIONAL_FIELD("rx_zerocopy.copied_bytes", struct run_totals,
-		       rx_copied),
-	OPTIONAL_FIELD("uring_rx.requests", struct run_totals,
-		       uring_rx_requests),
-	OPTIONAL_FIELD("uring_rx.completions", struct run_totals,
-		       uring_rx_completions),
-	OPTIONAL_FIELD("uring_rx.buffers_recycled", struct run_totals,
-		       uring_rx_recycled),
-	OPTIONAL_FIELD("uring_rx.ring_empty", struct run_totals,
-		       uring_rx_exhausted),
-	OPTIONAL_FIELD("uring_rx.assembled", struct run_totals,
-		       uring_rx_assembled),
 };
 const struct record run_totals_record = RECORD_OF(totals_fields);
 
@@ -124,16 +110,8 @@ void sampler_read(const struct worker_flow *flows, unsigned int flow_count,
 		t->messages_received += flow_stat_read(&rx->messages);
 		t->bytes_received += flow_stat_read(&rx->bytes);
 		t->checked += flow_stat_read(&rx->checked);
-		t->rx_mapped += flow_stat_read(&rx->rx_mapped);
-		t->rx_copied += flow_stat_read(&rx->rx_copied);
-		t->uring_rx_requests += flow_stat_read(&rx->uring_rx_requests);
-		t->uring_rx_completions += flow_stat_read(
-			&rx->uring_rx_completions);
-		t->uring_rx_recycled += flow_stat_read(&rx->uring_rx_recycled);
-		t->uring_rx_exhausted += flow_stat_read(
-			&rx->uring_rx_exhausted);
-		t->uring_rx_assembled += flow_stat_read(
-			&rx->uring_rx_assembled);
+		for (size_t k = 0; k < RX_COUNTERS_MAX; k++)
+			t->rx_side[k] += flow_stat_read(&rx->rx_side[k]);
 		t->corrupt += flow_stat_read(&rx->corrupt);
 		if (atomic_load_explicit(&flows[i].tx_counting,
 					 memory_order_acquire))
@@ -191,31 +169,6 @@ bool sampler_zc_copied(const struct run_totals *t, char *out, size_t size)
 		snprintf(out, size, "%s%%", b);
 	else
 		snprintf(out, size, "%s-%s%%", a, b);
-	return true;
-}
-
-bool sampler_uring_rx(const struct run_totals *t, char *out, size_t size)
-{
-	int n;
-
-	out[0] = '\0';
-	if (!t->uring_rx_requests)
-		return false;
-	n = snprintf(out, size,
-		     "%llu request%s armed, %llu completions, %llu buffers "
-		     "given back, the ring empty %llu time%s",
-		     (unsigned long long)t->uring_rx_requests,
-		     t->uring_rx_requests == 1 ? "" : "s",
-		     (unsigned long long)t->uring_rx_completions,
-		     (unsigned long long)t->uring_rx_recycled,
-		     (unsigned long long)t->uring_rx_exhausted,
-		     t->uring_rx_exhausted == 1 ? "" : "s");
-	if (t->uring_rx_assembled && n > 0 && (size_t)n < size)
-		snprintf(out + n, size - (size_t)n,
-			 ", %llu message%s copied together (%s every buffer)",
-			 (unsigned long long)t->uring_rx_assembled,
-			 t->uring_rx_assembled == 1 ? "" : "s",
-			 t->uring_rx_assembled == 1 ? "it held" : "each held");
 	return true;
 }
 

@@ -10,6 +10,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "rx_side.h"
+
 struct flow_stats {
 	_Atomic uint64_t messages;
 	_Atomic uint64_t bytes;
@@ -24,14 +26,8 @@ struct flow_stats {
 	_Atomic uint64_t zc_unmatched;
 	_Atomic uint64_t uring_cq_overflow;
 	_Atomic uint64_t uring_fixed_sends;
-	_Atomic uint64_t rx_mapped; /* --rx zerocopy: bytes read in place */
-	_Atomic uint64_t rx_copied; /* and bytes that were copied */
-	/* --rx uring: its requests, completions and buffers */
-	_Atomic uint64_t uring_rx_requests;
-	_Atomic uint64_t uring_rx_completions;
-	_Atomic uint64_t uring_rx_recycled;
-	_Atomic uint64_t uring_rx_exhausted;
-	_Atomic uint64_t uring_rx_assembled;
+	/* The receive side's own counters (rx_side.h), in its order. */
+	_Atomic uint64_t rx_side[RX_COUNTERS_MAX];
 	/* Set once, by the writer, when its thread fails: -errno and where. */
 	_Atomic(const char *) error_step;
 	_Atomic int error;

@@ -42,13 +42,7 @@ void run_merge_far(const struct run *run, struct sample *s)
 		t->bytes_received = v->totals.bytes_received;
 		t->checked = v->totals.checked;
 		t->corrupt = v->totals.corrupt;
-		t->rx_mapped = v->totals.rx_mapped;
-		t->rx_copied = v->totals.rx_copied;
-		t->uring_rx_requests = v->totals.uring_rx_requests;
-		t->uring_rx_completions = v->totals.uring_rx_completions;
-		t->uring_rx_recycled = v->totals.uring_rx_recycled;
-		t->uring_rx_exhausted = v->totals.uring_rx_exhausted;
-		t->uring_rx_assembled = v->totals.uring_rx_assembled;
+		memcpy(t->rx_side, v->totals.rx_side, sizeof(t->rx_side));
 		t->uring_cq_overflow += v->totals.uring_cq_overflow;
 		memcpy(s->rx_counters, v->counters, sizeof(v->counters));
 	} else {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rx_side.h"
 #include "slot_pool.h"
 #include "strategy.h"
 #include "sysfile.h"
@@ -15,13 +16,77 @@ static const struct strategy_ops *const strategies[] = {
 	&strategy_splice,
 };
 
-const char *const rx_mode_names[] = {
-	[RX_COPY] = "copy",
-	[RX_ZEROCOPY] = "zerocopy",
-	[RX_TRUNC] = "trunc",
-	[RX_URING] = "uring",
-	NULL,
+/* The receive sides, one row each, in enum rx_mode's order (RX_SIDES). */
+static const struct rx_side *const rx_sides[RX_MODE_COUNT] = {
+#define RX_SIDE_ROW(upper, lower) [RX_##upper] = &rx_side_##lower,
+	RX_SIDES(RX_SIDE_ROW)
+#undef RX_SIDE_ROW
 };
+
+/* Their names, as the option table and every list shows them. */
+const char *rx_mode_names[RX_MODE_COUNT + 1];
+
+__attribute__((constructor)) static void rx_mode_names_fill(void)
+{
+	for (size_t i = 0; i < RX_MODE_COUNT; i++)
+		rx_mode_names[i] = rx_sides[i]->name;
+}
+
+const struct rx_side *rx_side_of(enum rx_mode rx)
+{
+	return (unsigned int)rx < RX_MODE_COUNT ? rx_sides[rx] : &rx_side_copy;
+}
+
+/* Every receive path starts at it: the receiver's own queue. */
+static const char rx_queue_stage[] = "kernel: the receiver's TCP queue";
+
+int rx_side_path(const struct strategy_ops *sender, enum rx_mode rx,
+		 struct strategy_step path[STRATEGY_STEPS_MAX], int *queue)
+{
+	const struct rx_side *side = rx_side_of(rx);
+	const struct strategy_step *rx_path = side->path  ? side->path(sender)
+					      : side->ops ? side->ops->path
+							  : NULL;
+	int n = 0;
+
+	while (n < STRATEGY_STEPS_MAX && sender->path[n].stage) {
+		path[n] = sender->path[n];
+		n++;
+	}
+	if (queue)
+		*queue = n;
+	for (int i = 0; queue && i < n; i++)
+		if (strncmp(path[i].stage, rx_queue_stage,
+			    strlen(rx_queue_stage)) == 0) {
+			*queue = i;
+			break;
+		}
+	/* From the receiver's queue on, the receive side's own steps. */
+	for (int i = 0; rx_path && i < n; i++) {
+		if (strncmp(path[i].stage, rx_queue_stage,
+			    strlen(rx_queue_stage)) != 0)
+			continue;
+		path[i].move = rx_path[0].move;
+		path[i].copy = rx_path[0].copy;
+		n = i + 1;
+		for (int j = 1; n < STRATEGY_STEPS_MAX && rx_path[j].stage; j++)
+			path[n++] = rx_path[j];
+		break;
+	}
+	return n;
+}
+
+bool rx_side_say(enum rx_mode rx, const struct strategy_ops *sender,
+		 const uint64_t counter[RX_COUNTERS_MAX], bool why, char *out,
+		 size_t size)
+{
+	const struct rx_side *side = rx_side_of(rx);
+	struct rx_side_said in = {
+		.sender = sender, .counter = counter, .why = why};
+
+	out[0] = '\0';
+	return side->said && side->said(&in, out, size);
+}
 
 const char *const gro_mode_names[] = {
 	[GRO_DEFAULT] = "as-built",
@@ -39,25 +104,7 @@ const char *const nodelay_names[] = {
 
 const struct strategy_ops *strategy_rx_ops(enum rx_mode rx)
 {
-	static const struct strategy_ops *const receivers[RX_MODE_COUNT] = {
-		[RX_ZEROCOPY] = &strategy_rx_zerocopy,
-		[RX_TRUNC] = &strategy_rx_trunc,
-		[RX_URING] = &strategy_rx_uring,
-	};
-
-	return (unsigned int)rx < RX_MODE_COUNT ? receivers[rx] : NULL;
-}
-
-const char *strategy_rx_tag(enum rx_mode rx)
-{
-	static const char *const tags[RX_MODE_COUNT] = {
-		[RX_COPY] = "",
-		[RX_ZEROCOPY] = " rx-zc",
-		[RX_TRUNC] = " rx-trunc (bound)",
-		[RX_URING] = " rx-uring",
-	};
-
-	return (unsigned int)rx < RX_MODE_COUNT ? tags[rx] : "";
+	return rx_side_of(rx)->ops;
 }
 
 void settings_stack_tag(const struct settings_stack *k, char *out, size_t size)
@@ -81,10 +128,9 @@ void settings_stack_tag(const struct settings_stack *k, char *out, size_t size)
 
 const char *strategy_rx_refusal(const struct run_settings *s)
 {
-	if (s->rx == RX_TRUNC && s->verify)
-		return "--rx trunc cannot --verify: the kernel drops the bytes "
-		       "without reading them out";
-	return NULL;
+	const struct rx_side *side = rx_side_of(s->rx);
+
+	return side->refusal ? side->refusal(s) : NULL;
 }
 
 const struct strategy_ops *strategy_receiver(const struct strategy_ops *ops,

@@ -11,41 +11,6 @@
 #include "view.h"
 
 /*
- * The path a run of config takes: the sender's, and with another --rx than
- * copy that receive side's from the receiver's TCP queue on (the sender's
- * stage is kept: it says whose pages are queued); zerocopy's as it fares
- * with these pages.
- */
-static int explain_path(const struct run_config *config,
-			struct strategy_step path[STRATEGY_STEPS_MAX])
-{
-	const struct strategy_ops *ops = config->strategy;
-	const struct strategy_ops *rx = strategy_receiver(ops,
-							  &config->settings);
-	const struct strategy_step *rx_path = config->settings.rx == RX_ZEROCOPY
-						      ? strategy_rx_path(ops)
-						      : rx->path;
-	const char *queue = rx_path[0].stage;
-	int n = 0;
-
-	while (n < STRATEGY_STEPS_MAX && ops->path[n].stage) {
-		path[n] = ops->path[n];
-		n++;
-	}
-	for (int i = 0; rx != ops && i < n; i++) {
-		if (strncmp(path[i].stage, queue, strlen(queue)) != 0)
-			continue;
-		path[i].move = rx_path[0].move;
-		path[i].copy = rx_path[0].copy;
-		n = i + 1;
-		for (int j = 1; n < STRATEGY_STEPS_MAX && rx_path[j].stage; j++)
-			path[n++] = rx_path[j];
-		break;
-	}
-	return n;
-}
-
-/*
  * A side's profile for the strategy the path shows: the run going on's, or
  * the last run's if it ran that strategy; NULL where none was sampled.
  */
@@ -136,9 +101,9 @@ static int path_lines(const struct ui *ui, const struct explorer *e, int width,
 		      struct ui_lines *l)
 {
 	struct strategy_step path[STRATEGY_STEPS_MAX];
-	int steps = explain_path(&e->config, path), copies = 0;
-	const char *queue = strategy_rx_path(e->config.strategy)[0].stage;
-	bool receiver = false;
+	int queue, copies = 0;
+	int steps = rx_side_path(e->config.strategy, e->config.settings.rx,
+				 path, &queue);
 	unsigned int fields = e->config.settings.fields
 				      ? e->config.settings.fields
 				      : MESSAGE_FIELDS_DEFAULT;
@@ -151,8 +116,6 @@ static int path_lines(const struct ui *ui, const struct explorer *e, int width,
 		ui_lines_wrap(l, ROLE_SELECTED, width, 2, said);
 		if (!s->move)
 			break;
-		/* From the receiver's queue on, the moves are the receiver's. */
-		receiver |= strncmp(s->stage, queue, strlen(queue)) == 0;
 		copies += s->copy != NULL;
 		strategy_step_text(s->move, fields, said, sizeof(said));
 		snprintf(text, sizeof(text), "%s%s",
@@ -162,7 +125,7 @@ static int path_lines(const struct ui *ui, const struct explorer *e, int width,
 			       s->copy ? ROLE_SENDER_HIGH : ROLE_RECEIVER_HIGH,
 			       width, text, l);
 		if (s->copy &&
-		    path_measured(e, s->copy, receiver, text, sizeof(text)))
+		    path_measured(e, s->copy, i >= queue, text, sizeof(text)))
 			path_connected(ui, ROLE_HIGHLIGHT, width, text, l);
 		ui_lines_add(l, ROLE_TEXT, 2, "%s", ui->utf8 ? "\u25bc" : "v");
 	}
@@ -174,6 +137,7 @@ static void path_live(const struct explorer *e, int width, struct ui_lines *l)
 {
 	const struct strategy_ops *ops = e->config.strategy;
 	const struct run_totals *t = &e->live.totals;
+	const struct rx_side *rx;
 	char text[512], share[320] = "0%";
 
 	if (ops->zerocopy && e->live.running) {
@@ -185,36 +149,16 @@ static void path_live(const struct explorer *e, int width, struct ui_lines *l)
 			 (unsigned long long)t->zc_completions, share);
 		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
 	}
-	if (e->config.settings.rx == RX_ZEROCOPY &&
-	    strategy_rx_unmapped_why(ops)) {
-		snprintf(text, sizeof(text),
-			 "Why none is mapped: TCP_ZEROCOPY_RECEIVE maps only "
-			 "whole pages that are the kernel's own alone (over "
-			 "veth, those it copied at delivery, as for a "
-			 "zero-copy sender), and %s.",
-			 strategy_rx_unmapped_why(ops));
+	rx = rx_side_of(e->config.settings.rx);
+	if (rx->note && rx->note(ops, text, sizeof(text)))
+		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
+	if (e->live.running &&
+	    rx_side_say(e->running.settings.rx, e->running.strategy, t->rx_side,
+			false, share, sizeof(share))) {
+		snprintf(text, sizeof(text), "Live, --rx %s: %s",
+			 rx_side_of(e->running.settings.rx)->name, share);
 		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
 	}
-	if (e->live.running && e->running.settings.rx == RX_ZEROCOPY &&
-	    t->rx_mapped + t->rx_copied) {
-		strategy_rx_share(e->running.strategy, t->rx_mapped,
-				  t->rx_copied, false, share, sizeof(share));
-		snprintf(text, sizeof(text),
-			 "Live, --rx zerocopy (TCP_ZEROCOPY_RECEIVE): %s",
-			 share);
-		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
-	}
-	if (e->live.running && e->running.settings.rx == RX_URING &&
-	    sampler_uring_rx(t, share, sizeof(share))) {
-		snprintf(text, sizeof(text), "Live, --rx uring: %s", share);
-		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
-	}
-	if (e->config.settings.rx == RX_TRUNC)
-		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2,
-			      "A bound, not a receiver: nothing reads the "
-			      "bytes, so no copy out and no check of them "
-			      "(--verify); what is left is every other cost "
-			      "of receiving.");
 }
 
 struct path_view {
@@ -264,10 +208,10 @@ static void path_draw(struct ui *ui, void *state, const struct explorer *e,
 	ui_clear(&r);
 	snprintf(title, sizeof(title), "Data path of %s%s%s (x or Esc closes)",
 		 e->config.strategy->name,
-		 e->config.settings.rx != RX_COPY ? ", rx " : "",
-		 e->config.settings.rx != RX_COPY
-			 ? rx_mode_names[e->config.settings.rx]
-			 : "");
+		 rx_side_of(e->config.settings.rx)->own ? "" : ", rx ",
+		 rx_side_of(e->config.settings.rx)->own
+			 ? ""
+			 : rx_side_of(e->config.settings.rx)->name);
 	ui_box(ui->utf8, &r, ROLE_TITLE, title);
 	p->page = ui_lines_draw(ui->utf8, &l, &r, &p->scroll);
 	ui_lines_free(&l);

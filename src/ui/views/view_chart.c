@@ -139,8 +139,8 @@ static enum rx_mode chart_rx(const struct analysis *a, enum run_mode mode)
 	for (size_t i = 0; i < a->point_count; i++) {
 		if (!a->points[i].runs || a->points[i].mode != mode)
 			continue;
-		if (a->points[i].rx == RX_COPY)
-			return RX_COPY;
+		if (rx_side_of(a->points[i].rx)->own)
+			return a->points[i].rx;
 		if (first == RX_MODE_COUNT)
 			first = a->points[i].rx;
 	}
@@ -178,7 +178,7 @@ static size_t chart_choices(const struct chart *c, const struct explorer *e,
 	const struct analysis *a = &e->session->analysis;
 
 	return figure_panel_values(a, c->def[c->index].axis, mode,
-				   chart_rx(a, mode) == RX_COPY, out,
+				   rx_side_of(chart_rx(a, mode))->own, out,
 				   ANALYSIS_SIZES_MAX);
 }
 
@@ -596,7 +596,7 @@ static void chart_title(const struct chart *c, const struct explorer *e,
 	settings_stack_tag(&stack, knobs, sizeof(knobs));
 	snprintf(out, size, "%s vs %s, %s%s%s, %s (m [ ] r)", d->name,
 		 d->axis == FIGURE_BY_SIZE ? "size" : "flows",
-		 run_mode_name(mode), strategy_rx_tag(rx), knobs, where);
+		 run_mode_name(mode), rx_side_of(rx)->tag, knobs, where);
 }
 
 static void chart_draw(struct ui *ui, void *state, const struct explorer *e,

@@ -206,25 +206,22 @@ static void compare_cell(const struct run_result *r, const struct ui_column *c,
 
 /*
  * A run's share as a cell, "37%": of its zero-copy completions the kernel
- * copied (share 0), or of its received bytes read in mapped pages (1).
- * False if the run has none.
+ * copied (side NULL), or a receive side's own figure (its cell_label), of
+ * a run of that side.  False if the run has none.
  */
-static bool compare_share(const struct run_result *r, int share, char *out,
-			  size_t size)
+static bool compare_share(const struct run_result *r,
+			  const struct rx_side *side, char *out, size_t size)
 {
-	const struct run_totals *t = &r->totals;
-	uint64_t whole = t->rx_mapped + t->rx_copied;
 	char text[32];
 
-	if (!share)
-		return sampler_zc_copied(t, out ? out : text,
-					 out ? size : sizeof(text));
-	if (!whole)
-		return false;
-	if (out)
-		snprintf(out, size, "%.0f%%",
-			 100.0 * (double)t->rx_mapped / (double)whole);
-	return true;
+	if (!out) {
+		out = text;
+		size = sizeof(text);
+	}
+	if (!side)
+		return sampler_zc_copied(&r->totals, out, size);
+	return side->cell && rx_side_of(r->config.settings.rx) == side &&
+	       side->cell(r->totals.rx_side, out, size);
 }
 
 /*
@@ -355,8 +352,8 @@ static void compare_head(bool utf8, const struct explorer *e,
 			else if (head == 2)
 				snprintf(cell, sizeof(cell), "%s%s %s",
 					 run_mode_name(res->config.mode),
-					 strategy_rx_tag(
-						 res->config.settings.rx),
+					 rx_side_of(res->config.settings.rx)
+						 ->tag,
 					 ui_run_mark(e, set->pick[i]));
 			else
 				knob_cell(&res->config.settings, head - 3, cell,
@@ -557,23 +554,26 @@ static void compare_shares(const struct explorer *e,
 	int pad = set->ratio ? 7 : 0;
 	char line[512];
 
-	for (int share = 0; share < 2; share++) {
+	/* Row -1: zero-copy's; then each receive side's own figure. */
+	for (int row = -1; row < RX_MODE_COUNT; row++) {
+		const struct rx_side *side =
+			row < 0 ? NULL : rx_side_of((enum rx_mode)row);
 		bool any = false;
 		size_t len;
 
 		for (size_t i = 0; i < set->n; i++)
-			any |= compare_share(&results[set->pick[i]], share,
-					     NULL, 0);
+			any |= compare_share(&results[set->pick[i]], side, NULL,
+					     0);
 		if (!any)
 			continue;
 		len = (size_t)snprintf(line, sizeof(line), "%-*.*s",
 				       COMPARE_LABEL, COMPARE_LABEL - 1,
-				       share ? "Rx bytes read mapped"
-					     : "Zero-copy sends copied");
+				       side ? side->cell_label
+					    : "Zero-copy sends copied");
 		for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
 			char cell[24];
 
-			if (!compare_share(&results[set->pick[i]], share, cell,
+			if (!compare_share(&results[set->pick[i]], side, cell,
 					   sizeof(cell)))
 				snprintf(cell, sizeof(cell), "-");
 			len += (size_t)snprintf(line + len, sizeof(line) - len,

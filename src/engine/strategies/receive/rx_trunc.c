@@ -8,9 +8,11 @@
  * is refused with it).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 
+#include "rx_side.h"
 #include "strategy.h"
 
 struct rx_trunc {
@@ -64,7 +66,7 @@ static void rx_trunc_close(void *rx)
 	free(rx);
 }
 
-const struct strategy_ops strategy_rx_trunc = {
+static const struct strategy_ops strategy_rx_trunc = {
 	.name = "rx-trunc",
 	.summary = "recv() with MSG_TRUNC: the kernel frees the bytes "
 		   "without copying them out (a bound, not a receiver)",
@@ -82,4 +84,32 @@ const struct strategy_ops strategy_rx_trunc = {
 			{"receiver: nothing, the bytes were dropped unread",
 			 NULL, NULL},
 		},
+};
+
+static const char *rx_trunc_refusal(const struct run_settings *s)
+{
+	return s->verify ? "--rx trunc cannot --verify: the kernel drops the "
+			   "bytes without reading them out"
+			 : NULL;
+}
+
+static bool rx_trunc_note(const struct strategy_ops *sender, char *out,
+			  size_t size)
+{
+	(void)sender;
+	snprintf(out, size, "%s",
+		 "A bound, not a receiver: nothing reads the bytes, so no "
+		 "copy out and no check of them (--verify); what is left is "
+		 "every other cost of receiving.");
+	return true;
+}
+
+const struct rx_side rx_side_trunc = {
+	.name = "trunc",
+	.tag = " rx-trunc (bound)",
+	.words = " with MSG_TRUNC receive (the bound)",
+	.bound = true,
+	.ops = &strategy_rx_trunc,
+	.note = rx_trunc_note,
+	.refusal = rx_trunc_refusal,
 };

@@ -28,8 +28,19 @@
 #include <unistd.h>
 
 #include "flow_stats.h"
+#include "rx_side.h"
+#include "sampler.h"
 #include "strategy.h"
 #include "uring_path.h"
+
+/* Its counters, in the order of its record below. */
+enum {
+	RX_URING_REQUESTS,
+	RX_URING_COMPLETIONS,
+	RX_URING_RECYCLED,
+	RX_URING_RING_EMPTY,
+	RX_URING_ASSEMBLED,
+};
 
 /* Kernel 6.10 uAPI that liburing 2.3 (Debian 12) does not define. */
 #ifndef IORING_RECVSEND_BUNDLE
@@ -266,11 +277,13 @@ bool strategy_rx_uring_bundle(char **cause)
 
 static void rx_uring_publish(struct rx_uring *u)
 {
-	flow_stat_set(&u->stats->uring_rx_requests, u->requests);
-	flow_stat_set(&u->stats->uring_rx_completions, u->completions);
-	flow_stat_set(&u->stats->uring_rx_recycled, u->recycled);
-	flow_stat_set(&u->stats->uring_rx_exhausted, u->exhausted);
-	flow_stat_set(&u->stats->uring_rx_assembled, u->assembled_count);
+	_Atomic uint64_t *c = u->stats->rx_side;
+
+	flow_stat_set(&c[RX_URING_REQUESTS], u->requests);
+	flow_stat_set(&c[RX_URING_COMPLETIONS], u->completions);
+	flow_stat_set(&c[RX_URING_RECYCLED], u->recycled);
+	flow_stat_set(&c[RX_URING_RING_EMPTY], u->exhausted);
+	flow_stat_set(&c[RX_URING_ASSEMBLED], u->assembled_count);
 }
 
 static void rx_uring_close(void *rx)
@@ -549,7 +562,7 @@ static int rx_uring_recv(void *rx, struct message **msg)
 	return 1;
 }
 
-const struct strategy_ops strategy_rx_uring = {
+static const struct strategy_ops strategy_rx_uring = {
 	.name = "rx-uring",
 	.summary = "io_uring multishot receive into a ring of provided "
 		   "buffers, the message read where it landed",
@@ -572,4 +585,60 @@ const struct strategy_ops strategy_rx_uring = {
 			 "buffer given back to the ring once read",
 			 NULL, NULL},
 		},
+};
+
+/*
+ * Its requests and buffers in words, "1 request armed, 48166 completions,
+ * 48421 buffers given back, the ring empty 0 times"; false where no request
+ * was armed.
+ */
+static bool rx_uring_said(const struct rx_side_said *in, char *out, size_t size)
+{
+	const uint64_t *c = in->counter;
+	int n;
+
+	if (!c[RX_URING_REQUESTS])
+		return false;
+	n = snprintf(out, size,
+		     "%llu request%s armed, %llu completions, %llu buffers "
+		     "given back, the ring empty %llu time%s",
+		     (unsigned long long)c[RX_URING_REQUESTS],
+		     c[RX_URING_REQUESTS] == 1 ? "" : "s",
+		     (unsigned long long)c[RX_URING_COMPLETIONS],
+		     (unsigned long long)c[RX_URING_RECYCLED],
+		     (unsigned long long)c[RX_URING_RING_EMPTY],
+		     c[RX_URING_RING_EMPTY] == 1 ? "" : "s");
+	if (c[RX_URING_ASSEMBLED] && n > 0 && (size_t)n < size)
+		snprintf(out + n, size - (size_t)n,
+			 ", %llu message%s copied together (%s every buffer)",
+			 (unsigned long long)c[RX_URING_ASSEMBLED],
+			 c[RX_URING_ASSEMBLED] == 1 ? "" : "s",
+			 c[RX_URING_ASSEMBLED] == 1 ? "it held" : "each held");
+	return true;
+}
+
+/* Its counters, in run_totals.rx_side[] and in an export's uring_rx. */
+#define RX_URING_COUNTER(name, k)                                              \
+	{                                                                      \
+		.key = "uring_rx." name, .kind = RECORD_U64,                   \
+		.offset = offsetof(struct run_totals, rx_side[k]),             \
+		.optional = true                                               \
+	}
+static const struct record_field rx_uring_counters[] = {
+	RX_URING_COUNTER("requests", RX_URING_REQUESTS),
+	RX_URING_COUNTER("completions", RX_URING_COMPLETIONS),
+	RX_URING_COUNTER("buffers_recycled", RX_URING_RECYCLED),
+	RX_URING_COUNTER("ring_empty", RX_URING_RING_EMPTY),
+	RX_URING_COUNTER("assembled", RX_URING_ASSEMBLED),
+};
+static const struct record rx_uring_record = RECORD_OF(rx_uring_counters);
+
+const struct rx_side rx_side_uring = {
+	.name = "uring",
+	.tag = " rx-uring",
+	.words = " with io_uring receive",
+	.ops = &strategy_rx_uring,
+	.counters = &rx_uring_record,
+	.block = "uring_rx",
+	.said = rx_uring_said,
 };

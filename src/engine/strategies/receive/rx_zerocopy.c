@@ -40,7 +40,12 @@
 #include <unistd.h>
 
 #include "flow_stats.h"
+#include "rx_side.h"
+#include "sampler.h"
 #include "strategy.h"
+
+/* Its counters: the bytes read in mapped pages, and those copied. */
+enum { RX_ZC_MAPPED, RX_ZC_COPIED };
 
 #define PAGE	     4096
 #define REGION_BYTES (2u << 20)
@@ -456,13 +461,15 @@ static int rx_zc_recv(void *rx, struct message **msg)
 			*msg = &z->pieces;
 		}
 		z->have = 0;
-		flow_stat_set(&z->stats->rx_mapped, z->mapped_bytes);
-		flow_stat_set(&z->stats->rx_copied, z->copied_bytes);
+		flow_stat_set(&z->stats->rx_side[RX_ZC_MAPPED],
+			      z->mapped_bytes);
+		flow_stat_set(&z->stats->rx_side[RX_ZC_COPIED],
+			      z->copied_bytes);
 		return 1;
 	}
 }
 
-const char *strategy_rx_unmapped_why(const struct strategy_ops *sender)
+static const char *rx_zc_unmapped_why(const struct strategy_ops *sender)
 {
 	if (sender->zerocopy)
 		return NULL;
@@ -474,6 +481,8 @@ const char *strategy_rx_unmapped_why(const struct strategy_ops *sender)
 	       "fragments";
 }
 
+static const struct strategy_ops strategy_rx_zerocopy;
+
 /* Its receive path when what the sender queued cannot be mapped. */
 static const struct strategy_step rx_zc_copied_path[] = {
 	{"kernel: the receiver's TCP queue",
@@ -484,34 +493,81 @@ static const struct strategy_step rx_zc_copied_path[] = {
 	{NULL, NULL, NULL},
 };
 
-const struct strategy_step *strategy_rx_path(const struct strategy_ops *sender)
+static const struct strategy_step *rx_zc_path(const struct strategy_ops *sender)
 {
-	return strategy_rx_unmapped_why(sender) ? rx_zc_copied_path
-						: strategy_rx_zerocopy.path;
+	return rx_zc_unmapped_why(sender) ? rx_zc_copied_path
+					  : strategy_rx_zerocopy.path;
 }
 
-void strategy_rx_share(const struct strategy_ops *sender, uint64_t mapped,
-		       uint64_t copied, bool why, char *text, size_t size)
+/*
+ * The share read in place: "94% of the bytes read in mapped pages, 6%
+ * copied"; in the long form, where little was mapped, the kernel's reason.
+ */
+static bool rx_zc_said(const struct rx_side_said *in, char *text, size_t size)
 {
-	uint64_t all = mapped + copied;
+	uint64_t mapped = in->counter[RX_ZC_MAPPED];
+	uint64_t all = mapped + in->counter[RX_ZC_COPIED];
 	double share = all ? 100.0 * (double)mapped / (double)all : 0;
-	const char *unmapped = strategy_rx_unmapped_why(sender);
-	int n = snprintf(text, size,
-			 "%.0f%% of the bytes read in mapped pages, %.0f%% "
-			 "copied",
-			 share, all ? 100 - share : 0);
+	const char *unmapped = rx_zc_unmapped_why(in->sender);
+	int n;
 
+	if (!all)
+		return false;
+	n = snprintf(text, size,
+		     "%.0f%% of the bytes read in mapped pages, %.0f%% copied",
+		     share, 100 - share);
 	/* The measured share says it; the reason is the kernel's rule. */
-	if (why && all && share < 10 && unmapped && n > 0 && (size_t)n < size)
+	if (in->why && share < 10 && unmapped && n > 0 && (size_t)n < size)
 		snprintf(
 			text + n, size - (size_t)n,
 			": the kernel maps only whole pages that are its own "
 			"alone (over veth, those it copied at delivery, as for "
 			"a zero-copy sender), and %s",
 			unmapped);
+	return true;
 }
 
-const struct strategy_ops strategy_rx_zerocopy = {
+/* As a comparison's cell: the share read in place, "94%". */
+static bool rx_zc_cell(const uint64_t *counter, char *out, size_t size)
+{
+	uint64_t all = counter[RX_ZC_MAPPED] + counter[RX_ZC_COPIED];
+
+	if (!all)
+		return false;
+	snprintf(out, size, "%.0f%%",
+		 100.0 * (double)counter[RX_ZC_MAPPED] / (double)all);
+	return true;
+}
+
+static bool rx_zc_note(const struct strategy_ops *sender, char *out,
+		       size_t size)
+{
+	const char *why = rx_zc_unmapped_why(sender);
+
+	if (why)
+		snprintf(out, size,
+			 "Why none is mapped: TCP_ZEROCOPY_RECEIVE maps only "
+			 "whole pages that are the kernel's own alone (over "
+			 "veth, those it copied at delivery, as for a "
+			 "zero-copy sender), and %s.",
+			 why);
+	return why;
+}
+
+/* Its counters, in run_totals.rx_side[] and in an export's rx_zerocopy. */
+#define RX_ZC_COUNTER(name, k)                                                 \
+	{                                                                      \
+		.key = "rx_zerocopy." name, .kind = RECORD_U64,                \
+		.offset = offsetof(struct run_totals, rx_side[k]),             \
+		.optional = true                                               \
+	}
+static const struct record_field rx_zc_counters[] = {
+	RX_ZC_COUNTER("mapped_bytes", RX_ZC_MAPPED),
+	RX_ZC_COUNTER("copied_bytes", RX_ZC_COPIED),
+};
+static const struct record rx_zc_record = RECORD_OF(rx_zc_counters);
+
+static const struct strategy_ops strategy_rx_zerocopy = {
 	.name = "rx-zerocopy",
 	.summary = "TCP_ZEROCOPY_RECEIVE: the receiver maps the queued pages "
 		   "and reads them in place",
@@ -532,4 +588,18 @@ const struct strategy_ops strategy_rx_zerocopy = {
 			 "mapped pages and the copied bytes",
 			 NULL, NULL},
 		},
+};
+
+const struct rx_side rx_side_zerocopy = {
+	.name = "zerocopy",
+	.tag = " rx-zc",
+	.words = " with zero-copy receive",
+	.ops = &strategy_rx_zerocopy,
+	.counters = &rx_zc_record,
+	.block = "rx_zerocopy",
+	.said = rx_zc_said,
+	.cell_label = "Rx bytes read mapped",
+	.cell = rx_zc_cell,
+	.path = rx_zc_path,
+	.note = rx_zc_note,
 };
