@@ -22,8 +22,9 @@
 
 /* A colour per role, in the role table's order; other grey. */
 static const char *const role_colours[] = {
-	"#c0392b", "#f39c12", "#8e44ad", "#e84393", "#16a085", "#a3cb38",
-	"#2980b9", "#f1c40f", "#2c3e50", "#8d6e63", "#bdc3c7", "#eeeeee",
+	"#c0392b", "#f39c12", "#8e44ad", "#e84393", "#16a085",
+	"#a3cb38", "#2980b9", "#f1c40f", "#2c3e50", "#8d6e63",
+	"#bdc3c7", "#6d214f", "#00cec9", "#eeeeee",
 };
 
 static const char *role_colour(size_t r)
