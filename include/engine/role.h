@@ -45,6 +45,11 @@ extern const size_t role_count;
 extern const size_t role_other;
 /* The copy roles, whose share is a side's "copy share". */
 bool role_is_copy(size_t role);
+/*
+ * Whether user space plays role r (a user: function is among its own, or
+ * it is other): the roles a profile of user space only can hold.
+ */
+bool role_in_user_space(size_t role);
 
 /*
  * The role a function plays, by its name (a suffix from ".isra" or ".cold"

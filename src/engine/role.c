@@ -126,6 +126,12 @@ static size_t match(const char *pattern, size_t len, const char *name, size_t n)
 	return len == n && strncmp(pattern, name, n) == 0 ? SIZE_MAX : 0;
 }
 
+bool role_in_user_space(size_t role)
+{
+	return role == role_other ||
+	       (role < role_count && strstr(roles[role].functions, "user:"));
+}
+
 size_t role_of_function(const char *name, bool kernel)
 {
 	size_t n = strcspn(name, "."), best = SIZE_MAX, best_len = 0;

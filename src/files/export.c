@@ -404,6 +404,11 @@ cJSON *export_analysis(const struct session *s)
 		cJSON_AddStringToObject(obj, "zerocopy", a->zerocopy_why);
 	else
 		cJSON_AddNullToObject(obj, "zerocopy");
+	if (a->user_space_why[0])
+		cJSON_AddStringToObject(obj, "user_space_only",
+					a->user_space_why);
+	else
+		cJSON_AddNullToObject(obj, "user_space_only");
 	return obj;
 }
 

@@ -35,24 +35,34 @@ static const char *role_colour(size_t r)
 		       : "#999999";
 }
 
-/* A point's runs' samples pooled, one side's; false: none sampled. */
+/*
+ * A point's runs' samples pooled, one side's, those of user space only
+ * left out (they are no share of the CPU): out->user_only where only such
+ * were sampled.  False: nothing sampled.
+ */
 static bool point_profile(const struct analysis *a,
 			  const struct run_result *results,
 			  const struct analysis_point *p, int side,
 			  struct run_profile *out)
 {
+	bool user_only = false;
+
 	*out = (struct run_profile){0};
 	for (size_t k = 0; k < p->runs; k++) {
 		const struct run_profile *r =
 			&results[a->member[p->first + k]].profile[side];
 
-		if (!r->present)
+		if (!r->present || !r->samples)
+			continue;
+		user_only |= r->user_only;
+		if (r->user_only)
 			continue;
 		out->samples += r->samples;
 		for (size_t i = 0; i < role_count; i++)
 			out->role[i] += r->role[i];
 	}
-	return out->samples > 0;
+	out->user_only = user_only && !out->samples;
+	return out->samples > 0 || out->user_only;
 }
 
 /* Whether the point is drawn: stream, in this panel, sampled. */
@@ -74,6 +84,21 @@ static void side_bar(struct text *t, const struct run_profile *p, double x,
 		     double bar_w, double bottom, double height)
 {
 	double y = bottom;
+
+	/* Sampled in user space only: an empty bar that says n/a. */
+	if (p->user_only) {
+		report_put(t,
+			   "<rect class=\"role-na\" x=\"%.1f\" y=\"%.1f\" "
+			   "width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+			   "stroke=\"#999\" stroke-dasharray=\"3 3\">"
+			   "<title>user space only: CPU by role n/a</title>"
+			   "</rect>\n<text class=\"copy-share\" x=\"%.1f\" "
+			   "y=\"%.1f\" font-size=\"9\" "
+			   "text-anchor=\"middle\">n/a</text>\n",
+			   x, bottom - height, bar_w, height, x + bar_w / 2,
+			   bottom - height - 3);
+		return;
+	}
 
 	for (size_t r = 0; r < role_count; r++) {
 		double h = height * (double)p->role[r] / (double)p->samples;
@@ -207,6 +232,46 @@ static void profile_panel(struct text *t, const struct session *s,
 	}
 }
 
+/*
+ * Why some bars are n/a (runs sampled in user space only), wrapped under
+ * the panels from y: the height it took.
+ */
+static double profile_note(struct text *t, const struct session *s, double y)
+{
+	/* At 11 px, about 150 characters fit the figure's width. */
+	const size_t most = 140;
+	const char *text = s->analysis.user_space_why;
+	double height = 0;
+	char line[sizeof(s->analysis.user_space_why) + 8], piece[160];
+
+	if (!text[0])
+		return 0;
+	snprintf(line, sizeof(line), "n/a: %s", text);
+	text = line;
+	while (*text) {
+		size_t len = strlen(text), cut = len;
+
+		if (len > most) {
+			cut = most;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = most;
+		}
+		report_put(t,
+			   "<text class=\"profile-note\" x=\"%d\" "
+			   "y=\"%.0f\" font-size=\"11\" fill=\"#333\">",
+			   SVG_MARGIN, y + height + 11);
+		snprintf(piece, sizeof(piece), "%.*s", (int)cut, text);
+		report_put_escaped(t, piece);
+		report_put(t, "</text>\n");
+		height += 14;
+		text += cut;
+		text += strspn(text, " ");
+	}
+	return height + 4;
+}
+
 /* The roles' colours and labels. */
 static void profile_legend(struct text *t, double y)
 {
@@ -277,6 +342,7 @@ double report_profile_figure(struct text *t, const struct session *s,
 					      (double)i * PANEL_H,
 				      SVG_WIDTH - 2 * SVG_MARGIN, PANEL_H - 10);
 		height = FIGURE_HEAD + 20 + (double)panels * PANEL_H;
+		height += profile_note(t, s, y + height);
 	}
 	report_footer(t, s, &scope,
 		      "Each bar pools the samples of its point's runs",

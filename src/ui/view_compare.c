@@ -502,17 +502,55 @@ static bool any_share(const struct explorer *e, const struct compare_set *set,
 }
 
 /*
+ * The runs sampled in user space only, by number, and why (the first's
+ * reason, with its fix): their roles' rows say n/a.
+ */
+static void compare_user_only(const struct explorer *e,
+			      const struct compare_set *set, int width,
+			      struct ui_lines *l)
+{
+	const struct run_result *results = e->session->results;
+	const char *why = NULL;
+	char runs[96] = "", line[512];
+	size_t len = 0, count = 0;
+
+	for (size_t i = 0; i < set->n; i++)
+		for (int side = 0; side < SIDE_COUNT; side++) {
+			const struct run_profile *p =
+				&results[set->pick[i]].profile[side];
+
+			if (!p->present || !p->samples || !p->user_only)
+				continue;
+			why = why ? why : p->why;
+			if (len < sizeof(runs))
+				len += (size_t)snprintf(
+					runs + len, sizeof(runs) - len, "%s%zu",
+					count ? ", " : "", set->pick[i] + 1);
+			count++;
+			break;
+		}
+	if (!why)
+		return;
+	snprintf(line, sizeof(line), "CPU by role n/a in run%s %s: %s",
+		 count > 1 ? "s" : "", runs, why);
+	ui_lines_wrap(l, ROLE_INACTIVE, width, 2, line);
+}
+
+/*
  * Where each side's CPU went, a row per role that any of these runs has,
  * and what sampling did to each run: their profiles, side by side.
  */
 static void compare_profiles(const struct explorer *e,
-			     const struct compare_set *set, struct ui_lines *l)
+			     const struct compare_set *set, int width,
+			     struct ui_lines *l)
 {
 	const struct run_result *results = e->session->results;
 	int pad = set->ratio ? 7 : 0;
 	char name[64], line[512];
 	size_t len;
 	bool sampled = false;
+
+	compare_user_only(e, set, width, l);
 
 	for (int side = 0; side < SIDE_COUNT; side++)
 		for (size_t r = 0; r <= role_count; r++) {
@@ -667,7 +705,7 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 	compare_notes(ui, e, &set, r->w - 4, &l);
 	compare_rows(ui, e, &set, &l);
 	compare_shares(e, &set, &l);
-	compare_profiles(e, &set, &l);
+	compare_profiles(e, &set, r->w - 4, &l);
 	/* Where the rows scroll, the corner over the names says how. */
 	if (r->h - 2 - (int)l.fixed < (int)(l.count - l.fixed))
 		memcpy(l.line[2].text, "(Up/Down scroll)", 16);
