@@ -37,6 +37,7 @@ static int explain_path(const struct run_config *config,
 			continue;
 		path[i].move = rx_path[0].move;
 		path[i].copy = rx_path[0].copy;
+		path[i].roles = rx_path[0].roles;
 		n = i + 1;
 		for (int j = 1; n < STRATEGY_STEPS_MAX && rx_path[j].stage; j++)
 			path[n++] = rx_path[j];
@@ -75,11 +76,11 @@ static const struct run_profile *path_profile(const struct explorer *e,
 	return NULL;
 }
 
-/* The roles a move is measured by: its copy's. */
+/* The roles a move is measured by: its copy's, then its others. */
 static size_t move_roles(const struct strategy_step *s, size_t *role,
 			 size_t most)
 {
-	const char *keys[] = {s->copy, NULL};
+	const char *keys[] = {s->copy, s->roles};
 	size_t n = 0;
 
 	for (size_t k = 0; k < 2; k++)
