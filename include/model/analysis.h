@@ -161,6 +161,11 @@ struct analysis {
 	 * only: ...; their CPU by role is n/a"; "" if none.
 	 */
 	char user_space_why[480];
+	/*
+	 * The rr runs whose round trips hold nio-top's counters' cost, and
+	 * how to leave it out; "" if none.
+	 */
+	char counters_why[400];
 };
 
 /* A run measured with this much steal, or other processes' CPU, is named. */

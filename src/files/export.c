@@ -409,6 +409,10 @@ cJSON *export_analysis(const struct session *s)
 					a->user_space_why);
 	else
 		cJSON_AddNullToObject(obj, "user_space_only");
+	if (a->counters_why[0])
+		cJSON_AddStringToObject(obj, "rr_counters", a->counters_why);
+	else
+		cJSON_AddNullToObject(obj, "rr_counters");
 	return obj;
 }
 

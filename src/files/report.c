@@ -799,6 +799,37 @@ void report_footer(struct text *t, const struct session *s,
 		   (double)o->min_measured_ms / 1000, ANALYSIS_MIN_INTERVALS);
 }
 
+double report_note(struct text *t, const char *cls, const char *text, double y)
+{
+	/* At 11 px, about 150 characters fit the figure's width. */
+	const size_t most = 140;
+	double height = 0;
+	char piece[160];
+
+	while (*text) {
+		size_t len = strlen(text), cut = len;
+
+		if (len > most) {
+			cut = most;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (!cut)
+				cut = most;
+		}
+		report_put(t,
+			   "<text class=\"%s\" x=\"%d\" y=\"%.0f\" "
+			   "font-size=\"11\" fill=\"#333\">",
+			   cls, SVG_MARGIN, y + height + 11);
+		snprintf(piece, sizeof(piece), "%.*s", (int)cut, text);
+		report_put_escaped(t, piece);
+		report_put(t, "</text>\n");
+		height += 14;
+		text += cut;
+		text += strspn(text, " ");
+	}
+	return height ? height + 4 : 0;
+}
+
 /* Where and how the numbers were made, under each figure. */
 static void figure_footer(const struct svg *g, double y)
 {
@@ -979,6 +1010,14 @@ static double svg_figure(struct svg *g, size_t number, double y)
 	}
 	free(plot);
 	height = FIGURE_HEAD + (double)rows * PANEL_H;
+	/* Round trips hold the counters' cost: said under them. */
+	if (g->f->mode == RUN_RR && s->analysis.counters_why[0] && !why) {
+		char note[sizeof(s->analysis.counters_why) + 16];
+
+		snprintf(note, sizeof(note), "Counting: %s",
+			 s->analysis.counters_why);
+		height += report_note(g->t, "counters-note", note, y + height);
+	}
 	figure_footer(g, y + height + 14);
 	report_put(g->t, "</g>\n");
 	return height + FIGURE_FOOT;

@@ -233,43 +233,17 @@ static void profile_panel(struct text *t, const struct session *s,
 }
 
 /*
- * Why some bars are n/a (runs sampled in user space only), wrapped under
- * the panels from y: the height it took.
+ * Why some bars are n/a (runs sampled in user space only), under the
+ * panels from y: the height it took.
  */
 static double profile_note(struct text *t, const struct session *s, double y)
 {
-	/* At 11 px, about 150 characters fit the figure's width. */
-	const size_t most = 140;
-	const char *text = s->analysis.user_space_why;
-	double height = 0;
-	char line[sizeof(s->analysis.user_space_why) + 8], piece[160];
+	char line[sizeof(s->analysis.user_space_why) + 8];
 
-	if (!text[0])
+	if (!s->analysis.user_space_why[0])
 		return 0;
-	snprintf(line, sizeof(line), "n/a: %s", text);
-	text = line;
-	while (*text) {
-		size_t len = strlen(text), cut = len;
-
-		if (len > most) {
-			cut = most;
-			while (cut > 0 && text[cut] != ' ')
-				cut--;
-			if (!cut)
-				cut = most;
-		}
-		report_put(t,
-			   "<text class=\"profile-note\" x=\"%d\" "
-			   "y=\"%.0f\" font-size=\"11\" fill=\"#333\">",
-			   SVG_MARGIN, y + height + 11);
-		snprintf(piece, sizeof(piece), "%.*s", (int)cut, text);
-		report_put_escaped(t, piece);
-		report_put(t, "</text>\n");
-		height += 14;
-		text += cut;
-		text += strspn(text, " ");
-	}
-	return height + 4;
+	snprintf(line, sizeof(line), "n/a: %s", s->analysis.user_space_why);
+	return report_note(t, "profile-note", line, y);
 }
 
 /* The roles' colours and labels. */

@@ -738,6 +738,29 @@ static void user_space_why(struct analysis *a, const struct run_result *results,
 			 named > 1 ? "s" : "", numbers, why);
 }
 
+/*
+ * The rr runs that timed their round trips with nio-top's counters on: the
+ * counters' work at every context switch is inside each round trip.
+ */
+static void counters_why(struct analysis *a, const struct run_result *results,
+			 size_t count)
+{
+	size_t counted = 0;
+
+	for (size_t i = 0; i < count; i++)
+		counted += results[i].config.mode == RUN_RR &&
+			   results[i].config.counters &&
+			   results[i].latency.count;
+	if (counted)
+		snprintf(a->counters_why, sizeof(a->counters_why),
+			 "%zu rr run%s timed %s round trips with nio-top's "
+			 "counters on, whose work at every context switch is "
+			 "inside each round trip; --no-counters leaves it "
+			 "out, and a run of each shows what it costs here",
+			 counted, counted == 1 ? "" : "s",
+			 counted == 1 ? "its" : "their");
+}
+
 int analysis_build(const struct run_result *results,
 		   const struct analysis_run *runs, size_t count,
 		   struct analysis *a)
@@ -768,6 +791,7 @@ int analysis_build(const struct run_result *results,
 	zerocopy_why(a, results, count);
 	busy_why(a, results, count);
 	user_space_why(a, results, count);
+	counters_why(a, results, count);
 	return r;
 }
 

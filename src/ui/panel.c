@@ -304,7 +304,7 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 	const struct run_config *c = &e->running;
 	const struct run_totals *t = &e->live.totals;
 	const struct latency_summary *l = &e->live.latency;
-	char text[256], moved[32], delivered[32], when[32] = "so far";
+	char text[320], moved[32], delivered[32], when[32] = "so far";
 
 	if (!e->live.running && !s->result_count)
 		return;
@@ -326,10 +326,12 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 		snprintf(text, sizeof(text),
 			 "Round trip %s, us: p50%s%.1f  p90%s%.1f  "
 			 "p99%s%.1f  p99.9%s%.1f  max%s%.1f  (%llu round "
-			 "trips)",
+			 "trips%s)",
 			 when, nb, l->p50_us, nb, l->p90_us, nb, l->p99_us, nb,
 			 l->p99_9_us, nb, l->max_us,
-			 (unsigned long long)l->count);
+			 (unsigned long long)l->count,
+			 /* The counters' cost is in them: said beside. */
+			 c->counters ? ", with counters on" : "");
 	if (c->mode == RUN_RR)
 		ui_lines_wrap(foot, l->count ? ROLE_HIGHLIGHT : ROLE_MISC,
 			      width, 2, text);

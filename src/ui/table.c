@@ -682,8 +682,32 @@ static size_t table_first(struct ui *ui, const size_t *order, size_t count,
 }
 
 /*
+ * Under the rows, beside the round trips' columns: that they hold nio-top's
+ * counters, and what counting did to them, as the runs measured it.
+ */
+static void table_rr_note(const struct explorer *e,
+			  const struct table_layout *t, int width,
+			  struct ui_lines *l)
+{
+	const char *said = e->session->analysis.counters_why;
+	char heads[96] = "", text[600];
+	size_t len = 0;
+
+	for (size_t c = 0; c < t->shown && said[0]; c++)
+		if (t->col[t->show[c]].latency && len < sizeof(heads))
+			len += (size_t)snprintf(
+				heads + len, sizeof(heads) - len, "%s%s",
+				len ? ", " : "", t->col[t->show[c]].head);
+	if (!len)
+		return;
+	snprintf(text, sizeof(text), "%s: %s", heads, said);
+	ui_lines_wrap(l, ROLE_INACTIVE, width, 2, text);
+}
+
+/*
  * Under the rows, why a profile column says n/a: its runs were sampled in
- * user space only (the first such side's reason, which says the fix).
+ * user space only (the first such side's reason, which says the fix); and
+ * what the round trips hold.
  */
 static void table_note(const struct explorer *e, const struct table_layout *t,
 		       const size_t *order, size_t count, int width,
@@ -710,10 +734,11 @@ static void table_note(const struct explorer *e, const struct table_layout *t,
 			break;
 		}
 	}
-	if (!why)
-		return;
-	snprintf(text, sizeof(text), "%s n/a: %s", heads, why);
-	ui_lines_wrap(l, ROLE_INACTIVE, width, 2, text);
+	if (why) {
+		snprintf(text, sizeof(text), "%s n/a: %s", heads, why);
+		ui_lines_wrap(l, ROLE_INACTIVE, width, 2, text);
+	}
+	table_rr_note(e, t, width, l);
 }
 
 void ui_runs_draw(struct ui *ui, const struct explorer *e, const struct rect *r)

@@ -112,6 +112,10 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 			 a->busy_why);
 		ui_lines_wrap(&l, ROLE_SENDER_HIGH, width, 2, line);
 	}
+	if (a->counters_why[0]) {
+		snprintf(line, sizeof(line), "Counting: %s", a->counters_why);
+		ui_lines_wrap(&l, ROLE_MISC, width, 2, line);
+	}
 	if (a->user_space_why[0]) {
 		snprintf(line, sizeof(line), "Sampled where the CPU goes: %s",
 			 a->user_space_why);

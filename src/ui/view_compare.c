@@ -456,6 +456,34 @@ static void compare_row(const struct explorer *e, const struct compare_set *set,
 	ui_lines_add(l, ROLE_TEXT, 0, "%s", line);
 }
 
+/*
+ * Under the round trip's rows: whether each run timed them with nio-top's
+ * counters on, whose cost is inside them -- round trips with and without
+ * are not alike.
+ */
+static void compare_counting(const struct explorer *e,
+			     const struct compare_set *set, struct ui_lines *l)
+{
+	const struct run_result *results = e->session->results;
+	int pad = set->ratio ? 7 : 0;
+	char line[512];
+	size_t len = (size_t)snprintf(line, sizeof(line), "%-*.*s",
+				      COMPARE_LABEL, COMPARE_LABEL - 1,
+				      "Round trip with counters");
+
+	for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
+		const struct run_config *c = &results[set->pick[i]].config;
+
+		len += (size_t)snprintf(line + len, sizeof(line) - len,
+					"%*s%*s", set->column - pad,
+					c->mode != RUN_RR ? "-"
+					: c->counters	  ? "on"
+							  : "off",
+					pad, "");
+	}
+	ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
+}
+
 /* The throughput, the round trip's rows when an rr run is here, the rest. */
 static void compare_rows(const struct ui *ui, const struct explorer *e,
 			 const struct compare_set *set, struct ui_lines *l)
@@ -484,6 +512,8 @@ static void compare_rows(const struct ui *ui, const struct explorer *e,
 				continue;
 		}
 		compare_row(e, set, &c, name, l);
+		if (row == percentiles && percentiles)
+			compare_counting(e, set, l);
 	}
 }
 
