@@ -45,6 +45,15 @@ ok $? "zero-copy's sender pins pages ($share%)"
 share=$(role "$tmp/p.json" sendfile sender copy_send)
 [ "$share" = 0 ]
 ok $? "sendfile's sender does not copy on send ($share%)"
+# An interrupt's or a softirq's entry ends the walk: the copy it landed on
+# is never charged with it.
+irq='^(asm_sysvec_|sysvec_|__sysvec_|asm_common_interrupt|common_interrupt|__common_interrupt|irq_enter|irq_exit|__irq_exit|handle_softirqs|__do_softirq|do_softirq)'
+jq_true "$tmp/p.json" "[.runs[] | select(.strategy == \"sendfile\" or .strategy == \"one-copy\") | .profile[].top_symbols[] | select(.role | startswith(\"copy_\")) | .symbol | test(\"$irq\")] | any | not"
+ok $? "no interrupt or softirq function in a copy role (sendfile's and one-copy's top functions: $(jq -r --arg irq "$irq" '[.runs[] | .profile[].top_symbols[] | select(.symbol | test($irq)) | .symbol + " " + .role] | unique | join(", ")' "$tmp/p.json"))"
+# What watching costs has its own role: with the counters on (the
+# default), perf's work at every context switch is sampled there.
+jq_true "$tmp/p.json" '[.runs[] | .profile.sender.roles.measure.samples + .profile.receiver.roles.measure.samples > 0] | all'
+ok $? "every run: nio-top's measuring has samples of its own ($(jq -c '[.runs[] | [.profile.sender.roles.measure.samples, .profile.receiver.roles.measure.samples]]' "$tmp/p.json"))"
 jq_true "$tmp/p.json" '[.runs[].profile.sender.top_symbols[0].symbol | type == "string"] | all'
 ok $? "each side names its top functions ($(jq -r '[.runs[] | .strategy + ": " + .profile.sender.top_symbols[0].symbol] | join(", ")' "$tmp/p.json"))"
 

@@ -3,7 +3,8 @@
 # (messages and bytes equal on both sides, nothing corrupt), the percentiles are
 # ordered, the latency is a round trip and not elapsed/messages (Little's law
 # with two flows in flight; a 10 Mbit/s link cannot answer 4 KiB faster than
-# it serializes it), and stream runs carry no latency at all.
+# it serializes it), the counters' cost in them is said, and stream runs
+# carry no latency at all.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
@@ -34,6 +35,17 @@ jq_true "$out" '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 | . > 1.2 and . 
 ok $? "Little's law: msgs/s x mean round trip, between 1 and 2 flows ($(jq -c '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 * 100 | round / 100]' "$out"))"
 grep -Eq '^ +[0-9]+ one-copy +4K +2 rr .* [0-9.]+ +[0-9.]+( +short)?$' "$tmp/table"
 ok $? "the batch table shows the mode, p50 and p99"
+
+# The counters' work at every context switch is inside each round trip:
+# said beside them, in the analysis and the export, and not where the run
+# did not count.
+grep -Eq "^  counting: $n rr runs timed their round trips with nio-top's counters on, .*--no-counters leaves it out" "$tmp/table" &&
+	jq_true "$out" '.analysis.rr_counters | test("counters on")'
+ok $? "the analysis says the round trips hold the counters' cost, and the way out"
+"$NIO_TOP" --batch --mode rr -s one-copy -m 4K -d 0.5 -w 0.1 --no-counters 	-o "$tmp/uncounted.json" >"$tmp/uncounted" 2>/dev/null
+! grep -q 'counting:' "$tmp/uncounted" &&
+	jq_true "$tmp/uncounted.json" '.analysis.rr_counters == null'
+ok $? "--no-counters: nothing to say of them"
 
 # 4 KiB at 10 Mbit/s takes 3.3 ms on the wire: no round trip is shorter.
 "$NIO_TOP" --batch --mode rr -s one-copy -m 4K -d 0.5 -w 0.1 --rate 10M \

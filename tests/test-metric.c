@@ -158,6 +158,16 @@ static void test_roles(void)
 		{"sock_recv_errqueue", true, "completion"},
 		{"memcpy", false, "copy_user"},
 		{"__x64_sys_sendmsg", true, "syscall"},
+		{"handle_softirqs", true, "stack"},
+		{"__do_softirq", true, "stack"},
+		{"asm_sysvec_apic_timer_interrupt", true, "interrupt"},
+		{"sysvec_call_function_single", true, "interrupt"},
+		{"asm_common_interrupt", true, "interrupt"},
+		{"irq_exit_rcu", true, "interrupt"},
+		{"hrtimer_run_softirq", true, "interrupt"},
+		{"perf_swevent_event", true, "measure"},
+		{"__perf_event_task_sched_out", true, "measure"},
+		{"task_clock_event_read", true, "measure"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {

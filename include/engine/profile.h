@@ -111,10 +111,20 @@ void profile_tally_fini(struct profile_tally *tally);
 /* A side's tally as a result keeps it: its shares and top functions. */
 void profile_summarize(const struct profile_tally *tally, unsigned int hz,
 		       struct run_profile *out);
-/* Role r's share of a profile's samples (0 .. 1), NaN with none. */
+/*
+ * Role r's share of the side's CPU (0 .. 1): of its samples; NaN with none,
+ * or where they are of user space only (user_only), which says nothing of
+ * the kernel's roles nor of what share of the CPU user space took.
+ */
 double run_profile_share(const struct run_profile *p, size_t r);
-/* The copy roles' share together. */
+/* The copy roles' share together, as run_profile_share. */
 double run_profile_copy_share(const struct run_profile *p);
+/*
+ * Role r's share of whatever the profile sampled (0 .. 1), NaN with none:
+ * of user space's samples alone in a profile of user space only, so that
+ * it is shown as such ("user space: user copy 73%").
+ */
+double run_profile_sample_share(const struct run_profile *p, size_t r);
 
 /*
  * Why the threads of one side could not be sampled, from the first error

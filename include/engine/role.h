@@ -10,6 +10,12 @@
  * function matches a role by its name, or by a prefix of it ("tcp_*");
  * the longest match wins, so tcp_zerocopy_receive is the mapping, not the
  * stack.  A chain no frame of which matches is "other".
+ *
+ * An interrupt's entry has a role (interrupt), and so has a softirq's (the
+ * stack's, whose delivery it runs), so the walk ends there: a sample taken
+ * while one ran on top of a copy is never the copy's.  nio-top's own
+ * counters and sampling (perf's paths in the kernel) are a role too: what
+ * watching costs each side.
  */
 #ifndef NIO_TOP_ROLE_H
 #define NIO_TOP_ROLE_H
@@ -39,6 +45,11 @@ extern const size_t role_count;
 extern const size_t role_other;
 /* The copy roles, whose share is a side's "copy share". */
 bool role_is_copy(size_t role);
+/*
+ * Whether user space plays role r (a user: function is among its own, or
+ * it is other): the roles a profile of user space only can hold.
+ */
+bool role_in_user_space(size_t role);
 
 /*
  * The role a function plays, by its name (a suffix from ".isra" or ".cold"

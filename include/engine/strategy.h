@@ -53,6 +53,14 @@ struct strategy_step {
 	 * make that copy, "copy_send"; NULL where it copies nothing.
 	 */
 	const char *copy;
+	/*
+	 * The other roles whose work the move is, space separated ("pin
+	 * pipe": vmsplice takes references to the pages into a pipe), or
+	 * whose absence its words claim ("copy_deferred" under a delivery
+	 * said not to copy): the data path says their measured shares
+	 * under it, as the gauges do; NULL: none.
+	 */
+	const char *roles;
 };
 
 #define STRATEGY_STEPS_MAX 8

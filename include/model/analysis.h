@@ -156,6 +156,16 @@ struct analysis {
 	 * other processes; run 7: 14% steal" (see ANALYSIS_BUSY_*); "" if none.
 	 */
 	char busy_why[400];
+	/*
+	 * The runs sampled in user space only and why: "runs 1-3: user space
+	 * only: ...; their CPU by role is n/a"; "" if none.
+	 */
+	char user_space_why[480];
+	/*
+	 * The rr runs whose round trips hold nio-top's counters' cost, and
+	 * how to leave it out; "" if none.
+	 */
+	char counters_why[400];
 };
 
 /* A run measured with this much steal, or other processes' CPU, is named. */

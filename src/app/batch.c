@@ -104,7 +104,8 @@ static void batch_analysis(const struct session *s)
 	char line[ANALYSIS_TEXT_MAX], threshold[32];
 
 	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs &&
-	    !a->stopped_runs && !a->busy_why[0])
+	    !a->stopped_runs && !a->busy_why[0] && !a->user_space_why[0] &&
+	    !a->counters_why[0])
 		return;
 	printf("\nanalysis (a verdict needs 95%% confidence of a difference "
 	       "over %.0f%%; nio-top(1) ANALYSIS):\n",
@@ -129,6 +130,10 @@ static void batch_analysis(const struct session *s)
 		       a->stopped_runs, a->stopped_runs == 1 ? "" : "s");
 	if (a->busy_why[0])
 		printf("  measured on a busy host: %s\n", a->busy_why);
+	if (a->user_space_why[0])
+		printf("  sampled where the CPU goes: %s\n", a->user_space_why);
+	if (a->counters_why[0])
+		printf("  counting: %s\n", a->counters_why);
 	fflush(stdout);
 }
 

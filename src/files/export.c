@@ -401,6 +401,15 @@ cJSON *export_analysis(const struct session *s)
 		cJSON_AddStringToObject(obj, "zerocopy", a->zerocopy_why);
 	else
 		cJSON_AddNullToObject(obj, "zerocopy");
+	if (a->user_space_why[0])
+		cJSON_AddStringToObject(obj, "user_space_only",
+					a->user_space_why);
+	else
+		cJSON_AddNullToObject(obj, "user_space_only");
+	if (a->counters_why[0])
+		cJSON_AddStringToObject(obj, "rr_counters", a->counters_why);
+	else
+		cJSON_AddNullToObject(obj, "rr_counters");
 	return obj;
 }
 

@@ -907,6 +907,19 @@ double report_footer(struct text *t, const struct session *s,
 	return at - y;
 }
 
+double report_note(struct text *t, const char *cls, const char *text, double y)
+{
+	char attrs[64];
+	const struct report_font font = {.size = 11, .attrs = attrs};
+
+	if (!text[0])
+		return 0;
+	snprintf(attrs, sizeof(attrs), "class=\"%s\" fill=\"#333\"", cls);
+	return report_text_block(t, &font, SVG_MARGIN, y + 11, SVG_INSIDE,
+				 text) +
+	       4;
+}
+
 /* Where and how the numbers were made, under each figure. */
 static double figure_footer(const struct svg *g, double y)
 {
@@ -1121,6 +1134,14 @@ static double svg_figure(struct svg *g, size_t number, double y)
 	}
 	free(plot);
 	top += (double)rows * PANEL_H;
+	/* Round trips hold the counters' cost: said under them. */
+	if (g->f->mode == RUN_RR && s->analysis.counters_why[0] && !why) {
+		char note[sizeof(s->analysis.counters_why) + 16];
+
+		snprintf(note, sizeof(note), "Counting: %s",
+			 s->analysis.counters_why);
+		top += report_note(g->t, "counters-note", note, top);
+	}
 	top += figure_footer(g, top);
 	report_put(g->t, "</g>\n");
 	return top - y;

@@ -82,6 +82,12 @@ double report_footer(struct text *t, const struct session *s,
 		     double y);
 
 /*
+ * A note under a figure's panels at y, wrapped to the figure's width, each
+ * line a <text class="cls">: the height it took.
+ */
+double report_note(struct text *t, const char *cls, const char *text, double y);
+
+/*
  * Figure number at y: for each strategy at each size, the sender's and the
  * receiver's sampled CPU by role, stacked; returns its height.
  */

@@ -26,8 +26,9 @@ static const struct report_font label_font = {.size = 10};
 
 /* A colour per role, in the role table's order; other grey. */
 static const char *const role_colours[] = {
-	"#c0392b", "#f39c12", "#8e44ad", "#e84393", "#16a085", "#a3cb38",
-	"#2980b9", "#f1c40f", "#2c3e50", "#8d6e63", "#bdc3c7", "#eeeeee",
+	"#c0392b", "#f39c12", "#8e44ad", "#e84393", "#16a085",
+	"#a3cb38", "#2980b9", "#f1c40f", "#2c3e50", "#8d6e63",
+	"#bdc3c7", "#6d214f", "#00cec9", "#eeeeee",
 };
 
 static const char *role_colour(size_t r)
@@ -38,24 +39,34 @@ static const char *role_colour(size_t r)
 		       : "#999999";
 }
 
-/* A point's runs' samples pooled, one side's; false: none sampled. */
+/*
+ * A point's runs' samples pooled, one side's, those of user space only
+ * left out (they are no share of the CPU): out->user_only where only such
+ * were sampled.  False: nothing sampled.
+ */
 static bool point_profile(const struct analysis *a,
 			  const struct run_result *results,
 			  const struct analysis_point *p, int side,
 			  struct run_profile *out)
 {
+	bool user_only = false;
+
 	*out = (struct run_profile){0};
 	for (size_t k = 0; k < p->runs; k++) {
 		const struct run_profile *r =
 			&results[a->member[p->first + k]].profile[side];
 
-		if (!r->present)
+		if (!r->present || !r->samples)
+			continue;
+		user_only |= r->user_only;
+		if (r->user_only)
 			continue;
 		out->samples += r->samples;
 		for (size_t i = 0; i < role_count; i++)
 			out->role[i] += r->role[i];
 	}
-	return out->samples > 0;
+	out->user_only = user_only && !out->samples;
+	return out->samples > 0 || out->user_only;
 }
 
 /* Whether the point is drawn: stream, in this panel, sampled. */
@@ -77,6 +88,21 @@ static void side_bar(struct text *t, const struct run_profile *p, double x,
 		     double bar_w, double bottom, double height)
 {
 	double y = bottom;
+
+	/* Sampled in user space only: an empty bar that says n/a. */
+	if (p->user_only) {
+		report_put(t,
+			   "<rect class=\"role-na\" x=\"%.1f\" y=\"%.1f\" "
+			   "width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+			   "stroke=\"#999\" stroke-dasharray=\"3 3\">"
+			   "<title>user space only: CPU by role n/a</title>"
+			   "</rect>\n<text class=\"copy-share\" x=\"%.1f\" "
+			   "y=\"%.1f\" font-size=\"9\" "
+			   "text-anchor=\"middle\">n/a</text>\n",
+			   x, bottom - height, bar_w, height, x + bar_w / 2,
+			   bottom - height - 3);
+		return;
+	}
 
 	for (size_t r = 0; r < role_count; r++) {
 		double h = height * (double)p->role[r] / (double)p->samples;
@@ -282,6 +308,20 @@ static size_t bar_rows(struct text *t, const struct bar_layout *l, double y)
 }
 
 /*
+ * Why some bars are n/a (runs sampled in user space only), under the
+ * panels from y: the height it took.
+ */
+static double profile_note(struct text *t, const struct session *s, double y)
+{
+	char line[sizeof(s->analysis.user_space_why) + 8];
+
+	if (!s->analysis.user_space_why[0])
+		return 0;
+	snprintf(line, sizeof(line), "n/a: %s", s->analysis.user_space_why);
+	return report_note(t, "profile-note", line, y);
+}
+
+/*
  * The bars of a flow count as wide as one row lets them be, within
  * reason, the rows as tall as the longest name under them.
  */
@@ -412,6 +452,7 @@ double report_profile_figure(struct text *t, const struct session *s,
 		at += profile_legend(t, at) + 12;
 		for (size_t i = 0; i < panels; i++)
 			at += profile_panel(t, s, flows[i], i + 1, at) + 10;
+		at += profile_note(t, s, at);
 	}
 	at += report_footer(t, s, &scope,
 			    "Each bar pools the samples of its point's runs",

@@ -163,13 +163,8 @@ static void run_receiver(const struct run_result *r, double *cpu, double *copy)
 
 	if (m < 0 || !run_result_metric(r, false, (size_t)m, cpu))
 		*cpu = NAN;
-	*copy = NAN;
-	if (!rx->present || !rx->samples)
-		return;
-	*copy = 0;
-	for (size_t k = 0; k < role_count; k++)
-		if (role_is_copy(k))
-			*copy += run_profile_share(rx, k);
+	/* NaN where not sampled, or in user space only. */
+	*copy = rx->present ? run_profile_copy_share(rx) : NAN;
 }
 
 /* Its runs' figures, median and spread, and the estimate to compare. */
@@ -535,7 +530,9 @@ static void zerocopy_profile(const struct run_result *results, size_t count,
 	for (size_t i = 0; i < count; i++) {
 		const struct run_profile *p = &results[i].profile[0];
 
-		if (!results[i].config.strategy->zerocopy || !p->present)
+		/* User space's samples say nothing of pinning or copying. */
+		if (!results[i].config.strategy->zerocopy || !p->present ||
+		    p->user_only)
 			continue;
 		samples += p->samples;
 		late_samples += p->role[late];
@@ -700,6 +697,71 @@ static void busy_why(struct analysis *a, const struct run_result *results,
 			 " and %zu more", more);
 }
 
+/*
+ * The runs sampled in user space only, "runs 1-3, 7", and why (the first's
+ * reason, which has the fix): their CPU by role is n/a everywhere.
+ */
+static void user_space_why(struct analysis *a, const struct run_result *results,
+			   size_t count)
+{
+	char numbers[160] = "";
+	const char *why = NULL;
+	size_t len = 0, named = 0, from = SIZE_MAX;
+
+	for (size_t i = 0; i <= count; i++) {
+		const struct run_profile *p = i < count ? results[i].profile
+							: NULL;
+		bool user_only = p && ((p[0].present && p[0].samples &&
+					p[0].user_only) ||
+				       (p[1].present && p[1].samples &&
+					p[1].user_only));
+
+		if (user_only && from == SIZE_MAX)
+			from = i;
+		if (user_only && !why)
+			why = p[0].user_only ? p[0].why : p[1].why;
+		if (user_only || from == SIZE_MAX)
+			continue;
+		/* A range of runs ends before i: "1-3", or "7"; then "...". */
+		if (len + 24 < sizeof(numbers))
+			len += (size_t)snprintf(
+				numbers + len, sizeof(numbers) - len,
+				i - from > 1 ? "%s%zu-%zu" : "%s%zu",
+				named ? ", " : "", from + 1, i);
+		else if (!strstr(numbers, "..."))
+			snprintf(numbers + len, sizeof(numbers) - len, ", ...");
+		named += i - from;
+		from = SIZE_MAX;
+	}
+	if (why)
+		snprintf(a->user_space_why, sizeof(a->user_space_why),
+			 "run%s %s: %s; their CPU by role is n/a",
+			 named > 1 ? "s" : "", numbers, why);
+}
+
+/*
+ * The rr runs that timed their round trips with nio-top's counters on: the
+ * counters' work at every context switch is inside each round trip.
+ */
+static void counters_why(struct analysis *a, const struct run_result *results,
+			 size_t count)
+{
+	size_t counted = 0;
+
+	for (size_t i = 0; i < count; i++)
+		counted += results[i].config.mode == RUN_RR &&
+			   results[i].config.counters &&
+			   results[i].latency.count;
+	if (counted)
+		snprintf(a->counters_why, sizeof(a->counters_why),
+			 "%zu rr run%s timed %s round trips with nio-top's "
+			 "counters on, whose work at every context switch is "
+			 "inside each round trip; --no-counters leaves it "
+			 "out, and a run of each shows what it costs here",
+			 counted, counted == 1 ? "" : "s",
+			 counted == 1 ? "its" : "their");
+}
+
 int analysis_build(const struct run_result *results,
 		   const struct analysis_run *runs, size_t count,
 		   struct analysis *a)
@@ -729,6 +791,8 @@ int analysis_build(const struct run_result *results,
 	}
 	zerocopy_why(a, results, count);
 	busy_why(a, results, count);
+	user_space_why(a, results, count);
+	counters_why(a, results, count);
 	return r;
 }
 

@@ -115,11 +115,11 @@ void ui_profile_text(const struct run_profile *p, int width, char *out,
 	size_t order[ROLES_MAX], n = 0, len = 0;
 
 	out[0] = '\0';
-	if (!p->samples) {
-		snprintf(out, size, "%s",
-			 p->why[0] ? p->why : "no samples yet");
+	if (!p->samples)
 		return;
-	}
+	/* User space's samples, said as such: no share of the CPU. */
+	if (p->user_only)
+		len = (size_t)snprintf(out, size, "user space only:");
 	for (size_t r = 0; r < role_count; r++) {
 		size_t at = n;
 
@@ -135,10 +135,14 @@ void ui_profile_text(const struct run_profile *p, int width, char *out,
 	for (size_t i = 0; i < n; i++) {
 		char item[48];
 		int w = snprintf(item, sizeof(item), "%s%s %.0f%%",
-				 len ? "  " : "", roles[order[i]].abbrev,
-				 100 * run_profile_share(p, order[i]));
+				 i     ? "  "
+				 : len ? " "
+				       : "",
+				 roles[order[i]].abbrev,
+				 100 * run_profile_sample_share(p, order[i]));
 
-		if ((int)len + w > width || len + (size_t)w >= size)
+		/* The first role always: the caller wraps what is longer. */
+		if ((i && (int)len + w > width) || len + (size_t)w >= size)
 			break;
 		len += (size_t)snprintf(out + len, size - len, "%s", item);
 	}

@@ -42,9 +42,11 @@ bool ui_metric_known(const struct explorer *e, const struct ui_metric *m);
  */
 void ui_zc_copied(const struct run_totals *t, char *out, size_t size);
 /*
- * A side's profile in at most width cells: its largest roles as shares of
- * its samples, the copy roles first ("deliv copy 24%  stack 51%  pin 6%"),
- * or why it has none.
+ * A side's profile: its largest roles as shares of its samples, the copy
+ * roles first ("deliv copy 24%  stack 51%  pin 6%"), as many as width
+ * cells hold (the first always); of user space only, said so ("user space
+ * only: user copy 73%  other 27%"), its kernel roles n/a; "" without
+ * samples.  The caller wraps what is longer than width.
  */
 void ui_profile_text(const struct run_profile *p, int width, char *out,
 		     size_t size);

@@ -327,10 +327,12 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 		snprintf(text, sizeof(text),
 			 "Round trip %s, us: p50%s%.1f  p90%s%.1f  "
 			 "p99%s%.1f  p99.9%s%.1f  max%s%.1f  (%llu round "
-			 "trips)",
+			 "trips%s)",
 			 when, nb, l->p50_us, nb, l->p90_us, nb, l->p99_us, nb,
 			 l->p99_9_us, nb, l->max_us,
-			 (unsigned long long)l->count);
+			 (unsigned long long)l->count,
+			 /* The counters' cost is in them: said beside. */
+			 c->counters ? ", with counters on" : "");
 	if (c->mode == RUN_RR)
 		ui_lines_wrap(foot, l->count ? ROLE_HIGHLIGHT : ROLE_MISC,
 			      width, 2, text);
@@ -365,12 +367,43 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 }
 
 /*
+ * What a sampled side could not sample (user space only: its kernel roles
+ * n/a; kernel functions unnamed) and the fix, as told, under the sides'
+ * lines: once where both say it.  Always wrapped, never cut: at most down
+ * to the fix.  A side without samples said it in its own line.
+ */
+static void profile_foot_why(const struct run_profile *const p[SIDE_COUNT],
+			     int width, enum gauge_why told,
+			     struct ui_lines *foot)
+{
+	char text[sizeof(p[0]->why) + 48], reason[sizeof(p[0]->why)];
+
+	for (int side = 0; side < SIDE_COUNT; side++) {
+		if (!p[side] || !p[side]->samples || !p[side]->why[0])
+			continue;
+		if (side == SIDE_RECEIVER && p[SIDE_SENDER] &&
+		    p[SIDE_SENDER]->samples &&
+		    strcmp(p[SIDE_SENDER]->why, p[side]->why) == 0)
+			continue;
+		told_reason(p[side]->why, told < WHY_FIX ? told : WHY_FIX,
+			    reason, sizeof(reason));
+		/* Down to the fix, the kernel's roles are said n/a. */
+		snprintf(text, sizeof(text), "  %s%s",
+			 p[side]->user_only && told >= WHY_FIX ? "kernel n/a: "
+							       : "",
+			 reason);
+		ui_lines_wrap(foot, ROLE_INACTIVE, width, 4, text);
+	}
+}
+
+/*
  * Where each side's CPU goes, from the sampled intervals of the run going
  * on or else the last one: a line per side, and at a width that has room,
- * what sampling did there.  Nothing where nothing was sampled.
+ * what sampling did there; what could not be sampled, told as room allows.
+ * Nothing where nothing was sampled.
  */
 static void gauge_profile(const struct explorer *e, int width,
-			  struct ui_lines *foot)
+			  enum gauge_why told, struct ui_lines *foot)
 {
 	static const char *const side_names[] = {"Sender", "Receiver"};
 	const struct session *s = e->session;
@@ -405,16 +438,24 @@ static void gauge_profile(const struct explorer *e, int width,
 		/* Narrow, the label gives its room to the roles. */
 		int label = width >= 60 ? 13 : 7;
 
-		ui_profile_text(p[side], width - 1 - label, roles_text,
-				sizeof(roles_text));
+		if (p[side]->samples)
+			ui_profile_text(p[side], width - 1 - label, roles_text,
+					sizeof(roles_text));
+		else
+			told_reason(p[side]->why[0] ? p[side]->why
+						    : "no samples yet",
+				    told < WHY_FIX ? told : WHY_FIX, roles_text,
+				    sizeof(roles_text));
 		snprintf(text, sizeof(text), "%-*s%s", label,
 			 width >= 60 ? side_names[side]
 			 : side	     ? "rx CPU"
 				     : "tx CPU",
 			 roles_text);
-		ui_lines_add(foot, p[side]->samples ? ROLE_TEXT : ROLE_INACTIVE,
-			     0, "%s", text);
+		ui_lines_wrap(foot,
+			      p[side]->samples ? ROLE_TEXT : ROLE_INACTIVE,
+			      width, label, text);
 	}
+	profile_foot_why(p, width, told, foot);
 }
 
 /* The rows n gauge lines take. */
@@ -463,7 +504,7 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 		return NULL;
 	g->lines = gauge_lines(e, width, WHY_WHOLE, g->line);
 	gauge_foot(ui, e, width, &g->foot);
-	gauge_profile(e, width, &g->foot);
+	gauge_profile(e, width, WHY_WHOLE, &g->foot);
 	*rows = gauges_rows(g->line, g->lines, &g->foot);
 	for (int told = WHY_SHORT; told <= WHY_COUNTED; told++) {
 		/* One line each: the names go first where they crowd it. */
@@ -472,6 +513,9 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 			break;
 		gauge_lines_free(g->line, g->lines);
 		g->lines = gauge_lines(e, width, (enum gauge_why)told, g->line);
+		ui_lines_free(&g->foot);
+		gauge_foot(ui, e, width, &g->foot);
+		gauge_profile(e, width, (enum gauge_why)told, &g->foot);
 		*rows = gauges_rows(g->line, g->lines, &g->foot);
 	}
 	return g;

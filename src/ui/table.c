@@ -109,10 +109,18 @@ bool ui_column_value(const struct run_result *r, const struct ui_column *c,
 		*v = 100 * (c->role == ROLES_MAX
 				    ? run_profile_copy_share(p)
 				    : run_profile_share(p, c->role));
-		return true;
+		/* NaN: sampled in user space only. */
+		return isfinite(*v);
 	}
 	return run_result_metric(r, c->metric.side == SIDE_SENDER,
 				 c->metric.metric, v);
+}
+
+bool ui_profile_user_only(const struct run_result *r, const struct ui_column *c)
+{
+	const struct run_profile *p = &r->profile[c->metric.side];
+
+	return c->profile && p->present && p->samples && p->user_only;
 }
 
 void ui_column_cell(const struct run_result *r, const struct ui_column *c,
@@ -120,7 +128,9 @@ void ui_column_cell(const struct run_result *r, const struct ui_column *c,
 {
 	double v;
 
-	if ((c->latency || c->profile) && !ui_column_value(r, c, &v))
+	if (c->profile && ui_profile_user_only(r, c))
+		snprintf(out, size, "n/a");
+	else if ((c->latency || c->profile) && !ui_column_value(r, c, &v))
 		snprintf(out, size, "-");
 	else if (c->profile) /* a sliver keeps a digit: 0.3%, not 0% */
 		snprintf(out, size, v > 0 && v < 9.95 ? "%.1f%%" : "%.0f%%", v);
@@ -671,12 +681,73 @@ static size_t table_first(struct ui *ui, const size_t *order, size_t count,
 	return first;
 }
 
+/*
+ * Under the rows, beside the round trips' columns: that they hold nio-top's
+ * counters, and what counting did to them, as the runs measured it.
+ */
+static void table_rr_note(const struct explorer *e,
+			  const struct table_layout *t, int width,
+			  struct ui_lines *l)
+{
+	const char *said = e->session->analysis.counters_why;
+	char heads[96] = "", text[600];
+	size_t len = 0;
+
+	for (size_t c = 0; c < t->shown && said[0]; c++)
+		if (t->col[t->show[c]].latency && len < sizeof(heads))
+			len += (size_t)snprintf(
+				heads + len, sizeof(heads) - len, "%s%s",
+				len ? ", " : "", t->col[t->show[c]].head);
+	if (!len)
+		return;
+	snprintf(text, sizeof(text), "%s: %s", heads, said);
+	ui_lines_wrap(l, ROLE_INACTIVE, width, 2, text);
+}
+
+/*
+ * Under the rows, why a profile column says n/a: its runs were sampled in
+ * user space only (the first such side's reason, which says the fix); and
+ * what the round trips hold.
+ */
+static void table_note(const struct explorer *e, const struct table_layout *t,
+		       const size_t *order, size_t count, int width,
+		       struct ui_lines *l)
+{
+	const char *why = NULL;
+	char heads[96] = "", text[400];
+	size_t len = 0;
+
+	for (size_t c = 0; c < t->shown; c++) {
+		const struct ui_column *col = &t->col[t->show[c]];
+
+		for (size_t i = 0; col->profile && i < count; i++) {
+			const struct run_result *res =
+				&e->session->results[order[i]];
+
+			if (!ui_profile_user_only(res, col))
+				continue;
+			why = why ? why : res->profile[col->metric.side].why;
+			if (len < sizeof(heads))
+				len += (size_t)snprintf(
+					heads + len, sizeof(heads) - len,
+					"%s%s", len ? ", " : "", col->head);
+			break;
+		}
+	}
+	if (why) {
+		snprintf(text, sizeof(text), "%s n/a: %s", heads, why);
+		ui_lines_wrap(l, ROLE_INACTIVE, width, 2, text);
+	}
+	table_rr_note(e, t, width, l);
+}
+
 void ui_runs_draw(struct ui *ui, const struct explorer *e, const struct rect *r)
 {
 	size_t runs = e->session->result_count, count, first;
 	size_t *order = calloc(runs + 1, sizeof(*order));
 	int rows = r->h - 3;
 	struct table_layout t;
+	struct ui_lines note = {0};
 
 	ui->runs.at = *r;
 	table_layout(ui, e, r->w - 4, &t);
@@ -685,6 +756,19 @@ void ui_runs_draw(struct ui *ui, const struct explorer *e, const struct rect *r)
 		return;
 	table_head(r, &t);
 	count = ui_runs_order(ui, e, order);
+	table_note(e, &t, order, count, r->w - 4, &note);
+	/* The note below the rows, as long as a row is left above it. */
+	if ((int)note.count < rows - 1) {
+		rows -= (int)note.count;
+		/* A click on the note picks no run. */
+		ui->runs.at.h -= (int)note.count;
+		for (size_t i = 0; i < note.count; i++)
+			ui_text(r->y + 2 + rows + (int)i,
+				r->x + 2 + note.line[i].indent,
+				r->w - 4 - note.line[i].indent,
+				note.line[i].role, "%s", note.line[i].text);
+	}
+	ui_lines_free(&note);
 	ui->runs.page = rows > 1 ? (size_t)rows - 1 : 1;
 	first = ui->runs.first = table_first(ui, order, count, rows);
 	for (int i = 0; i < rows && first + (size_t)i < count; i++)

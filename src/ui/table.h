@@ -21,6 +21,12 @@ size_t ui_runs_columns(struct ui_column *col);
 /* A column's figure of a run: false if it has none. */
 bool ui_column_value(const struct run_result *r, const struct ui_column *c,
 		     double *v);
+/*
+ * Whether column c is a profile's and r's side of it was sampled in user
+ * space only: its shares of the CPU are n/a.
+ */
+bool ui_profile_user_only(const struct run_result *r,
+			  const struct ui_column *c);
 /* A column's cell: the figure, "-" where the mode has none, or "n/a". */
 void ui_column_cell(const struct run_result *r, const struct ui_column *c,
 		    char *out, size_t size);

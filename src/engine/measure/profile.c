@@ -369,18 +369,24 @@ void profile_summarize(const struct profile_tally *tally, unsigned int hz,
 	role_functions(tally, out);
 }
 
-double run_profile_share(const struct run_profile *p, size_t r)
+double run_profile_sample_share(const struct run_profile *p, size_t r)
 {
 	if (!p->samples || r >= ROLES_MAX)
 		return NAN;
 	return (double)p->role[r] / (double)p->samples;
 }
 
+double run_profile_share(const struct run_profile *p, size_t r)
+{
+	/* User space's samples are no share of the whole CPU. */
+	return p->user_only ? NAN : run_profile_sample_share(p, r);
+}
+
 double run_profile_copy_share(const struct run_profile *p)
 {
 	uint64_t copy = 0;
 
-	if (!p->samples)
+	if (!p->samples || p->user_only)
 		return NAN;
 	for (size_t r = 0; r < role_count; r++)
 		if (role_is_copy(r))

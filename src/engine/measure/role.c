@@ -60,9 +60,11 @@ const struct role roles[] = {
 	 "__skb_* kfree_skb* consume_skb* __kfree_skb* __alloc_skb alloc_skb* "
 	 "sk_* __sk_* sock_* __sock_* release_sock lock_sock* __release_sock "
 	 "veth_* __veth_* net_* __net_* netif_* __netif_* napi_* __napi_* "
-	 "dev_* __dev_* nf_* eth_* dst_* neigh_* __neigh_* process_backlog",
+	 "dev_* __dev_* nf_* eth_* dst_* neigh_* __neigh_* process_backlog "
+	 "handle_softirqs __do_softirq do_softirq*",
 	 "TCP and IP, socket buffers, the device and veth, and the softirq "
-	 "that delivers"},
+	 "that delivers (its entry ends the walk: the copy or call it ran "
+	 "on top of is not charged)"},
 	{"wakeup", "waking and sleeping", "wakeup",
 	 "try_to_wake_up ttwu_* __wake_up* wake_up_* autoremove_wake_function "
 	 "default_wake_function pollwake ep_poll_callback sock_def_readable "
@@ -79,6 +81,24 @@ const struct role roles[] = {
 	 "io_uring_enter* __fget* fdget* fput*",
 	 "entering and leaving the kernel, polls and waits, io_uring's "
 	 "submission"},
+	{"interrupt", "interrupts", "irq",
+	 "asm_sysvec_* sysvec_* __sysvec_* asm_common_interrupt "
+	 "common_interrupt __common_interrupt irq_enter* irq_exit* "
+	 "__irq_exit_rcu hrtimer_run_softirq run_timer_softirq rcu_core* "
+	 "tasklet_action* run_rebalance_domains",
+	 "a hardware interrupt on top of the thread's work (a timer, a "
+	 "wake-up's IPI, a device), and the softirqs other than the "
+	 "network's: its entry ends the walk, so the copy or call it "
+	 "interrupted is not charged"},
+	{"measure", "nio-top's measuring", "measure",
+	 "perf_* __perf_* ___perf_* task_clock_event_* cpu_clock_event_* "
+	 "ctx_sched_in ctx_sched_out event_sched_in event_sched_out "
+	 "group_sched_out merge_sched_in visit_groups_merge* "
+	 "get_perf_callchain x86_pmu_* intel_pmu_* amd_pmu_* "
+	 "syscall_trace_enter syscall_exit_work __traceiter_sys_*",
+	 "what watching costs: the kernel's work for nio-top's counters "
+	 "(on every context switch, and on every system call where they "
+	 "are counted) and for its sampling"},
 	{"other", "other", "other", "",
 	 "everything else: the samples no role's function is in (the export "
 	 "lists their top functions)"},
@@ -104,6 +124,12 @@ static size_t match(const char *pattern, size_t len, const char *name, size_t n)
 			       ? len
 			       : 0;
 	return len == n && strncmp(pattern, name, n) == 0 ? SIZE_MAX : 0;
+}
+
+bool role_in_user_space(size_t role)
+{
+	return role == role_other ||
+	       (role < role_count && strstr(roles[role].functions, "user:"));
 }
 
 size_t role_of_function(const char *name, bool kernel)

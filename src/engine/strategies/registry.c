@@ -68,6 +68,7 @@ int rx_side_path(const struct strategy_ops *sender, enum rx_mode rx,
 			continue;
 		path[i].move = rx_path[0].move;
 		path[i].copy = rx_path[0].copy;
+		path[i].roles = rx_path[0].roles;
 		n = i + 1;
 		for (int j = 1; n < STRATEGY_STEPS_MAX && rx_path[j].stage; j++)
 			path[n++] = rx_path[j];

@@ -44,42 +44,110 @@ static const struct run_profile *path_profile(const struct explorer *e,
 	return NULL;
 }
 
-/*
- * Under a copy, what the profile measured of it, and in which run: the
- * share of its side's CPU the copy's role took and the function that took
- * most of it; the copy at delivery runs on either side.
- */
-static bool path_measured(const struct explorer *e, const char *copy,
-			  bool receiver, char *text, size_t size)
+/* The roles a move is measured by: its copy's, then its others. */
+static size_t move_roles(const struct strategy_step *s, size_t *role,
+			 size_t most)
 {
-	size_t run = 0;
-	const struct run_profile *tx = path_profile(e, SIDE_SENDER, &run);
-	const struct run_profile *rx = path_profile(e, SIDE_RECEIVER, &run);
-	size_t role = role_find(copy);
-	bool both = strcmp(copy, "copy_deferred") == 0;
-	const struct run_profile *p = receiver ? rx : tx;
-	char where[48];
+	const char *keys[] = {s->copy, s->roles};
+	size_t n = 0;
 
-	if (role == SIZE_MAX || (!p && !both) || (both && !tx && !rx))
-		return false;
-	snprintf(where, sizeof(where), "measured in run %zu%s", run,
-		 e->live.running ? " (running)" : "");
-	if (both && tx && rx)
-		snprintf(text, size,
-			 "%s: %.0f%% of the sender's CPU and %.0f%% of the "
-			 "receiver's%s%s",
-			 where, 100 * run_profile_share(tx, role),
-			 100 * run_profile_share(rx, role),
-			 tx->role_function[role][0] ? ", in " : "",
-			 tx->role_function[role]);
-	else {
-		p = p ? p : tx ? tx : rx;
-		snprintf(text, size, "%s: %.0f%% of the %s's CPU%s%s", where,
-			 100 * run_profile_share(p, role),
-			 p == rx ? "receiver" : "sender",
-			 p->role_function[role][0] ? ", in " : "",
-			 p->role_function[role]);
+	for (size_t k = 0; k < 2; k++)
+		for (const char *p = keys[k]; p && *p && n < most;) {
+			size_t len = strcspn(p, " ");
+			char key[32];
+
+			snprintf(key, sizeof(key), "%.*s", (int)len, p);
+			if (role_find(key) != SIZE_MAX)
+				role[n++] = role_find(key);
+			p += len + strspn(p + len, " ");
+		}
+	return n;
+}
+
+/*
+ * One side's words for a move's roles, as its gauges figure them: "pin 21%
+ * (gup_fast_fallback), pipe 17% (...) of the sender's CPU"; where the side was
+ * sampled in user space only, its kernel roles n/a and its own roles as
+ * shares of user space.  "" where none of the roles is this side's.
+ */
+static void side_measured(const struct run_profile *p, const size_t *role,
+			  size_t n, int side, bool receiver, bool named,
+			  char *out, size_t size)
+{
+	static const char *const names[] = {"sender", "receiver"};
+	size_t len = 0, items = 0, known = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++) {
+		const struct role *r = &roles[role[i]];
+		double share = p->user_only
+				       ? run_profile_sample_share(p, role[i])
+				       : run_profile_share(p, role[i]);
+
+		/* The copy at delivery runs on either side; the rest on one. */
+		if (strcmp(r->key, "copy_deferred") != 0 &&
+		    side != (receiver ? SIDE_RECEIVER : SIDE_SENDER))
+			continue;
+		if (p->user_only && !role_in_user_space(role[i]))
+			len += (size_t)snprintf(out + len, size - len,
+						"%s%s%sn/a", items ? ", " : "",
+						named ? r->abbrev : "",
+						named ? " " : "");
+		else {
+			len += (size_t)snprintf(
+				out + len, size - len, "%s%s%s%.0f%%%s%s%s",
+				items ? ", " : "", named ? r->abbrev : "",
+				named ? " " : "", 100 * share,
+				p->role_function[role[i]][0] ? " (" : "",
+				p->role_function[role[i]],
+				p->role_function[role[i]][0] ? ")" : "");
+			known++;
+		}
+		items++;
 	}
+	if (items && len < size && !p->user_only)
+		snprintf(out + len, size - len, " of the %s's CPU",
+			 names[side]);
+	else if (items && len < size)
+		snprintf(out + len, size - len,
+			 known ? " of the %s's samples, all of user space"
+			       : " (the %s's kernel was not sampled)",
+			 names[side]);
+}
+
+/*
+ * Under a move, what the profile measured of the roles it plays, and in
+ * which run: the same figures as the gauges, so that the words and they
+ * never disagree.
+ */
+static bool path_measured(const struct explorer *e,
+			  const struct strategy_step *s, bool receiver,
+			  char *text, size_t size)
+{
+	size_t run = 0, role[8], n = move_roles(s, role, 8), len;
+	const struct run_profile *p[SIDE_COUNT] = {
+		path_profile(e, SIDE_SENDER, &run),
+		path_profile(e, SIDE_RECEIVER, &run)};
+	char said[SIDE_COUNT][320];
+
+	for (int side = 0; side < SIDE_COUNT; side++)
+		if (p[side])
+			/* The receiver's, after the sender's: its figures. */
+			side_measured(p[side], role, n, side, receiver,
+				      side == SIDE_SENDER || !said[0][0],
+				      said[side], sizeof(said[side]));
+		else
+			said[side][0] = '\0';
+	if (!said[SIDE_SENDER][0] && !said[SIDE_RECEIVER][0])
+		return false;
+	len = (size_t)snprintf(text, size, "measured in run %zu%s: %s", run,
+			       e->live.running ? " (running)" : "",
+			       said[SIDE_SENDER]);
+	if (len < size)
+		snprintf(text + len, size - len, "%s%s",
+			 said[SIDE_SENDER][0] && said[SIDE_RECEIVER][0] ? "; "
+									: "",
+			 said[SIDE_RECEIVER]);
 	return true;
 }
 
@@ -124,8 +192,7 @@ static int path_lines(const struct ui *ui, const struct explorer *e, int width,
 		path_connected(ui,
 			       s->copy ? ROLE_SENDER_HIGH : ROLE_RECEIVER_HIGH,
 			       width, text, l);
-		if (s->copy &&
-		    path_measured(e, s->copy, i >= queue, text, sizeof(text)))
+		if (path_measured(e, s, i >= queue, text, sizeof(text)))
 			path_connected(ui, ROLE_HIGHLIGHT, width, text, l);
 		ui_lines_add(l, ROLE_TEXT, 2, "%s", ui->utf8 ? "\u25bc" : "v");
 	}
@@ -158,6 +225,25 @@ static void path_live(const struct explorer *e, int width, struct ui_lines *l)
 		snprintf(text, sizeof(text), "Live, --rx %s: %s",
 			 rx_side_of(e->running.settings.rx)->name, share);
 		ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 2, text);
+	}
+}
+
+/* What the measured words could not see, and the fix: once, below them. */
+static void path_why(const struct explorer *e, int width, struct ui_lines *l)
+{
+	size_t run = 0;
+	const struct run_profile *p[SIDE_COUNT] = {
+		path_profile(e, SIDE_SENDER, &run),
+		path_profile(e, SIDE_RECEIVER, &run)};
+	char text[320];
+
+	for (int side = 0; side < SIDE_COUNT; side++) {
+		if (!p[side] || !p[side]->why[0] ||
+		    (side && p[0] && !strcmp(p[0]->why, p[side]->why)))
+			continue;
+		snprintf(text, sizeof(text), "Measured in run %zu: %s", run,
+			 p[side]->why);
+		ui_lines_wrap(l, ROLE_INACTIVE, width, 2, text);
 	}
 }
 
@@ -194,6 +280,7 @@ static void path_draw(struct ui *ui, void *state, const struct explorer *e,
 	width = r.w - 4;
 	copies = path_lines(ui, e, width, &l);
 	path_live(e, width, &l);
+	path_why(e, width, &l);
 	snprintf(
 		text, sizeof(text),
 		"%d cop%s of the payload per message on the whole path, "

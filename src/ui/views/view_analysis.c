@@ -112,6 +112,15 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 			 a->busy_why);
 		ui_lines_wrap(&l, ROLE_SENDER_HIGH, width, 2, line);
 	}
+	if (a->counters_why[0]) {
+		snprintf(line, sizeof(line), "Counting: %s", a->counters_why);
+		ui_lines_wrap(&l, ROLE_MISC, width, 2, line);
+	}
+	if (a->user_space_why[0]) {
+		snprintf(line, sizeof(line), "Sampled where the CPU goes: %s",
+			 a->user_space_why);
+		ui_lines_wrap(&l, ROLE_INACTIVE, width, 2, line);
+	}
 	v->page = ui_lines_draw(ui->utf8, &l, r, &v->scroll);
 	ui_lines_free(&l);
 }

@@ -453,6 +453,34 @@ static void compare_row(const struct explorer *e, const struct compare_set *set,
 	ui_lines_add(l, ROLE_TEXT, 0, "%s", line);
 }
 
+/*
+ * Under the round trip's rows: whether each run timed them with nio-top's
+ * counters on, whose cost is inside them -- round trips with and without
+ * are not alike.
+ */
+static void compare_counting(const struct explorer *e,
+			     const struct compare_set *set, struct ui_lines *l)
+{
+	const struct run_result *results = e->session->results;
+	int pad = set->ratio ? 7 : 0;
+	char line[512];
+	size_t len = (size_t)snprintf(line, sizeof(line), "%-*.*s",
+				      COMPARE_LABEL, COMPARE_LABEL - 1,
+				      "Round trip with counters");
+
+	for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
+		const struct run_config *c = &results[set->pick[i]].config;
+
+		len += (size_t)snprintf(line + len, sizeof(line) - len,
+					"%*s%*s", set->column - pad,
+					c->mode != RUN_RR ? "-"
+					: c->counters	  ? "on"
+							  : "off",
+					pad, "");
+	}
+	ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
+}
+
 /* The throughput, the round trip's rows when an rr run is here, the rest. */
 static void compare_rows(const struct ui *ui, const struct explorer *e,
 			 const struct compare_set *set, struct ui_lines *l)
@@ -481,6 +509,8 @@ static void compare_rows(const struct ui *ui, const struct explorer *e,
 				continue;
 		}
 		compare_row(e, set, &c, name, l);
+		if (row == percentiles && percentiles)
+			compare_counting(e, set, l);
 	}
 }
 
@@ -499,17 +529,55 @@ static bool any_share(const struct explorer *e, const struct compare_set *set,
 }
 
 /*
+ * The runs sampled in user space only, by number, and why (the first's
+ * reason, with its fix): their roles' rows say n/a.
+ */
+static void compare_user_only(const struct explorer *e,
+			      const struct compare_set *set, int width,
+			      struct ui_lines *l)
+{
+	const struct run_result *results = e->session->results;
+	const char *why = NULL;
+	char runs[96] = "", line[512];
+	size_t len = 0, count = 0;
+
+	for (size_t i = 0; i < set->n; i++)
+		for (int side = 0; side < SIDE_COUNT; side++) {
+			const struct run_profile *p =
+				&results[set->pick[i]].profile[side];
+
+			if (!p->present || !p->samples || !p->user_only)
+				continue;
+			why = why ? why : p->why;
+			if (len < sizeof(runs))
+				len += (size_t)snprintf(
+					runs + len, sizeof(runs) - len, "%s%zu",
+					count ? ", " : "", set->pick[i] + 1);
+			count++;
+			break;
+		}
+	if (!why)
+		return;
+	snprintf(line, sizeof(line), "CPU by role n/a in run%s %s: %s",
+		 count > 1 ? "s" : "", runs, why);
+	ui_lines_wrap(l, ROLE_INACTIVE, width, 2, line);
+}
+
+/*
  * Where each side's CPU went, a row per role that any of these runs has,
  * and what sampling did to each run: their profiles, side by side.
  */
 static void compare_profiles(const struct explorer *e,
-			     const struct compare_set *set, struct ui_lines *l)
+			     const struct compare_set *set, int width,
+			     struct ui_lines *l)
 {
 	const struct run_result *results = e->session->results;
 	int pad = set->ratio ? 7 : 0;
 	char name[64], line[512];
 	size_t len;
 	bool sampled = false;
+
+	compare_user_only(e, set, width, l);
 
 	for (int side = 0; side < SIDE_COUNT; side++)
 		for (size_t r = 0; r <= role_count; r++) {
@@ -667,7 +735,7 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 	compare_notes(ui, e, &set, r->w - 4, &l);
 	compare_rows(ui, e, &set, &l);
 	compare_shares(e, &set, &l);
-	compare_profiles(e, &set, &l);
+	compare_profiles(e, &set, r->w - 4, &l);
 	/* Where the rows scroll, the corner over the names says how. */
 	if (r->h - 2 - (int)l.fixed < (int)(l.count - l.fixed))
 		memcpy(l.line[2].text, "(Up/Down scroll)", 16);

@@ -80,9 +80,9 @@ static const struct strategy_ops strategy_rx_trunc = {
 			 "recv(MSG_TRUNC): the kernel frees the bytes without "
 			 "copying them out, so no byte is read (the bound "
 			 "every receiver is under)",
-			 NULL},
-			{"receiver: nothing, the bytes were dropped unread",
 			 NULL, NULL},
+			{"receiver: nothing, the bytes were dropped unread",
+			 NULL, NULL, NULL},
 		},
 };
 

@@ -580,10 +580,10 @@ static const struct strategy_ops strategy_rx_uring = {
 			 "kernel "
 			 "copies them into the next buffers of a provided ring "
 			 "and posts a completion naming them",
-			 "copy_receive"},
+			 "copy_receive", NULL},
 			{"receiver: the message read where it landed, each "
 			 "buffer given back to the ring once read",
-			 NULL, NULL},
+			 NULL, NULL, NULL},
 		},
 };
 

@@ -488,9 +488,9 @@ static const struct strategy_step rx_zc_copied_path[] = {
 	{"kernel: the receiver's TCP queue",
 	 "TCP_ZEROCOPY_RECEIVE: none of these pages can be mapped (why: "
 	 "below), so the kernel copies them into the receiver's buffer",
-	 "copy_receive"},
-	{"receiver: the message read in the copied bytes", NULL, NULL},
-	{NULL, NULL, NULL},
+	 "copy_receive", NULL},
+	{"receiver: the message read in the copied bytes", NULL, NULL, NULL},
+	{NULL, NULL, NULL, NULL},
 };
 
 static const struct strategy_step *rx_zc_path(const struct strategy_ops *sender)
@@ -583,10 +583,10 @@ static const struct strategy_ops strategy_rx_zerocopy = {
 			 "kernel's alone (over veth, those it copied at "
 			 "delivery) are mapped into the receiver, no copy; the "
 			 "rest is copied",
-			 NULL},
+			 NULL, "map copy_receive"},
 			{"receiver: the message read where it lies, in the "
 			 "mapped pages and the copied bytes",
-			 NULL, NULL},
+			 NULL, NULL, NULL},
 		},
 };
 

@@ -24,17 +24,17 @@ const struct strategy_ops strategy_one_copy = {
 			 "them "
 			 "into "
 			 "socket buffers",
-			 "copy_send"},
+			 "copy_send", NULL},
 			{"kernel: the sender's TCP socket buffer (skbs)",
 			 "veth pair: the skb moves to the other namespace",
-			 NULL},
+			 NULL, NULL},
 			{"kernel: the receiver's TCP queue",
 			 "recvmsg({fields}-entry iovec): the kernel scatters "
 			 "into "
 			 "the "
 			 "fields",
-			 "copy_receive"},
+			 "copy_receive", NULL},
 			{"receiver: {fields} message fields on the heap", NULL,
-			 NULL},
+			 NULL, NULL},
 		},
 };

@@ -87,14 +87,19 @@ const struct strategy_ops strategy_sendfile = {
 	.path =
 		{
 			{"sender: the fields, in a memfd's mapped pages",
-			 "sendfile(): TCP takes the page-cache pages", NULL},
+			 "sendfile(): TCP takes references to the page-cache "
+			 "pages, none pinned, no copy",
+			 NULL, "pipe pin"},
 			{"kernel: skbs that point at the memfd's pages",
-			 "veth, local socket: none pinned, none copied", NULL},
+			 "veth, local socket: delivered as they are, not "
+			 "copied (only a zero-copy send's pinned pages are "
+			 "copied at delivery)",
+			 NULL, "copy_deferred"},
 			{"kernel: the receiver's TCP queue (still the sender's "
 			 "pages)",
 			 "recvmsg(iovec): the kernel copies into the fields",
-			 "copy_receive"},
-			{"receiver: the message fields on the heap", NULL,
+			 "copy_receive", NULL},
+			{"receiver: the message fields on the heap", NULL, NULL,
 			 NULL},
 		},
 };

@@ -167,16 +167,24 @@ const struct strategy_ops strategy_splice = {
 	.path =
 		{
 			{"sender: the fields in the application's pages",
-			 "vmsplice(): the pipe takes the pages", NULL},
+			 "vmsplice(): the kernel takes references to the pages "
+			 "(get_user_pages, counted as pinning) into the pipe, "
+			 "no copy",
+			 NULL, "pin"},
 			{"kernel: a pipe whose buffers are the sender's pages",
-			 "splice(): TCP takes the pipe's pages", NULL},
+			 "splice(): TCP takes the pipe's pages, no copy (the "
+			 "pipe's work in both calls is the pipe role)",
+			 NULL, "pipe"},
 			{"kernel: skbs that point at the sender's pages",
-			 "veth, local socket: none pinned, none copied", NULL},
+			 "veth, local socket: delivered as they are, not "
+			 "copied (only a zero-copy send's pinned pages are "
+			 "copied at delivery)",
+			 NULL, "copy_deferred"},
 			{"kernel: the receiver's TCP queue (still the sender's "
 			 "pages)",
 			 "recvmsg(iovec): the kernel copies into the fields",
-			 "copy_receive"},
-			{"receiver: the message fields on the heap", NULL,
+			 "copy_receive", NULL},
+			{"receiver: the message fields on the heap", NULL, NULL,
 			 NULL},
 		},
 };

@@ -43,15 +43,15 @@ const struct strategy_ops strategy_uring = {
 			{"sender: the message fields",
 			 "IORING_OP_SENDMSG (a batch per request): the kernel "
 			 "gathers them into socket buffers",
-			 "copy_send"},
+			 "copy_send", NULL},
 			{"kernel: the sender's TCP socket buffer (skbs)",
 			 "veth pair: the skb moves to the other namespace",
-			 NULL},
+			 NULL, NULL},
 			{"kernel: the receiver's TCP queue",
 			 "IORING_OP_RECVMSG: the kernel scatters into the "
 			 "fields",
-			 "copy_receive"},
-			{"receiver: the message fields on the heap", NULL,
+			 "copy_receive", NULL},
+			{"receiver: the message fields on the heap", NULL, NULL,
 			 NULL},
 		},
 };

@@ -54,16 +54,16 @@ const struct strategy_ops strategy_uring_zc = {
 			 "notified",
 			 "IORING_OP_SENDMSG_ZC: the kernel pins the pages, no "
 			 "copy",
-			 NULL},
+			 NULL, "pin"},
 			{"kernel: skbs that point at the sender's pages",
 			 "veth to a local socket: the kernel copies the pinned "
 			 "pages at delivery (reported in the notification)",
-			 "copy_deferred"},
+			 "copy_deferred", NULL},
 			{"kernel: the receiver's TCP queue",
 			 "IORING_OP_RECVMSG: the kernel scatters into the "
 			 "fields",
-			 "copy_receive"},
+			 "copy_receive", NULL},
 			{"receiver: {fields} message fields on the heap", NULL,
-			 NULL},
+			 NULL, NULL},
 		},
 };
