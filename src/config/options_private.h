@@ -137,7 +137,11 @@ static inline size_t options_row_index(const struct option_row *row)
 	return (size_t)(row - option_rows);
 }
 
-/* "--name" for messages, or the preset key of a preset-only row. */
+/*
+ * "--name" for messages, or the preset key of a preset-only row.  It and
+ * the two below live with the types (options_types.c): they read one row,
+ * not the table, and the table (options.c) calls them for its defaults.
+ */
 const char *options_row_label(const struct option_row *row, char *out,
 			      size_t size);
 

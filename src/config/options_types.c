@@ -1774,6 +1774,16 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 	[OPTION_PRESET] = {.from_text = preset_from_text, .first = true},
 };
 
+const char *options_row_label(const struct option_row *row, char *out,
+			      size_t size)
+{
+	if (row->name)
+		snprintf(out, size, "--%s", row->name);
+	else
+		snprintf(out, size, "%s", row->key);
+	return out;
+}
+
 int options_value_from_text(struct options *o, const struct option_row *row,
 			    const char *text, char **cause)
 {
