@@ -113,8 +113,12 @@ struct option_type_ops {
 	size_t least, most;
 	size_t item_size;
 
-	/* The command line applies it before the rest, which override it. */
-	bool first;
+	/*
+	 * The value names a preset (-p): the command line loads it
+	 * (options_load_preset()) before the rest, which override it.  Such
+	 * a type reads no value itself, as presets are read above the types.
+	 */
+	bool preset;
 };
 
 /* Indexed by enum option_type. */

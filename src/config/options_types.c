@@ -1582,16 +1582,6 @@ static void subnet_describe(FILE *out, const struct option_row *row)
 		row->def);
 }
 
-/* OPTION_PRESET: -p, another preset's options. */
-
-static int preset_from_text(struct options *o, const struct option_row *row,
-			    const char *label, const char *text, char **cause)
-{
-	(void)row;
-	(void)label;
-	return options_load_preset(o, text, cause);
-}
-
 /*
  * A number and nothing more (OPTION_UINT, OPTION_NUMBER): stored as kind
  * says, called words in the manual.
@@ -1771,7 +1761,8 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			 .least = 0,
 			 .most = SETTINGS_CPUS_MAX,
 			 .item_size = sizeof(uint16_t)},
-	[OPTION_PRESET] = {.from_text = preset_from_text, .first = true},
+	/* -p: another preset's options, loaded by the command line. */
+	[OPTION_PRESET] = {.preset = true},
 };
 
 const char *options_row_label(const struct option_row *row, char *out,
@@ -1787,10 +1778,14 @@ const char *options_row_label(const struct option_row *row, char *out,
 int options_value_from_text(struct options *o, const struct option_row *row,
 			    const char *text, char **cause)
 {
+	const struct option_type_ops *type = options_type_of(row);
 	char label[48];
 
 	options_row_label(row, label, sizeof(label));
-	return options_type_of(row)->from_text(o, row, label, text, cause);
+	if (!type->from_text)
+		return cause_set(cause, -EINVAL, "%s: not read from text",
+				 label);
+	return type->from_text(o, row, label, text, cause);
 }
 
 int options_value_from_json(struct options *o, const struct option_row *row,
