@@ -121,13 +121,13 @@ struct option_type_ops {
 	bool preset;
 };
 
-/* Indexed by enum option_type. */
-extern const struct option_type_ops option_types[OPTION_TYPE_COUNT];
+/* Each type's operations, indexed by enum option_type. */
+extern const struct option_type_ops *const option_types[OPTION_TYPE_COUNT];
 
 static inline const struct option_type_ops *options_type_of(
 	const struct option_row *row)
 {
-	return &option_types[row->type];
+	return option_types[row->type];
 }
 
 /* Where a row's value is, offset bytes into base. */
