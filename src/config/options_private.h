@@ -1,10 +1,12 @@
 /*
  * What the files of the options share, and nothing outside them includes:
- * the operations of each type of value (options_types.c), one entry per
- * enum option_type, and the few helpers that find a row's value.  A row says
- * which type, where and within what range; its type reads the value from
- * text or JSON, writes it as JSON and describes it, so the command line
- * (options_cli.c) and JSON (options_json.c) never ask which type a row is.
+ * the operations of each type of value, one struct a type in the file of
+ * its family (options_type_*.c) and one entry per enum option_type in
+ * option_types[] (options_types.c), and the few helpers that find a row's
+ * value.  A row says which type, where and within what range; its type
+ * reads the value from text or JSON, writes it as JSON and describes it, so
+ * the command line (options_cli.c) and JSON (options_json.c) never ask
+ * which type a row is.
  */
 #ifndef NIO_TOP_OPTIONS_PRIVATE_H
 #define NIO_TOP_OPTIONS_PRIVATE_H
@@ -143,8 +145,9 @@ static inline size_t options_row_index(const struct option_row *row)
 
 /*
  * "--name" for messages, or the preset key of a preset-only row.  It and
- * the two below live with the types (options_types.c): they read one row,
- * not the table, and the table (options.c) calls them for its defaults.
+ * the two below are what the types share (options_type_common.c): they
+ * read one row, not the table, and the table (options.c) calls them for its
+ * defaults.
  */
 const char *options_row_label(const struct option_row *row, char *out,
 			      size_t size);
