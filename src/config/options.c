@@ -718,16 +718,6 @@ void options_set_given(struct options *o, const char *name)
 		o->given[options_row_index(row)] = true;
 }
 
-const char *options_row_label(const struct option_row *row, char *out,
-			      size_t size)
-{
-	if (row->name)
-		snprintf(out, size, "--%s", row->name);
-	else
-		snprintf(out, size, "%s", row->key);
-	return out;
-}
-
 void options_defaults(struct options *o)
 {
 	char *cause = NULL;

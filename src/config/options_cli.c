@@ -2,7 +2,8 @@
  * The command line: getopt over the option table's names and letters in
  * passes (the options that shape the lookup of presets, then -p, then the
  * rest, so every option given overrides a preset), the checks between
- * options, and --help.  Each value is read by its row's type.
+ * options, and --help.  -p's presets are loaded here (options_json.c reads
+ * them); every other value is read by its row's type.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -152,9 +153,9 @@ enum parse_phase {
 
 static enum parse_phase row_phase(const struct option_row *row)
 {
-	return row->flags & OPTION_EARLY     ? PHASE_EARLY
-	       : options_type_of(row)->first ? PHASE_PRESETS
-					     : PHASE_REST;
+	return row->flags & OPTION_EARLY      ? PHASE_EARLY
+	       : options_type_of(row)->preset ? PHASE_PRESETS
+					      : PHASE_REST;
 }
 
 /* Applies the options of argv that belong to phase. */
@@ -183,7 +184,10 @@ static int parse_pass(int argc, char **argv, const struct option *longs,
 				row = &option_rows[i];
 		if (!row || row_phase(row) != phase)
 			continue;
-		r = options_value_from_text(o, row, optarg, cause);
+		if (phase == PHASE_PRESETS)
+			r = options_load_preset(o, optarg, cause);
+		else
+			r = options_value_from_text(o, row, optarg, cause);
 		if (r < 0)
 			return r;
 		o->given[options_row_index(row)] = true;

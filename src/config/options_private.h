@@ -1,10 +1,12 @@
 /*
  * What the files of the options share, and nothing outside them includes:
- * the operations of each type of value (options_types.c), one entry per
- * enum option_type, and the few helpers that find a row's value.  A row says
- * which type, where and within what range; its type reads the value from
- * text or JSON, writes it as JSON and describes it, so the command line
- * (options_cli.c) and JSON (options_json.c) never ask which type a row is.
+ * the operations of each type of value, one struct a type in the file of
+ * its family (options_type_*.c) and one entry per enum option_type in
+ * option_types[] (options_types.c), and the few helpers that find a row's
+ * value.  A row says which type, where and within what range; its type
+ * reads the value from text or JSON, writes it as JSON and describes it, so
+ * the command line (options_cli.c) and JSON (options_json.c) never ask
+ * which type a row is.
  */
 #ifndef NIO_TOP_OPTIONS_PRIVATE_H
 #define NIO_TOP_OPTIONS_PRIVATE_H
@@ -113,17 +115,21 @@ struct option_type_ops {
 	size_t least, most;
 	size_t item_size;
 
-	/* The command line applies it before the rest, which override it. */
-	bool first;
+	/*
+	 * The value names a preset (-p): the command line loads it
+	 * (options_load_preset()) before the rest, which override it.  Such
+	 * a type reads no value itself, as presets are read above the types.
+	 */
+	bool preset;
 };
 
-/* Indexed by enum option_type. */
-extern const struct option_type_ops option_types[OPTION_TYPE_COUNT];
+/* Each type's operations, indexed by enum option_type. */
+extern const struct option_type_ops *const option_types[OPTION_TYPE_COUNT];
 
 static inline const struct option_type_ops *options_type_of(
 	const struct option_row *row)
 {
-	return &option_types[row->type];
+	return option_types[row->type];
 }
 
 /* Where a row's value is, offset bytes into base. */
@@ -137,7 +143,12 @@ static inline size_t options_row_index(const struct option_row *row)
 	return (size_t)(row - option_rows);
 }
 
-/* "--name" for messages, or the preset key of a preset-only row. */
+/*
+ * "--name" for messages, or the preset key of a preset-only row.  It and
+ * the two below are what the types share (options_type_common.c): they
+ * read one row, not the table, and the table (options.c) calls them for its
+ * defaults.
+ */
 const char *options_row_label(const struct option_row *row, char *out,
 			      size_t size);
 
