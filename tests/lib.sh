@@ -122,13 +122,32 @@ netns_referenced() {
 	return 1
 }
 
-# Waits up to $2 tenths of a second for a line matching $1 in file $3.
-wait_for_line() {
-	for _ in $(seq "$2"); do
-		grep -q "$1" "$3" 2>/dev/null && return 0
+# A wait for a state gives up only after $wait_s seconds (or the tenths its
+# caller names, if more): its deadline bounds a failure, not the time the
+# state takes, which on a loaded machine may be many times the usual.  A
+# check that something does NOT happen names its own short window instead.
+wait_s=30
+
+# wait_until [-t TENTHS] COMMAND...: COMMAND, every tenth of a second until
+# it succeeds; fails once TENTHS tenths of a second (at least $wait_s
+# seconds) have gone by without.
+wait_until() {
+	local tenths=0 deadline
+	if [ "$1" = -t ]; then
+		tenths=$2
+		shift 2
+	fi
+	[ "$tenths" -ge $((wait_s * 10)) ] || tenths=$((wait_s * 10))
+	deadline=$((SECONDS + (tenths + 9) / 10))
+	until "$@"; do
+		[ "$SECONDS" -lt "$deadline" ] || return 1
 		sleep 0.1
 	done
-	return 1
+}
+
+# wait_for_line PATTERN TENTHS FILE: a line matching PATTERN in FILE.
+wait_for_line() {
+	wait_until -t "$2" grep -q "$1" "$3" 2>/dev/null
 }
 
 # Two "hosts" for --serve/--connect: network namespaces $host_a and $host_b
@@ -156,14 +175,16 @@ two_hosts_remove() {
 }
 
 # start_agent LOG [OPTIONS...]: nio-top --serve in $host_a, its pid in
-# $agent; waits until it listens.
+# $agent; waits until it listens and has logged its limits (the line after
+# "listening on", the last it writes as it starts on one address).
 start_agent() {
 	local log=$1
 	shift
 	ip netns exec "$host_a" "$NIO_TOP" --serve --listen 198.18.99.1 "$@" \
 		2>"$log" &
 	agent=$!
-	wait_for_line 'listening on' 300 "$log"
+	wait_for_line 'listening on' 300 "$log" &&
+		wait_for_line 'an idle client is dropped after' 300 "$log"
 }
 
 # client [OPTIONS...]: nio-top --connect to the agent, from $host_b.

@@ -291,7 +291,7 @@ ok $? "a continuous run over a 200 kbit/s link starts"
 sleep 2
 quit_from=$(date +%s%N)
 T send-keys -t ui q
-wait_screen 'q quits' 10 && T send-keys -t ui q
+wait_until exited_or_shows 'q quits' && exited || T send-keys -t ui q
 wait_exit
 ms=$((($(date +%s%N) - quit_from) / 1000000))
 [ "$(cat "$tmp/exit" 2>/dev/null)" = 0 ] && [ $ms -lt 5000 ]
