@@ -150,6 +150,24 @@ wait_for_line() {
 	wait_until -t "$2" grep -q "$1" "$3" 2>/dev/null
 }
 
+# $at_gbps: a jq function for fixtures, at_gbps(G; SPREAD), that makes a
+# measured run's delivered figure G Gbit/s, with the totals and message rate
+# that go with it (a loaded run whose rates its totals cannot hold is
+# refused), and its measured intervals G times 1 + SPREAD and 1 - SPREAD in
+# turn.  Figures a test asserts come from such a fixture, not from the noise
+# of the machine that ran it.
+at_gbps='def at_gbps($g; $spread):
+	.msg_size as $size | .measured_s as $s |
+	.messages_sent = ($g * 1e9 / 8 * $s / $size | floor) |
+	.messages_received = .messages_sent |
+	.bytes_sent = .messages_sent * $size | .bytes_received = .bytes_sent |
+	.gbps = $g | .msgs_per_s = $g * 1e9 / 8 / $size |
+	.intervals |= (to_entries | map(.key as $k | .value |
+		if .warmup then . else
+			(if $k % 2 == 0 then 1 + $spread else 1 - $spread end) as $f |
+			.gbps = $g * $f | .msgs_per_s = $g * $f * 1e9 / 8 / $size
+		end));'
+
 # Two "hosts" for --serve/--connect: network namespaces $host_a and $host_b
 # made by the test, joined by a veth pair, 198.18.99.1 (a) and .2 (b).  The
 # caller's EXIT trap must call two_hosts_remove.
