@@ -150,6 +150,12 @@ wait_for_line() {
 	wait_until -t "$2" grep -q "$1" "$3" 2>/dev/null
 }
 
+# net_is SNAPSHOT: net_snapshot is SNAPSHOT again (wait_until net_is "$before":
+# the kernel and nio-top's guard take their time to tear a network down).
+net_is() {
+	[ "$(net_snapshot)" = "$1" ]
+}
+
 # $at_gbps: a jq function for fixtures, at_gbps(G; SPREAD), that makes a
 # measured run's delivered figure G Gbit/s, with the totals and message rate
 # that go with it (a loaded run whose rates its totals cannot hold is
