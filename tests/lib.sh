@@ -156,6 +156,31 @@ net_is() {
 	[ "$(net_snapshot)" = "$1" ]
 }
 
+# busy_host FILE [CPUS]: the export's runs were measured beside other work:
+# one of them saw CPUS or more (0.5, the analysis' "busy host") of other
+# processes' CPU, or 5% steal.  Prints what it saw, for a skip's reason.  A
+# figure that depends on the noise cannot be told from it on such a host.
+busy_host() {
+	jq -er --argjson cpus "${2:-0.5}" '[.runs[].host_load | select(. != null)] |
+		(map(.outside_cpus) | max) as $out | (map(.steal_pct) | max) as $steal |
+		select($out >= $cpus or $steal >= 5) |
+		"measured beside other work: \($out * 100 | round / 100) CPUs of other processes, \($steal | round)% steal"' \
+		"$1" 2>/dev/null
+}
+
+# noise_ok STATUS FILE DESCRIPTION [CPUS]: ok, for a check of a figure that
+# depends on the machine's noise (a ratio of measured figures, a verdict):
+# failed on a host that FILE's runs saw busy (busy_host, CPUS), it cannot
+# tell, and skips saying so.
+noise_ok() {
+	local why
+	if [ "$1" != 0 ] && why=$(busy_host "$2" "${4:-0.5}"); then
+		skip_one "$3" "$why: cannot tell"
+		return 0
+	fi
+	ok "$1" "$3"
+}
+
 # $at_gbps: a jq function for fixtures, at_gbps(G; SPREAD), that makes a
 # measured run's delivered figure G Gbit/s, with the totals and message rate
 # that go with it (a loaded run whose rates its totals cannot hold is
