@@ -160,9 +160,10 @@ good_run --auth-file "$tmp/secret"
 ok $? "the right secret: the run is clean"
 
 # greet_ms HELLO: connects from $host_b, sends HELLO and prints the first
-# line the agent answers and how many ms that took.
+# line the agent answers and how many ms that took (at most 20 s: a loaded
+# machine may take seconds to greet).
 greet_ms() {
-	ip netns exec "$host_b" timeout 5 bash -c '
+	ip netns exec "$host_b" timeout 20 bash -c '
 		start=$(date +%s%N)
 		exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
 		printf "%s\n" "$1" >&3
@@ -391,7 +392,7 @@ wait "$agent"
 # The secret file: private, one line, one limit on both ends.
 printf 's3cret\n' >"$tmp/open-secret"
 chmod 644 "$tmp/open-secret"
-err=$(ip netns exec "$host_a" timeout 5 "$NIO_TOP" --serve --listen 198.18.99.1 \
+err=$(ip netns exec "$host_a" timeout 20 "$NIO_TOP" --serve --listen 198.18.99.1 \
 	--auth-file "$tmp/open-secret" 2>&1)
 [ $? = 1 ] && [[ "$err" == *"open-secret: other users may read it (mode 0644): chmod 600 $tmp/open-secret"* ]]
 ok $? "a world-readable secret: the agent refuses to start, naming the fix"
@@ -419,7 +420,7 @@ wait "$agent"
 # A greeted client that says nothing with no run is dropped (--max-idle),
 # and nio-top --connect greets the agent again for its next run.
 start_agent "$log" --max-idle 1
-out=$(ip netns exec "$host_b" timeout 5 bash -c '
+out=$(ip netns exec "$host_b" timeout 20 bash -c '
 	exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
 	printf "%s\n" "{\"type\":\"hello\",\"version\":7}" >&3
 	cat <&3')
@@ -629,7 +630,7 @@ ui_binary="ip netns exec $host_b $NIO_TOP"
 start -- --connect 198.18.99.1:5315 -s one-copy -m 4K
 wait_for_line 'run asked' 300 "$tmp/ticker.seen"
 T send-keys -t ui 2
-! wait_screen 'interrupted|cannot start' 10 && [ ! -s "$tmp/exit" ]
+never_shows 'interrupted|cannot start' 10 && [ ! -s "$tmp/exit" ]
 ok $? "a key that does not quit leaves the explorer waiting for the agent"
 quit_timed "$ticker_pid"
 [ "$rc" = 0 ] && [ $ms -lt 3000 ]
@@ -667,8 +668,7 @@ wait "$agent"
 
 ip netns exec "$host_a" "$NIO_TOP" --serve --port 5311 2>"$tmp/open.log" &
 open_agent=$!
-wait_for_line 'listening on' 300 "$tmp/open.log"
-grep -q 'warning: listening on every address with no secret' "$tmp/open.log"
+wait_for_line 'warning: listening on every address with no secret' 300 "$tmp/open.log"
 ok $? "every address and no secret: the agent warns"
 kill -TERM "$open_agent"
 wait "$open_agent"

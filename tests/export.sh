@@ -87,26 +87,41 @@ ok $? "a failed checkpoint is said at once, before the next run (rc $rc)"
 
 # kill -9 while an export is being written leaves nothing behind.  A big
 # export (a real run's, its runs repeated) takes long enough to write that
-# the kill lands in the middle: the writer is killed once it holds the
-# unnamed temporary file open.
+# the kill lands in the middle: the writer is stopped once it holds the
+# unnamed temporary file open, and killed if it still does.  A loaded
+# machine may look too late (the file renamed, and removed here): it tries
+# again, up to 15 times, for three kills mid-write.
 jq '.runs = [range(600) as $i | .runs[0]]' "$tmp/out/r.json" >"$tmp/big.json"
 mkdir "$tmp/kill"
-landed=0
-for i in 1 2 3 4 5; do
+holding() { ls -l /proc/$writer/fd 2>/dev/null | grep -q "$tmp/kill/#"; }
+landed=0 tries=0 left=
+while [ $landed -lt 3 ] && [ $tries -lt 15 ]; do
+	tries=$((tries + 1))
 	"$NIO_TOP" --batch --load "$tmp/big.json" -o "$tmp/kill/r.json" \
 		>/dev/null 2>&1 &
 	writer=$!
-	for _ in $(seq 500); do
-		ls -l /proc/$writer/fd 2>/dev/null | grep -q "$tmp/kill/#" && break
+	while kill -0 $writer 2>/dev/null && ! holding; do
 		sleep 0.01
 	done
-	ls -l /proc/$writer/fd 2>/dev/null | grep -q "$tmp/kill/#" &&
+	kill -STOP $writer 2>/dev/null
+	if holding; then
 		landed=$((landed + 1))
-	kill -9 $writer 2>/dev/null
-	wait $writer 2>/dev/null
+		kill -9 $writer 2>/dev/null
+		wait $writer 2>/dev/null
+		left="$left$(ls -A "$tmp/kill")"
+	else
+		kill -9 $writer 2>/dev/null
+		wait $writer 2>/dev/null
+		find "$tmp/kill" -mindepth 1 -delete
+	fi
 done
-[ $landed -ge 3 ] && [ -z "$(ls -A "$tmp/kill")" ]
-ok $? "kill -9 while writing ($landed of 5 mid-write): no file left behind"
+if [ $landed -lt 3 ] && [ -z "$left" ]; then
+	skip_one "kill -9 while writing: no file left behind" \
+		"$landed of $tries kills landed mid-write on this busy machine"
+else
+	[ $landed -ge 3 ] && [ -z "$left" ]
+	ok $? "kill -9 while writing ($landed of $tries mid-write): no file left behind${left:+ ($left)}"
+fi
 # SIGTERM while a large export loads for --batch: it ends at once (the
 # default action: nothing is made yet), not once the file is read.
 # Sent once the file's text is in (its size in memory): mid-load.

@@ -122,14 +122,82 @@ netns_referenced() {
 	return 1
 }
 
-# Waits up to $2 tenths of a second for a line matching $1 in file $3.
-wait_for_line() {
-	for _ in $(seq "$2"); do
-		grep -q "$1" "$3" 2>/dev/null && return 0
+# A wait for a state gives up only after $wait_s seconds (or the tenths its
+# caller names, if more): its deadline bounds a failure, not the time the
+# state takes, which on a loaded machine may be many times the usual.  A
+# check that something does NOT happen names its own short window instead.
+wait_s=30
+
+# wait_until [-t TENTHS] COMMAND...: COMMAND, every tenth of a second until
+# it succeeds; fails once TENTHS tenths of a second (at least $wait_s
+# seconds) have gone by without.
+wait_until() {
+	local tenths=0 deadline
+	if [ "$1" = -t ]; then
+		tenths=$2
+		shift 2
+	fi
+	[ "$tenths" -ge $((wait_s * 10)) ] || tenths=$((wait_s * 10))
+	deadline=$((SECONDS + (tenths + 9) / 10))
+	until "$@"; do
+		[ "$SECONDS" -lt "$deadline" ] || return 1
 		sleep 0.1
 	done
-	return 1
 }
+
+# wait_for_line PATTERN TENTHS FILE: a line matching PATTERN in FILE.
+wait_for_line() {
+	wait_until -t "$2" grep -q "$1" "$3" 2>/dev/null
+}
+
+# net_is SNAPSHOT: net_snapshot is SNAPSHOT again (wait_until net_is "$before":
+# the kernel and nio-top's guard take their time to tear a network down).
+net_is() {
+	[ "$(net_snapshot)" = "$1" ]
+}
+
+# busy_host FILE [CPUS]: the export's runs were measured beside other work:
+# one of them saw CPUS or more (0.5, the analysis' "busy host") of other
+# processes' CPU, or 5% steal.  Prints what it saw, for a skip's reason.  A
+# figure that depends on the noise cannot be told from it on such a host.
+busy_host() {
+	jq -er --argjson cpus "${2:-0.5}" '[.runs[].host_load | select(. != null)] |
+		(map(.outside_cpus) | max) as $out | (map(.steal_pct) | max) as $steal |
+		select($out >= $cpus or $steal >= 5) |
+		"measured beside other work: \($out * 100 | round / 100) CPUs of other processes, \($steal | round)% steal"' \
+		"$1" 2>/dev/null
+}
+
+# noise_ok STATUS FILE DESCRIPTION [CPUS]: ok, for a check of a figure that
+# depends on the machine's noise (a ratio of measured figures, a verdict):
+# failed on a host that FILE's runs saw busy (busy_host, CPUS), it cannot
+# tell, and skips saying so.
+noise_ok() {
+	local why
+	if [ "$1" != 0 ] && why=$(busy_host "$2" "${4:-0.5}"); then
+		skip_one "$3" "$why: cannot tell"
+		return 0
+	fi
+	ok "$1" "$3"
+}
+
+# $at_gbps: a jq function for fixtures, at_gbps(G; SPREAD), that makes a
+# measured run's delivered figure G Gbit/s, with the totals and message rate
+# that go with it (a loaded run whose rates its totals cannot hold is
+# refused), and its measured intervals G times 1 + SPREAD and 1 - SPREAD in
+# turn.  Figures a test asserts come from such a fixture, not from the noise
+# of the machine that ran it.
+at_gbps='def at_gbps($g; $spread):
+	.msg_size as $size | .measured_s as $s |
+	.messages_sent = ($g * 1e9 / 8 * $s / $size | floor) |
+	.messages_received = .messages_sent |
+	.bytes_sent = .messages_sent * $size | .bytes_received = .bytes_sent |
+	.gbps = $g | .msgs_per_s = $g * 1e9 / 8 / $size |
+	.intervals |= (to_entries | map(.key as $k | .value |
+		if .warmup then . else
+			(if $k % 2 == 0 then 1 + $spread else 1 - $spread end) as $f |
+			.gbps = $g * $f | .msgs_per_s = $g * $f * 1e9 / 8 / $size
+		end));'
 
 # Two "hosts" for --serve/--connect: network namespaces $host_a and $host_b
 # made by the test, joined by a veth pair, 198.18.99.1 (a) and .2 (b).  The
@@ -156,14 +224,16 @@ two_hosts_remove() {
 }
 
 # start_agent LOG [OPTIONS...]: nio-top --serve in $host_a, its pid in
-# $agent; waits until it listens.
+# $agent; waits until it listens and has logged its limits (the line after
+# "listening on", the last it writes as it starts on one address).
 start_agent() {
 	local log=$1
 	shift
 	ip netns exec "$host_a" "$NIO_TOP" --serve --listen 198.18.99.1 "$@" \
 		2>"$log" &
 	agent=$!
-	wait_for_line 'listening on' 300 "$log"
+	wait_for_line 'listening on' 300 "$log" &&
+		wait_for_line 'an idle client is dropped after' 300 "$log"
 }
 
 # client [OPTIONS...]: nio-top --connect to the agent, from $host_b.

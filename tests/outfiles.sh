@@ -59,14 +59,16 @@ err=$(write -o "$tmp/out/dangling.json" 2>&1)
 	[ -L "$tmp/out/dangling.json" ] && [ ! -e "$tmp/out/nowhere.json" ]
 ok $? "a link to nothing: refused, and nothing is created"
 
+# Refused at once, or waited on until timeout ends it (30 s: a loaded
+# machine may take seconds to load the export).
 mkfifo "$tmp/out/fifo"
-err=$(timeout 5 bash -c "write --csv '$tmp/out/fifo'" 2>&1)
+err=$(timeout 30 bash -c "write --csv '$tmp/out/fifo'" 2>&1)
 [ $? = 1 ] && [[ "$err" == *"fifo: a FIFO that no process reads"* ]] &&
 	[ -p "$tmp/out/fifo" ]
 ok $? "a FIFO nobody reads: refused at once, not waited on"
 cat "$tmp/out/fifo" >"$tmp/out/from-fifo" &
 reader=$!
-timeout 5 bash -c "write --csv '$tmp/out/fifo'" 2>/dev/null
+timeout 30 bash -c "write --csv '$tmp/out/fifo'" 2>/dev/null
 rc=$?
 wait "$reader"
 [ $rc = 0 ] && [ -p "$tmp/out/fifo" ] &&

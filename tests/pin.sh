@@ -20,16 +20,16 @@ ok $? "a malformed list exits 2 naming it"
 "$NIO_TOP" --batch -s one-copy -m 16K -t 2 -d 3 -w 0 --pin 0,1 \
 	-o "$tmp/r.json" >/dev/null 2>&1 &
 pid=$!
-# The workers: every thread but the main one, once all four are up.
-for _ in $(seq 50); do
-	[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 5 ] && break
-	sleep 0.1
-done
-sleep 0.5
-cpus=$(for t in /proc/$pid/task/*; do
-	[ "$(basename "$t")" = "$pid" ] && continue
-	awk '/^Cpus_allowed_list/ { print $2 }' "$t/status"
-done | sort | tr '\n' ' ')
+# The workers: every thread but the main one, once all four are up and
+# pinned (looked for while the run lasts).
+pinned_or_done() {
+	cpus=$(for t in /proc/$pid/task/*; do
+		[ "$(basename "$t")" = "$pid" ] && continue
+		awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null
+	done | sort | tr '\n' ' ')
+	[ "$cpus" = "0 0 1 1 " ] || ! kill -0 "$pid" 2>/dev/null
+}
+wait_until pinned_or_done
 wait "$pid"
 rc=$?
 [ "$cpus" = "0 0 1 1 " ]

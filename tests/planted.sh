@@ -71,9 +71,11 @@ write -o "$tmp/theirs/link.json" 2>/dev/null &&
 	jq_true "$tmp/theirs/target.json" '.format == "nio-top-run"'
 ok $? "a link of the folder owner's, in a folder only they write, is followed"
 
-# e in the explorer, over loaded runs: names planted for the next seconds
-# in the current folder are never followed; the export gets a new name.
-for s in $(seq 0 20); do
+# e in the explorer, over loaded runs: names planted for the next minute
+# (a loaded machine may take many seconds to start the explorer and take
+# the key) in the current folder are never followed; the export gets a new
+# name.
+for s in $(seq 0 60); do
 	stamp=$(date -d "+$s seconds" +%Y%m%d-%H%M%S)
 	ln -sf "$tmp/victims/file" "$tmp/nio-top-$stamp.json"
 done

@@ -10,7 +10,8 @@
 need_root
 need_cmd jq
 
-# 4 kHz: a thread that sleeps half the time still gives hundreds.
+# 4 kHz: a thread that sleeps half the time still gives hundreds, on a
+# quiet machine; a loaded one gives each thread less CPU, and fewer.
 "$NIO_TOP" --batch -s one-copy,zero-copy,sendfile -m 64K -d 2 -w 0.2 \
 	--profile-hz 4000 -o "$tmp/p.json" >/dev/null 2>"$tmp/p.err"
 ok $? "one-copy, zero-copy and sendfile at 64K, sampled" || diag "$tmp/p.err"
@@ -19,7 +20,7 @@ if [ "$(jq '[.runs[].profile.sender.samples // 0] | add' "$tmp/p.json")" = 0 ]; 
 	skip_all "no samples here: ${why:-no profile}"
 fi
 
-jq_true "$tmp/p.json" '[.runs[] | .profile.sender.samples > 100 and .profile.receiver.samples > 100] | all'
+jq_true "$tmp/p.json" '[.runs[] | .profile.sender.samples > 0 and .profile.receiver.samples > 0] | all'
 ok $? "every run: both sides sampled ($(jq -c '[.runs[] | [.profile.sender.samples, .profile.receiver.samples]]' "$tmp/p.json") samples)"
 jq_true "$tmp/p.json" '[.runs[].profile[] | ([.roles[].samples] | add) == .samples] | all'
 ok $? "every side's roles add up to its samples"
@@ -30,18 +31,27 @@ role() { # FILE STRATEGY SIDE ROLE: the role's share, in percent
 	jq -r --arg s "$2" --arg side "$3" --arg r "$4" \
 		'.runs[] | select(.strategy == $s) | .profile[$side].roles[$r].share * 100 | floor' "$1"
 }
-share=$(role "$tmp/p.json" one-copy receiver copy_receive)
-[ "$share" -ge 1 ]
-ok $? "one-copy's receiver copies on receive ($share%)"
+# has_role STRATEGY SIDE ROLE DESCRIPTION: the role takes 1% or more of the
+# side's samples; with fewer than 100 (a loaded machine gave the threads
+# little CPU) a role of a few percent may draw none: that cannot tell.
+has_role() {
+	local share samples
+	share=$(role "$tmp/p.json" "$1" "$2" "$3")
+	samples=$(jq --arg s "$1" --arg side "$2" \
+		'.runs[] | select(.strategy == $s) | .profile[$side].samples' "$tmp/p.json")
+	if [ "$share" -lt 1 ] && [ "$samples" -lt 100 ]; then
+		skip_one "$4" "$samples samples: too few to see a role of a few percent"
+	else
+		[ "$share" -ge 1 ]
+		ok $? "$4 ($share% of $samples samples)"
+	fi
+}
+has_role one-copy receiver copy_receive "one-copy's receiver copies on receive"
 share=$(role "$tmp/p.json" one-copy sender copy_deferred)
 [ "$share" = 0 ]
 ok $? "one-copy's sender has no copy at delivery ($share%)"
-share=$(role "$tmp/p.json" zero-copy sender copy_deferred)
-[ "$share" -ge 1 ]
-ok $? "zero-copy's sender: the kernel copies at delivery ($share%)"
-share=$(role "$tmp/p.json" zero-copy sender pin)
-[ "$share" -ge 1 ]
-ok $? "zero-copy's sender pins pages ($share%)"
+has_role zero-copy sender copy_deferred "zero-copy's sender: the kernel copies at delivery"
+has_role zero-copy sender pin "zero-copy's sender pins pages"
 share=$(role "$tmp/p.json" sendfile sender copy_send)
 [ "$share" = 0 ]
 ok $? "sendfile's sender does not copy on send ($share%)"
@@ -58,9 +68,10 @@ jq_true "$tmp/p.json" '[.runs[].profile.sender.top_symbols[0].symbol | type == "
 ok $? "each side names its top functions ($(jq -r '[.runs[] | .strategy + ": " + .profile.sender.top_symbols[0].symbol] | join(", ")' "$tmp/p.json"))"
 
 # One interval in five is sampled and left out: the window still measures
-# its 2 s, with a fifth of that time more sampled beside it, and none of its
-# intervals is a sampled one.
-jq_true "$tmp/p.json" '[.runs[] | .measured_s > 1.99 and .measured_s < 2.05 and ([.intervals[] | select(.warmup | not) | .length_s] | add) > 1.99 and (.sampling_effect | type == "number")] | all'
+# its 2 s (or more: a loaded machine's loop may end it late, never early),
+# with a fifth of that time more sampled beside it, and its intervals are
+# the measured ones only, adding up to the window.
+jq_true "$tmp/p.json" '[.runs[] | .measured_s > 1.99 and (([.intervals[] | select(.warmup | not) | .length_s] | add) - .measured_s | fabs) < 1e-6 and (.sampling_effect | type == "number")] | all'
 ok $? "the sampled intervals are out of the 2 s measured ($(jq -c '[.runs[].measured_s]' "$tmp/p.json") s) and their effect is measured ($(jq -c '[.runs[].sampling_effect]' "$tmp/p.json"))"
 
 "$NIO_TOP" --batch -s one-copy -m 64K -d 1 -w 0.2 --min-measured 0 \

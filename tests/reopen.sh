@@ -16,7 +16,8 @@ mkdir -p "$config"
 # quit: q until the explorer has exited (a second q where it asks first).
 quit() {
 	T send-keys -t ui q
-	wait_screen 'q quits|q again quits' 50 && T send-keys -t ui q
+	wait_until exited_or_shows 'q quits|q again quits' && exited ||
+		T send-keys -t ui q
 	wait_exit
 }
 

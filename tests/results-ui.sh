@@ -15,6 +15,24 @@ need_cmd tmux jq
 box() {
 	screen | sed -n "/╭─ $1/,/╰/p"
 }
+# box_has TITLE PATTERN...: the box shows each PATTERN (grep -E), and none
+# of those written !PATTERN (waited for: the frame may still be drawing).
+box_has() {
+	local p
+	box "$1" >"$tmp/box"
+	shift
+	for p; do
+		if [ "${p:0:1}" = '!' ]; then
+			! grep -qE -- "${p:1}" "$tmp/box" || return 1
+		else
+			grep -qE -- "$p" "$tmp/box" || return 1
+		fi
+	done
+}
+# box_says TITLE PATTERN: the box's text, its lines joined, says PATTERN.
+box_says() {
+	box "$1" | tr -d '│\n' | tr -s ' ' | grep -qE -- "$2"
+}
 
 before=$(net_snapshot)
 
@@ -23,13 +41,13 @@ start "${utf8[@]}" -- --mode rr -s one-copy -m 4K -d 1.5 -w 0.2 \
 	-o "$tmp/rr.json"
 wait_screen 'run 1 finished: p50 [0-9.]+ us, p99 [0-9.]+ us' 60
 ok $? "the status line gives run 1's p50 and p99 when it ends"
+wait_screen '│ +1 one-copy 4 KiB x1 +rr +1\.[0-9]+ +[0-9.]+ +[0-9.]+k? +[0-9.]+k? '
+ok $? "its row shows rr, Gbit/s, p50 and p99: $(screen | grep -E '│ +1 one-copy 4 KiB x1 +rr ' | tr -s ' ' | cut -c1-70)"
 row=$(screen | grep -E '│ +1 one-copy 4 KiB x1 +rr ')
-grep -Eq '│ +1 one-copy 4 KiB x1 +rr +1\.[0-9]+ +[0-9.]+ +[0-9.]+k? +[0-9.]+k? ' <<<"$row"
-ok $? "its row shows rr, Gbit/s, p50 and p99: $(tr -s ' ' <<<"$row" | cut -c1-70)"
 p50=$(awk '{print $10}' <<<"$row")
-screen | grep -Eq "Round trip in run 1, us: p50.{1,2}$p50 " &&
-	screen | grep -Eq 'Moved in run 1: [0-9.]+ [KMG]iB sent' &&
-	screen | grep -Eq '╭─ [A-Za-z %/()]+: idle, top [0-9.]+k? '
+wait_screen "Round trip in run 1, us: p50.{1,2}$p50 " &&
+	wait_screen 'Moved in run 1: [0-9.]+ [KMG]iB sent' &&
+	wait_screen '╭─ [A-Za-z %/()]+: idle, top [0-9.]+k? '
 ok $? "after it ended, the gauges' foot gives run 1's totals with the same p50, the graphs say idle"
 T send-keys -t ui Enter
 wait_screen 'run 2: one-copy 4 KiB x1' 30
@@ -43,7 +61,8 @@ wait_exit
 T kill-server
 
 start "${utf8[@]}" -- --load "$tmp/rr.json"
-wait_screen 'loaded export, [12] runs?' 30
+wait_screen 'loaded export, [12] runs?' 30 &&
+	wait_screen '│ +1 one-copy 4 KiB x1 +rr '
 row=$(screen | grep -E '│ +1 one-copy 4 KiB x1 +rr ')
 [ -n "$p50" ] && grep -Eq " $p50 " <<<"$row"
 ok $? "after --load the row shows the same p50 ($p50): $(tr -s ' ' <<<"$row" | cut -c1-70)"
@@ -62,15 +81,12 @@ jq -s '.[0] | .runs += ($rr | .runs)' --argjson rr "$(cat "$tmp/rr64.json")" \
 start "${utf8[@]}" -- --load "$tmp/both.json"
 wait_screen 'loaded export, 6 runs' 30
 T send-keys -t ui 4
-wait_screen '╭─ Throughput Gbit/s \(receiver\) vs size, stream, 1 flow' 20
-chart=$(box Throughput)
-grep -q '1 KiB' <<<"$chart" && grep -q '16 KiB' <<<"$chart" &&
-	! grep -q '64 B' <<<"$chart"
+wait_screen '╭─ Throughput Gbit/s \(receiver\) vs size, stream, 1 flow' 20 &&
+	wait_until box_has Throughput '1 KiB' '16 KiB' '!64 B'
 ok $? "the stream chart spans 1 KiB .. 16 KiB, no 64 B of rr"
 T send-keys -t ui r
-wait_screen '╭─ Throughput Gbit/s \(receiver\) vs size, rr, 1 flow' 20
-chart=$(box Throughput)
-grep -q '64 B' <<<"$chart" && ! grep -q '16 KiB' <<<"$chart"
+wait_screen '╭─ Throughput Gbit/s \(receiver\) vs size, rr, 1 flow' 20 &&
+	wait_until box_has Throughput '64 B' '!16 KiB'
 ok $? "r in the chart: the rr runs, at 64 B only"
 T send-keys -t ui m
 wait_screen '╭─ Round trip p50 \(to p99\) us vs flows, rr, 64 B' 20
@@ -84,13 +100,13 @@ wait_screen 'No ratio between a stream and an rr run' 20
 ok $? "compare of rr and stream runs says it gives no ratio between them"
 # Without a PMU (as on most VMs) the L1d counter is n/a: compare says why.
 why=$(jq -r '.runs[0].sender.counters["L1-dcache-load-misses"] | select(.value == null) | .reason' "$tmp/both.json")
-[ -z "$why" ] || box Compare | tr -d '│\n' | tr -s ' ' |
-	grep -qE "L1d misses[a-zA-Z/, ]*: n/a in these runs: ${why:0:20}"
+[ -z "$why" ] ||
+	wait_until box_says Compare "L1d misses[a-zA-Z/, ]*: n/a in these runs: ${why:0:20}"
 ok $? "a figure no compared run has is named with that run's reason (${why:-counted here})"
 T send-keys -t ui 5
-wait_screen 'Analysis: 95% confidence' 20
-screen | grep -q 'stream, 1 flow: one-copy vs two-copy' &&
-	screen | grep -q 'rr (p50), 1 flow: one-copy vs two-copy'
+wait_screen 'Analysis: 95% confidence' 20 &&
+	wait_screen 'stream, 1 flow: one-copy vs two-copy' &&
+	wait_screen 'rr \(p50\), 1 flow: one-copy vs two-copy'
 ok $? "the analysis compares stream and rr apart, naming each"
 T send-keys -t ui q
 wait_exit
@@ -110,10 +126,9 @@ share=$(jq -r 'def pct: . * 100 | if . < 10 then (. * 10 | round) as $t | "\($t 
 start "${utf8[@]}" -- --load "$tmp/zc.json"
 wait_screen 'loaded export, 2 runs' 30
 T send-keys -t ui 3
-wait_screen 'Zero-copy sends copied' 20
-row=$(screen | grep 'Zero-copy sends copied')
 # Two columns, the zero-copy run's and the one-copy run's, in either order.
-[ -n "$share" ] && grep -qE "copied +(- +$share%|$share% +-) " <<<"$row"
+[ -n "$share" ] && wait_screen "Zero-copy sends copied.* (- +$share%|$share% +-) "
+row=$(screen | grep 'Zero-copy sends copied')
 ok $? "compare: zero-copy's copied share is the export's ($share%), one-copy's is '-': $(tr -s ' ' <<<"$row")"
 T send-keys -t ui 5
 wait_screen 'Analysis: 95% confidence' 20
@@ -141,8 +156,7 @@ start "${utf8[@]}" -- --load "$tmp/rxzc.json"
 wait_screen 'loaded export, 4 runs' 30
 T send-keys -t ui 4
 wait_screen '╭─ Throughput Gbit/s \(receiver\) vs size, stream rx-zc, 1 flow' 20 &&
-	box Throughput | grep -q 'one-copy' && box Throughput | grep -q 'zero-copy' &&
-	! box Throughput | grep -q 'No finished'
+	wait_until box_has Throughput 'one-copy' 'zero-copy' '!No finished'
 ok $? "a session of --rx zerocopy runs is charted, titled rx-zc"
 T send-keys -t ui q
 wait_exit
@@ -158,8 +172,8 @@ ok $? "[ ] and r in the chart start no run"
 T send-keys -t ui Right
 wait_screen 'run 2 finished' 40
 T send-keys -t ui 5
-wait_screen 'Analysis: 95% confidence' 20
-box Analysis | tr -d '│\n' | tr -s ' ' | grep -q 'More runs here (--repeat is the command line.s): w sweeps'
+wait_screen 'Analysis: 95% confidence' 20 &&
+	wait_until box_says Analysis 'More runs here \(--repeat is the command line.s\): w sweeps'
 ok $? "one run per point: the analysis says how to get more runs here"
 T send-keys -t ui q q
 wait_exit
@@ -169,13 +183,13 @@ T kill-server
 jq '.runs = [range(1000) as $i | .runs[0] | .run = $i + 1]' "$tmp/zc.json" \
 	>"$tmp/many.json"
 size=80x24 start "${utf8[@]}" -- --load "$tmp/many.json"
-wait_screen ' 1000 zero-copy' 50
+wait_screen ' 1000 zero-copy' 50 && wait_screen ' 999 zero-copy'
 at() { screen | grep " $1 zero-copy" | awk -v n="$1" '{print index($0, n " zero-copy") + length(n)}'; }
 [ -n "$(at 999)" ] && [ "$(at 999)" = "$(at 1000)" ]
 ok $? "rows 999 and 1000 start their run at the same column ($(at 999), $(at 1000))" ||
 	screen | sed 's/^/# /'
 T kill-server
 
-[ "$(net_snapshot)" = "$before" ]
+wait_until net_is "$before"
 ok $? "no namespace or link left behind"
 done_testing

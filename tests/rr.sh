@@ -30,9 +30,13 @@ ok $? "round trips measured never exceed the answers received"
 # latency is at most 2; elapsed/messages would make it exactly 1.  The
 # client's own work between an answer and its next request (checking the
 # answer under --verify) lies outside the round trip and pulls it below 2:
-# 1.47 was seen under ASan on a loaded machine.
+# 1.47 was seen under ASan on a loaded machine.  On a busy host it cannot
+# tell either way: a flow waits for a CPU between its round trips (0.98
+# beside six busy loops), and a round trip held up for a large part of the
+# 0.5 s window may have begun before it (in the warm-up or a sampled
+# interval) and count whole (3.06 was seen).
 jq_true "$out" '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 | . > 1.2 and . < 2.4] | all'
-ok $? "Little's law: msgs/s x mean round trip, between 1 and 2 flows ($(jq -c '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 * 100 | round / 100]' "$out"))"
+noise_ok $? "$out" "Little's law: msgs/s x mean round trip, between 1 and 2 flows ($(jq -c '[.runs[] | .msgs_per_s * .latency_us.mean / 1e6 * 100 | round / 100]' "$out"))"
 grep -Eq '^ +[0-9]+ one-copy +4K +2 rr .* [0-9.]+ +[0-9.]+( +short)?$' "$tmp/table"
 ok $? "the batch table shows the mode, p50 and p99"
 
@@ -58,14 +62,16 @@ ok $? "shaped link: p50 $p50 us >= 3277 us of serialization"
 # An answer in many pieces goes at once: rr sets TCP_NODELAY by default
 # (Nagle held the pieces for the 40 ms delayed ACK before), and splice's
 # last piece never says more follows.  Round trips on this kind of VM sit
-# in modes 20 to 275 us apart: within 2x, or 300 us, is the same.
+# in modes 20 to 275 us apart, and a loaded machine's runs, minutes apart,
+# differ more (46 against 197 us beside six busy loops): within 2x, or
+# 10 ms (a quarter of the delayed ACK a held piece waits for), is the same.
 # p50_of FILE STRATEGY
 p50_of() {
 	jq --arg s "$2" '.runs[] | select(.strategy == $s) | .latency_us.p50' "$1"
 }
-# near A B: A is within 2x of B, or 300 us.
+# near A B: A is within 2x of B, or 10 ms.
 near() {
-	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && (a < 2 * b || a < b + 300)) }'
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && (a < 2 * b || a < b + 10000)) }'
 }
 for f in 8 64; do
 	"$NIO_TOP" --batch --mode rr -s zero-copy,uring-zc -m 4097 --fields $f \
@@ -118,6 +124,6 @@ rc=$?
 [ $rc = 2 ] && [[ "$err" == *"--mode: 'ping' is not a mode"* ]]
 ok $? "a bad --mode exits 2 naming the option (rc $rc)"
 
-[ "$(net_snapshot)" = "$before" ]
+wait_until net_is "$before"
 ok $? "no namespace or link left behind"
 done_testing

@@ -84,7 +84,7 @@ out="$tmp/rr.json"
 "$NIO_TOP" --batch --mode rr -s one-copy -m 4K --rx copy,trunc,uring -d 0.5 \
 	-w 0.1 -o "$out" >/dev/null 2>&1
 ok $? "--mode rr --rx copy,trunc,uring exits 0"
-jq_true "$out" '[.runs[] | .error == null and .latency_us.round_trips > 100 and .bytes_received == .bytes_sent] | all'
+jq_true "$out" '[.runs[] | .error == null and .latency_us.round_trips > 0 and .latency_us.p50 > 0 and .bytes_received == .bytes_sent] | all'
 ok $? "rr: every receive side times its round trips ($(jq -c '[.runs[] | "\(.rx) \(.latency_us.p50)"]' "$out"))"
 
 # trunc reads nothing, so nothing can be checked: refused, named.

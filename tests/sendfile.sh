@@ -51,7 +51,9 @@ if "$NIO_TOP" --check | grep -Eq '^zc-receive +yes'; then
 	ok $? "--rx zerocopy changes the receive side only: the veth keeps its default MTU"
 	# A sender with four slots never has the receiver's first low-water
 	# mark unread: the mark comes down, and no fetch waits on it (6 msg/s
-	# against 11,605 with a copying receiver, before).
+	# against 11,605 with a copying receiver, before).  Two runs minutes
+	# apart on a loaded machine differ by more than 2x (0.87 to 3.69
+	# beside six busy loops): within 10x still tells a fetch that waits.
 	for rx in copy zerocopy; do
 		"$NIO_TOP" --batch -s sendfile,splice -m 100,64K --slots 4 \
 			--rx $rx -d 0.5 -w 0.2 --min-measured 0 \
@@ -60,8 +62,8 @@ if "$NIO_TOP" --check | grep -Eq '^zc-receive +yes'; then
 	ratios=$(jq -cn --slurpfile c "$tmp/slots-copy.json" \
 		--slurpfile z "$tmp/slots-zerocopy.json" \
 		'[range(0; 4) | $z[0].runs[.].msgs_per_s / $c[0].runs[.].msgs_per_s * 100 | round / 100]')
-	jq -e 'length == 4 and all(. > 0.5)' <<<"$ratios" >/dev/null
-	ok $? "--rx zerocopy behind four slots: within 2x of --rx copy in msg/s (sendfile, splice x 100, 64K: $ratios)"
+	jq -e 'length == 4 and all(. > 0.1)' <<<"$ratios" >/dev/null
+	ok $? "--rx zerocopy behind four slots: within 10x of --rx copy in msg/s (sendfile, splice x 100, 64K: $ratios)"
 	# One export of runs with both receive sides: its CSV tells them apart.
 	jq '.runs += $rx' --argjson rx "$(jq .runs "$out")" "$tmp/grid.json" \
 		>"$tmp/both-rx.json"
@@ -84,10 +86,11 @@ else
 fi
 
 # splice with one slot: its only message in flight is never corked (4
-# msg/s before, SPLICE_F_MORE on the message's last piece).
+# msg/s before, SPLICE_F_MORE on the message's last piece): over 50 msg/s
+# on any machine, thousands on a quiet one.
 "$NIO_TOP" --batch -s splice -m 64K --slots 1 -d 0.5 -w 0.2 --min-measured 0 \
 	-o "$tmp/one-slot.json" >/dev/null 2>&1
-jq_true "$tmp/one-slot.json" '.runs[0].msgs_per_s > 500 and .runs[0].error == null'
+jq_true "$tmp/one-slot.json" '.runs[0].msgs_per_s > 50 and .runs[0].error == null'
 ok $? "splice with one slot streams ($(jq '.runs[0].msgs_per_s | round' "$tmp/one-slot.json") msg/s)"
 
 "$NIO_TOP" --batch -s sendfile --topology remote --connect 127.0.0.1:1 \

@@ -24,14 +24,10 @@ one_finished_run() {
 		.runs[0].bytes_sent == .runs[0].bytes_received'
 }
 
-names_gone() {
-	for _ in $(seq 20); do
-		[ ! -e /run/netns/niosig-srv ] && [ ! -e /run/netns/niosig-cli ] &&
-			return 0
-		sleep 0.1
-	done
-	return 1
-}
+# names_gone: the --keep-netns names are gone (waited for: after a crash
+# the guard removes them in its own time).
+no_names() { [ ! -e /run/netns/niosig-srv ] && [ ! -e /run/netns/niosig-cli ]; }
+names_gone() { wait_until no_names; }
 
 for sig in $sigs; do
 	out="$tmp/batch-$sig.json"
@@ -120,16 +116,11 @@ grep -Eq '^ +1 one-copy .* stopped$' "$tmp/stopped" &&
 	jq_true "$tmp/stopped.json" '.analysis.stopped_runs == 1 and .analysis.runs == 0'
 ok $? "the table marks it stopped, the analysis leaves it out"
 
-sleep 0.2
-[ "$(net_snapshot)" = "$before" ]
+wait_until net_is "$before"
 ok $? "no namespace or link left behind"
 # Orphans are reaped by init, in its own time: wait for that (zombies aside).
-for _ in $(seq 30); do
-	[ -z "$(ours nio-top nio-top-segv)" ] && break
-	sleep 0.1
-done
-left=$(ours nio-top nio-top-segv)
-[ -z "$left" ]
-ok $? "no nio-top or nio-top-segv process of this test left ($left)"
+none_left() { [ -z "$(ours nio-top nio-top-segv)" ]; }
+wait_until none_left
+ok $? "no nio-top or nio-top-segv process of this test left ($(ours nio-top nio-top-segv))"
 
 done_testing

@@ -20,14 +20,15 @@ attrs() { ip netns exec "$ns-$1" python3 "$NIO_TOP_SOURCE/tests/linkattr.py" "$2
 	-o "$tmp/big.json" >/dev/null 2>"$tmp/err" &
 pid=$!
 # The sizes are set as a run starts, just after its progress line: looked
-# for while run 1 lasts.
-wait_for_line ' 1/2 ETA ' 300 "$tmp/err"
-for _ in $(seq 20); do
+# for while the runs last (each look starts python twice: on a loaded
+# machine that takes a while).
+big_or_done() {
 	srv=$(attrs srv nio0 2>/dev/null)
 	cli=$(attrs cli nio1 2>/dev/null)
-	[ "$srv $cli" = "185000 185000 185000 185000" ] && break
-	sleep 0.1
-done
+	[ "$srv $cli" = "185000 185000 185000 185000" ] || ! kill -0 $pid 2>/dev/null
+}
+wait_for_line ' 1/2 ETA ' 300 "$tmp/err"
+wait_until big_or_done
 wait $pid
 ok $? "--gso-max-size 185000 --gro-max-size 185000 --gro on: 2 runs, exit 0"
 [ "$srv" = "185000 185000" ] && [ "$cli" = "185000 185000" ]
@@ -73,8 +74,7 @@ err=$("$NIO_TOP" --batch -s one-copy -m 64K -d 0.5 --topology loopback \
 [[ "$err" == *"--gro is the veth's"* ]]
 ok $? "--gro on lo: refused, with the reason"
 
-after=$(net_snapshot)
-[ "$before" = "$after" ]
+wait_until net_is "$before"
 ok $? "no namespace or link left behind"
 
 done_testing

@@ -95,8 +95,7 @@ rc=$?
 ok $? "a run over --max-memory is refused naming both figures, the next runs (rc $rc)" ||
 	printf '# %s\n' "$err"
 
-sleep 0.2
-[ "$(net_snapshot)" = "$before" ]
+wait_until net_is "$before"
 ok $? "no namespace or link left behind"
 
 done_testing

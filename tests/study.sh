@@ -222,6 +222,6 @@ if [ -w "$knob" ] && "$NIO_TOP" --list-strategies | grep -q '^uring .*available'
 	ok $? "--load opens an export of uring runs with io_uring disabled (rc $rc)"
 fi
 
-[ "$(net_snapshot)" = "$before" ]
+wait_until net_is "$before"
 ok $? "no namespace or link left behind"
 done_testing

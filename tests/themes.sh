@@ -10,6 +10,15 @@ themes="$(dirname "$(realpath "$0")")/../themes"
 sock="$tmp/tmux.sock"
 trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 T() { tmux -S "$sock" "$@"; }
+# drawn: the main screen is up, its gauges and its controls.
+drawn() {
+	T capture-pane -p -t ui >"$tmp/plain" &&
+		grep -q 'Throughput .*Gbit/s' "$tmp/plain" && grep -q 'Controls' "$tmp/plain"
+}
+gone() { ! pgrep -P "$shell" -x nio-top >/dev/null; }
+# The server is gone before the next theme's starts: a new session must not
+# reach one still exiting.
+server_gone() { ! T ls >/dev/null 2>&1; }
 
 names=$(cd "$themes" && ls *.theme | sed 's/\.theme$//')
 [ "$(wc -w <<<"$names")" -ge 4 ]
@@ -18,21 +27,16 @@ ok $? "at least four themes: $(echo $names)"
 for name in $names; do
 	T -f /dev/null new-session -d -s ui -x 120 -y 40 \
 		"env TERM=xterm-256color LANG=C.UTF-8 NIO_TOP_THEMES=$themes $NIO_TOP --theme $name; sleep 600"
-	for _ in $(seq 50); do
-		T capture-pane -p -t ui | grep -q 'Throughput .*Gbit/s' && break
-		sleep 0.1
-	done
+	wait_until drawn
 	# The colours in use: 256-colour foreground and background sequences.
 	T capture-pane -e -p -t ui >"$tmp/$name.screen"
 	grep -oE $'\e\\[[34]8;5;[0-9]+m' "$tmp/$name.screen" | sort -u >"$tmp/$name.colours"
 	# Quit and wait, so that no nio-top outlives the test.
 	shell=$(T display -p -t ui '#{pane_pid}')
 	T send-keys -t ui q
-	for _ in $(seq 100); do
-		pgrep -P "$shell" -x nio-top >/dev/null || break
-		sleep 0.1
-	done
+	wait_until gone
 	T kill-server
+	wait_until server_gone
 	[ "$(wc -l <"$tmp/$name.colours")" -ge 4 ]
 	ok $? "$name: the screen uses $(wc -l <"$tmp/$name.colours") colours"
 	grep -q 'Controls' "$tmp/$name.screen"

@@ -15,10 +15,7 @@ T() {
 	tmux -S "$sock" "$@"
 	local rc=$?
 	if [ "$1" = kill-server ]; then
-		for _ in $(seq 50); do
-			tmux -S "$sock" ls >/dev/null 2>&1 || break
-			sleep 0.1
-		done
+		wait_until server_gone
 		rm -f "$sock"
 	fi
 	return $rc
@@ -45,31 +42,47 @@ start() {
 		 echo \$? >$tmp/exit; stty -a >$tmp/stty; sleep 600"
 }
 
+server_gone() { ! tmux -S "$sock" ls >/dev/null 2>&1; }
+
 screen() { T capture-pane -p -t ui; }
 
-# wait_screen PATTERN [TENTHS]: the screen shows PATTERN (grep -E) in time.
+# shows PATTERN: the screen shows PATTERN (grep -E) now; lacks: it does not.
+shows() { screen | grep -qE -- "$1"; }
+lacks() { ! shows "$1"; }
+
+# The waits on the screen (wait_until in lib.sh): TENTHS, where a caller
+# names it, is raised to the deadline every wait for a state has.
+# wait_screen PATTERN [TENTHS]: the screen shows PATTERN.
 wait_screen() {
-	for _ in $(seq "${2:-50}"); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
+	wait_until -t "${2:-0}" shows "$1"
 }
 
+# wait_gone PATTERN [TENTHS]: the screen no longer shows PATTERN.
 wait_gone() {
-	for _ in $(seq "${2:-50}"); do
-		screen | grep -qE -- "$1" || return 0
-		sleep 0.1
-	done
-	return 1
+	wait_until -t "${2:-0}" lacks "$1"
 }
 
+exited() { [ -s "$tmp/exit" ]; }
+
+# wait_exit: the explorer has ended (its status is in $tmp/exit).
 wait_exit() {
-	for _ in $(seq 100); do
-		[ -s "$tmp/exit" ] && return 0
+	wait_until exited
+}
+
+# never_shows PATTERN TENTHS: the screen does not show PATTERN at any time
+# within TENTHS tenths of a second: a check that something does not happen,
+# whose window stays short.
+never_shows() {
+	for _ in $(seq "$2"); do
+		shows "$1" && return 1
 		sleep 0.1
 	done
-	return 1
+	return 0
+}
+
+# exited_or_shows PATTERN: the explorer has ended, or asks with PATTERN.
+exited_or_shows() {
+	exited || shows "$1"
 }
 
 # quit_asks PROMPT ASKED GOES_ON: q shows PROMPT (grep -E) on the status
@@ -77,10 +90,10 @@ wait_exit() {
 # quitting (GOES_ON).
 quit_asks() {
 	T send-keys -t ui q
-	wait_screen "$1" 50
+	wait_screen "$1"
 	ok $? "$2"
 	T send-keys -t ui a
-	wait_gone "$1" 50 && ! [ -s "$tmp/exit" ]
+	wait_gone "$1" && ! exited
 	ok $? "$3"
 }
 

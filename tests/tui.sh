@@ -19,11 +19,11 @@ throughput() {
 before=$(net_snapshot)
 
 start "${utf8[@]}" -- -o "$tmp/session.json"
-wait_screen 'Throughput .*[0-9] Gbit/s' 30
-ok $? "within 3 s the screen shows the throughput gauge with a value"
+wait_screen 'Throughput .*[0-9] Gbit/s'
+ok $? "the screen shows the throughput gauge with a value"
 for name in Controls Messages CPU 'Ctx switches' 'L1d misses' 'LLC misses' \
 	IPC 'Cycles/byte' 'Runs, by'; do
-	screen | grep -q "$name"
+	wait_screen "$name"
 	ok $? "the screen shows $name"
 done
 screen | grep -E 'L1d misses' | grep -q 'n/a'
@@ -31,14 +31,14 @@ l1_na=$?
 [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ] ||
 	[ $l1_na = 0 ]
 ok $? "without a PMU, L1d misses says n/a (not 0)"
-# Three digits may repeat by chance: live means it changes within 4 s.
+# Three digits may repeat by chance: live means it changes (within a
+# second or so; a loaded machine redraws less often).
 first=$(throughput)
-for _ in 1 2 3; do
-	sleep 1.2
+changed() {
 	second=$(throughput)
-	[ "$first" != "$second" ] && break
-done
-[ -n "$first" ] && [ -n "$second" ] && [ "$first" != "$second" ]
+	[ -n "$first" ] && [ -n "$second" ] && [ "$first" != "$second" ]
+}
+wait_until changed
 ok $? "the gauge is live: '$first' then '$second'"
 
 T send-keys -t ui Right
@@ -83,7 +83,7 @@ ok $? "any other key closes the help"
 T send-keys -t ui x
 wait_screen 'Data path of one-copy' 50
 ok $? "x draws the data path"
-screen | grep -q 'COPY .*sendmsg(8-entry iovec)'
+wait_screen 'COPY .*sendmsg\(8-entry iovec\)'
 ok $? "the data path marks the kernel's copy"
 T send-keys -t ui x
 wait_gone 'Data path of' 50
@@ -132,8 +132,7 @@ ok $? "exit status 0 after q (got $(cat "$tmp/exit"))"
 stty_sane
 ok $? "the terminal is sane after q (stty -a)"
 T kill-server
-sleep 0.2
-[ "$(net_snapshot)" = "$before" ]
+wait_until net_is "$before"
 ok $? "no namespace or link left after q"
 
 for sig in INT SEGV; do
@@ -160,9 +159,11 @@ rx=()
 "$NIO_TOP" --check | grep -Eq '^zc-receive +yes' && rx=(--rx zerocopy)
 start "${utf8[@]}" -- -s zero-copy "${rx[@]}"
 # The gauges' column, its lines joined: the line may wrap.
-wait_screen 'Zero-copy so far: the kernel copied' 30 &&
+zc_line() {
 	screen | sed -n 's/^.*││ *\(.*[^ ]\) *│$/\1/p' | tr '\n' ' ' |
-	grep -qE 'Zero-copy so far: the kernel copied [0-9.]+(-[0-9]+)?% of [0-9]+ sends \((each flagged|[0-9]+ flags, one per range of sends)\)'
+		grep -qE 'Zero-copy so far: the kernel copied [0-9.]+(-[0-9]+)?% of [0-9]+ sends \((each flagged|[0-9]+ flags, one per range of sends)\)'
+}
+wait_screen 'Zero-copy so far: the kernel copied' 30 && wait_until zc_line
 ok $? "zero-copy shows the kernel's copied share"
 if [ ${#rx[@]} = 2 ]; then
 	wait_screen 'Receive so far: [0-9]+% of the bytes read in mapped' 50
@@ -186,21 +187,26 @@ ok $? "SIGTERM ends it with status 143"
 stty_sane
 ok $? "the terminal is sane after SIGTERM"
 T kill-server
-sleep 0.2
-[ "$(net_snapshot)" = "$before" ]
+wait_until net_is "$before"
 ok $? "no namespace or link left after SIGTERM"
 
-start "${utf8[@]}" -- -s one-copy,two-copy -d 5
+# Runs of 20 s: long enough that a loaded machine's screen shows one run
+# counting down (the test quits during the first).
+start "${utf8[@]}" -- -s one-copy,two-copy -d 20
 wait_screen 'Throughput .*Gbit/s' 30
 wait_screen 'sweep [12]/2' 30
 ok $? "two strategies given: a sweep runs, with its progress ($(screen | head -1 | cut -c30-110))"
 # The time left counts down through a run, not only between runs.
 left_s() { screen | head -1 | grep -oE '[0-9]+:[0-9]{2} left' | awk -F'[: ]' '{ print $1 * 60 + $2 }'; }
-first=$(left_s)
-sleep 2
-second=$(left_s)
-[ -n "$first" ] && [ -n "$second" ] && [ "$second" -lt "$first" ]
-ok $? "the time left counts down within a run ($first s, then $second s)"
+run_now() { screen | head -1 | grep -oE 'run [0-9]+:'; }
+wait_screen '[0-9]+:[0-9]{2} left'
+first=$(left_s) run=$(run_now)
+counted_down() {
+	second=$(left_s)
+	[ -n "$first" ] && [ -n "$second" ] && [ "$second" -lt "$first" ]
+}
+wait_until counted_down && [ "$(run_now)" = "$run" ]
+ok $? "the time left counts down within a run ($first s, then $second s, $run)"
 quit_asks 'A sweep runs(: q again quits, other keys go on| and 1 run is not saved: q quits)' \
 	"q during a sweep asks first" "any other key goes on"
 T send-keys -t ui q q
@@ -226,7 +232,7 @@ wait_screen 'Throughput .*Gbit/s' 30
 T send-keys -t ui Tab Tab Tab Right
 wait_screen 'Mode .* rr ' 20 && wait_screen 'Round trip so far, us: p50.{1,2}[0-9.]+ .* p99.{1,2}[0-9.]+' 40
 ok $? "Mode -> rr: the round trip p50 .. p99.9 shows live"
-screen | grep -qE 'run [0-9]+: one-copy 4 KiB x1 rr, '
+wait_screen 'run [0-9]+: one-copy 4 KiB x1 rr, '
 ok $? "the header says the run is rr"
 
 # Presets: S saves the controls to the user's folder; p lists the presets,
@@ -240,8 +246,8 @@ saved=$(ls "$tmp"/config.*/nio-top/presets/saved-one-copy-4K-x1-rr.json 2>/dev/n
 	"$NIO_TOP" -p "$saved" --list-strategies >/dev/null 2>&1
 ok $? "S writes a preset of the controls that -p loads"
 T send-keys -t ui p
-wait_screen 'Presets \(Enter loads' 20 && screen | grep -q 'pa02' &&
-	screen | grep -q 'zerocopy-crossover' && screen | grep -q '│ saved-'
+wait_screen 'Presets \(Enter loads' 20 && wait_screen 'pa02' &&
+	wait_screen 'zerocopy-crossover' && wait_screen '│ saved-'
 ok $? "p lists the shipped presets and the one saved"
 # Seven presets: PgDn goes to the last, four up is quick, the third.
 T send-keys -t ui NPage Up Up Up Up Enter
@@ -259,7 +265,7 @@ start "${utf8[@]}" -- --load "$tmp/saved.json" --min-measured 0
 wait_screen 'loaded export, 4 runs' 30
 ok $? "--load shows the export's runs"
 T send-keys -t ui 5
-wait_screen 'Analysis: 95% confidence' 20 && screen | grep -q 'stream, 1 flow: one-copy'
+wait_screen 'Analysis: 95% confidence' 20 && wait_screen 'stream, 1 flow: one-copy'
 ok $? "the analysis view shows the crossovers"
 T send-keys -t ui Right
 wait_screen 'nothing runs here' 50 && [ "$(net_snapshot)" = "$loaded_before" ]
@@ -291,10 +297,10 @@ ok $? "a continuous run over a 200 kbit/s link starts"
 sleep 2
 quit_from=$(date +%s%N)
 T send-keys -t ui q
-wait_screen 'q quits' 10 && T send-keys -t ui q
+wait_until exited_or_shows 'q quits' && exited || T send-keys -t ui q
 wait_exit
 ms=$((($(date +%s%N) - quit_from) / 1000000))
-[ "$(cat "$tmp/exit" 2>/dev/null)" = 0 ] && [ $ms -lt 5000 ]
+[ "$(cat "$tmp/exit" 2>/dev/null)" = 0 ] && [ $ms -lt 10000 ]
 ok $? "q quits it in $ms ms, not after the flows' 15 s (exit $(cat "$tmp/exit" 2>/dev/null))"
 T kill-server
 
@@ -308,14 +314,12 @@ ok $? "a bad theme names its line and key"
 T kill-server
 # A theme that is a FIFO is refused at once: nothing waits for a writer.
 mkfifo "$tmp/themes/fifo.theme"
+from=$(date +%s%N)
 start TERM=xterm-256color NIO_TOP_THEMES="$tmp/themes" -- --theme fifo
-for tenth in $(seq 20); do
-	[ -s "$tmp/exit" ] && break
-	sleep 0.1
-done
-[ -s "$tmp/exit" ] && [ "$(cat "$tmp/exit")" = 1 ] &&
-	screen | grep -q 'fifo.theme: not a regular file'
-ok $? "a theme that is a FIFO: an error within $tenth tenths of a second, exit 1"
+wait_exit
+ms=$((($(date +%s%N) - from) / 1000000))
+[ "$(cat "$tmp/exit")" = 1 ] && screen | grep -q 'fifo.theme: not a regular file'
+ok $? "a theme that is a FIFO: an error in $ms ms, not a wait for a writer, exit 1"
 T kill-server
 [ "$(net_snapshot)" = "$before" ]
 ok $? "nothing left behind by the failed starts"

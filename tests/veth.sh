@@ -32,8 +32,11 @@ out="$tmp/rate.json"
 "$NIO_TOP" --batch -s one-copy -m 64K -d 1 --rate 1G -o "$out" >/dev/null 2>&1
 ok $? "--rate 1G runs"
 gbps=$(jq .runs[0].gbps "$out")
-jq_true "$out" '.runs[0].gbps <= 1.05 and .runs[0].gbps > 0.5 and .runs[0].topology.rate_bps == 1000000000'
+jq_true "$out" '.runs[0].gbps <= 1.05 and .runs[0].topology.rate_bps == 1000000000'
 ok $? "--rate 1G holds the throughput at or below 1.05 Gbit/s (got $gbps)"
+# Near the rate: a loaded machine's sender may not reach it.
+jq_true "$out" '.runs[0].gbps > 0.5'
+noise_ok $? "$out" "and near it, over 0.5 Gbit/s (got $gbps)"
 
 check=$("$NIO_TOP" --check)
 ok $? "--check exits 0"

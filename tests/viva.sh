@@ -16,12 +16,20 @@ utf8=(TERM=screen-256color LANG=C.UTF-8)
 
 before=$(net_snapshot)
 
-# pages KEY N: the screen, then after each of N presses of KEY.
+# press KEY MARK: KEY, and the screen it brings: waited for to change if
+# the screen before showed MARK (grep -E: "more" to scroll to that way).
+moved() { [ "$(screen)" != "$1" ]; }
+press() {
+	local before
+	before=$(screen)
+	T send-keys -t ui "$1"
+	! grep -qE -- "$2" <<<"$before" || wait_until moved "$before"
+}
+# pages KEY N: the screen, then after each of N presses of KEY (PgDn).
 pages() {
 	screen
 	for _ in $(seq "$2"); do
-		T send-keys -t ui "$1"
-		sleep 0.3
+		press "$1" '▼ [0-9]+ more'
 		screen
 	done
 }
@@ -42,9 +50,13 @@ T send-keys -t ui F1
 wait_screen 'Keys \(Up/Down/PgUp/PgDn/Home/End scroll, Esc closes\)' 50
 ok $? "F1 opens the help at 80x24"
 # Nothing of the boxes under it shows beside it: the two columns left of
-# the help's frame are blank on every row between the header and the keys.
-screen | sed -n '2,21p' | grep -vqE '^  [╭│╰]'
-[ $? = 1 ]
+# the help's frame are blank on every row between the header and the keys
+# (once the frame is drawn whole).
+alone() {
+	screen | sed -n '2,21p' | grep -vqE '^  [╭│╰]'
+	[ $? = 1 ]
+}
+wait_until alone
 ok $? "the help stands alone: no edge of a box under it beside it"
 pages NPage 6 >"$tmp/help"
 missing=0
@@ -81,9 +93,8 @@ ok $? "the frame says how much lies above"
 # Compare: every figure, by scrolling (End goes to the last).
 T send-keys -t ui 3
 wait_screen 'Compare' 50
-T send-keys -t ui End
-sleep 0.3
-{ screen; T send-keys -t ui Home; sleep 0.3; screen; } >"$tmp/compare"
+press End '▼ [0-9]+ more'
+{ screen; press Home '▲ [0-9]+ more'; screen; } >"$tmp/compare"
 for row in 'Throughput Gbit/s \(receiver\)' 'CPU % \(sender\)' \
 	'Ctx switches /s \(receiver\)' 'CPU per KiB ns \(receiver\)'; do
 	grep -qE "$row" "$tmp/compare"
@@ -94,18 +105,20 @@ done
 T send-keys -t ui 2 F6 F6 F6
 wait_screen 'Runs, by Gbit/s, largest first' 50
 ok $? "F6 sorts the runs by throughput, largest first"
-screen | grep -E '^│ [ *] +[0-9]+ [a-z-]+ [0-9]+ [KM]?i?B x[0-9]' |
-	awk '{ print $9 }' >"$tmp/sorted"
-[ "$(wc -l <"$tmp/sorted")" -gt 5 ] && sort -g -r -c "$tmp/sorted"
+# sorted [-r]: the rows' Gbit/s, as drawn, go down (-r) or up.
+sorted() {
+	screen | grep -E '^│ [ *] +[0-9]+ [a-z-]+ [0-9]+ [KM]?i?B x[0-9]' |
+		awk '{ print $9 }' >"$tmp/sorted"
+	[ "$(wc -l <"$tmp/sorted")" -gt 5 ] && sort -g "$@" -c "$tmp/sorted" 2>/dev/null
+}
+wait_until sorted -r
 ok $? "the rows go down in throughput ($(tr '\n' ' ' <"$tmp/sorted"))"
 T send-keys -t ui I
-wait_screen 'Runs, by Gbit/s, smallest first' 50 &&
-	screen | grep -E '^│ [ *] +[0-9]+ [a-z-]+ [0-9]+ [KM]?i?B x[0-9]' |
-	awk '{ print $9 }' | sort -g -c
+wait_screen 'Runs, by Gbit/s, smallest first' 50 && wait_until sorted
 ok $? "I inverts the order"
 T send-keys -t ui / z e r o Enter
 wait_screen "Runs matching 'zero'" 50 &&
-	! screen | grep -qE '│ +[0-9]+ (one|two)-copy'
+	wait_gone '│ +[0-9]+ (one|two)-copy'
 ok $? "/ filters the runs by name"
 T send-keys -t ui q
 wait_exit && [ "$(cat "$tmp/exit")" = 0 ]
@@ -116,24 +129,33 @@ T kill-server
 start "${utf8[@]}" -- -s zero-copy,one-copy -m 64K -d 3 -o "$tmp/zc.json"
 wait_screen 'Zero-copy so far: the kernel' 60
 # The gauges' column: the box's inside, its lines joined.
-screen | sed -n 's/^.*││ *\(.*[^ ]\) *│$/\1/p' | tr '\n' ' ' >"$tmp/gauges"
-grep -qE 'Zero-copy so far: the kernel copied [0-9.]+(-[0-9]+)?% of [0-9]+ sends \((each flagged|[0-9]+ flags, one per range of sends)\)' "$tmp/gauges"
+zc_whole() {
+	screen | sed -n 's/^.*││ *\(.*[^ ]\) *│$/\1/p' | tr '\n' ' ' >"$tmp/gauges"
+	grep -qE 'Zero-copy so far: the kernel copied [0-9.]+(-[0-9]+)?% of [0-9]+ sends \((each flagged|[0-9]+ flags, one per range of sends)\)' "$tmp/gauges"
+}
+wait_until zc_whole
 ok $? "at 80x24 the zero-copy line is whole ($(grep -oE 'Zero-copy so far: .*sends\)' "$tmp/gauges"))"
 wait_screen 'sweep done: 2 runs' 100
 T send-keys -t ui 5
 wait_screen 'Analysis' 50
-screen | sed -n 's/^│ *\(.*[^ ]\) *│$/\1/p' | tr '\n' ' ' >"$tmp/verdict"
-grep -qE 'zero-copy: the kernel copied [0-9.]+(-[0-9]+)?% of zero-copy sends [^.]*(cost|pay|work)' "$tmp/verdict"
+verdict_whole() {
+	screen | sed -n 's/^│ *\(.*[^ ]\) *│$/\1/p' | tr '\n' ' ' >"$tmp/verdict"
+	grep -qE 'zero-copy: the kernel copied [0-9.]+(-[0-9]+)?% of zero-copy sends [^.]*(cost|pay|work)' "$tmp/verdict"
+}
+wait_until verdict_whole
 ok $? "the analysis gives the zero-copy verdict whole"
 # q from every pane and overlay: here, after the overlays close on Esc.
 T send-keys -t ui x
 wait_screen 'Data path of' 50
 # Every line of a move, wrapped or not, carries the connector down to its ▼.
-screen | sed -n 's/^ *│ \(.*\)│ *$/\1/p' | awk '
-	/^  │ / { moving = 1; moves++; next }
-	/^  ▼/ { moving = 0; next }
-	moving { bad++ }
-	END { exit !(moves >= 2 && !bad) }'
+connected() {
+	screen | sed -n 's/^ *│ \(.*\)│ *$/\1/p' | awk '
+		/^  │ / { moving = 1; moves++; next }
+		/^  ▼/ { moving = 0; next }
+		moving { bad++ }
+		END { exit !(moves >= 2 && !bad) }'
+}
+wait_until connected
 ok $? "at 80x24 the data path's moves keep their connector on every line"
 T send-keys -t ui q
 wait_exit && [ "$(cat "$tmp/exit")" = 0 ]
@@ -189,13 +211,16 @@ T kill-server
 # box says how many do not fit.
 start "${utf8[@]}" -- --mode rr --rx zerocopy -s zero-copy -m 64K
 wait_screen 'Receive so far' 60
-sleep 1
-screen | sed -n 's/^.*││ *\(.*[^ ]\) *│$/\1/p' >"$tmp/gauges"
-missing=
-for g in Throughput Messages CPU 'Ctx switches' 'L1d misses' 'LLC misses' IPC 'Cycles/byt' 'CPU per KiB'; do
-	grep -q "$g" "$tmp/gauges" || missing="$missing $g"
-done
-[ -z "$missing" ] || grep -qE '[0-9]+ more gauges? needs? a taller terminal' "$tmp/gauges"
+# said: every gauge is there, or the box says how many do not fit.
+said() {
+	screen | sed -n 's/^.*││ *\(.*[^ ]\) *│$/\1/p' >"$tmp/gauges"
+	missing=
+	for g in Throughput Messages CPU 'Ctx switches' 'L1d misses' 'LLC misses' IPC 'Cycles/byt' 'CPU per KiB'; do
+		grep -q "$g" "$tmp/gauges" || missing="$missing $g"
+	done
+	[ -z "$missing" ] || grep -qE '[0-9]+ more gauges? needs? a taller terminal' "$tmp/gauges"
+}
+wait_until said
 ok $? "80x24, rr with --rx zerocopy: no gauge missing without a word${missing:+ (missing:$missing)}"
 T send-keys -t ui q
 wait_exit
@@ -205,8 +230,8 @@ T kill-server
 start "${utf8[@]}" -- -s two-copy -m 8K
 wait_screen 'Throughput' 30
 T send-keys -t ui p
-wait_screen 'Presets \(Enter loads' 50
-screen | grep -qE 'quick +[0-9]+ runs, about [0-9]+ s: Every'
+wait_screen 'Presets \(Enter loads' 50 &&
+	wait_screen 'quick +[0-9]+ runs, about [0-9]+ s: Every'
 ok $? "the preset list says how many runs a preset starts, and how long ($(screen | grep -oE 'quick +[0-9]+ runs[^:]*'))"
 T send-keys -t ui Down Down
 T send-keys -t ui Enter
@@ -217,9 +242,10 @@ wait_screen 'preset quick: [3-9] of' 60
 quit_asks 'A sweep runs and [0-9]+ runs? (is|are) not saved: q quits without (it|them), e exports' \
 	"q during a sweep counts the runs not saved and offers e" \
 	"any other key: the sweep goes on"
-wait_screen 'preset quick done: [0-9]+ runs' 90
-screen | grep -qE 'Strategy ◀ two-copy' && screen | grep -qE 'Size +◀ 8 KiB' &&
-	screen | grep -qE 'Duration ◀ continuous'
+# Seven runs of 1.2 s: a loaded machine may take a minute and more.
+wait_screen 'preset quick done: [0-9]+ runs' 900 &&
+	wait_screen 'Strategy ◀ two-copy' && wait_screen 'Size +◀ 8 KiB' &&
+	wait_screen 'Duration ◀ continuous'
 ok $? "after the sweep the controls are two-copy, 8 KiB, continuous again"
 sleep 2
 screen | head -1 | grep -q ' idle' && screen | tr '\n' ' ' | grep -qE '\(Enter +runs +them\)'
@@ -233,8 +259,10 @@ T -f /dev/null new-session -d -s ui -x 80 -y 24 "cd $tmp; env ${utf8[*]} XDG_CON
 sleep 0.5
 T send-keys -t ui "$NIO_TOP -s two-copy -m 4K -o $tmp/z.json" Enter
 wait_screen 'Throughput' 30
-# Past the warm-up: a stop now ends the measured window.
-sleep 1.5
+# Past the warm-up (the header's time no longer says "warming up") and a
+# second into the window: a stop now ends the measured window.
+wait_screen 'run 1: two-copy 4 KiB x1, [0-9]+\.[0-9] s( [^w]|$)'
+sleep 1
 T send-keys -t ui C-z
 wait_screen 'Stopped' 50
 rc=$?
@@ -270,8 +298,10 @@ ok $? "in the runs view, run 1's row is marked stopped"
 wait_for_line '"stopped_s"' 50 "$tmp/z.json"
 jq_true "$tmp/z.json" '.runs[0] | .stopped_s >= 4.5 and .measured_s < 4 and .measured_s > 0.5 and (.intervals | map(select(.warmup | not)) | all(.length_s < 0.5))'
 ok $? "the export: run 1 measured $(jq .runs[0].measured_s "$tmp/z.json") s, stopped $(jq .runs[0].stopped_s "$tmp/z.json") s, no interval spans the stop"
+# no_ui: no nio-top of this test runs (the one the shell started has quit).
+no_ui() { [ -z "$(ours "$(basename "$NIO_TOP")")" ]; }
 T send-keys -t ui q
-sleep 1
+wait_until no_ui
 T kill-server
 
 # Freeze: the screen holds while the runs go on underneath.
@@ -303,8 +333,7 @@ T kill-server
 start "${utf8[@]}" -- -s one-copy,two-copy,zero-copy,one-copy -m 4K -d 1 -w 0 -o "$tmp/n.json"
 wait_screen '│ +2 two-copy 4 KiB x1' 60
 T send-keys -t ui k
-wait_screen 'sweep done: 4 runs' 60
-screen | head -1 | grep -qE '[12] new runs?'
+wait_screen 'sweep done: 4 runs' 60 && wait_screen '[12] new runs?'
 ok $? "with run 1 selected, the header counts the runs that came after ($(screen | head -1 | grep -oE '[0-9]+ new runs?'))"
 T send-keys -t ui End
 wait_gone 'new run' 50
@@ -361,15 +390,15 @@ cat >"$tmp/config/nio-top/settings.json" <<'EOF2'
  "runs": {"sort": "#", "descending": false}}
 EOF2
 start "${utf8[@]}" --
-wait_screen 'Strategy ◀ zero-copy' 30 && screen | grep -qE 'Mode +◀ rr' &&
-	screen | grep -qE 'Size +◀ 64 KiB'
+wait_screen 'Strategy ◀ zero-copy' 30 && wait_screen 'Mode +◀ rr' &&
+	wait_screen 'Size +◀ 64 KiB'
 ok $? "no grid option given: the last controls come back (zero-copy, 64 KiB, rr)"
 T send-keys -t ui q q
 wait_exit
 T kill-server
 start "${utf8[@]}" -- -s one-copy
-wait_screen 'Strategy ◀ one-copy' 30 && screen | grep -qE 'Mode +◀ stream' &&
-	screen | grep -qE 'Size +◀ 16 KiB' && screen | grep -qE 'Threads +◀ 1 '
+wait_screen 'Strategy ◀ one-copy' 30 && wait_screen 'Mode +◀ stream' &&
+	wait_screen 'Size +◀ 16 KiB' && wait_screen 'Threads +◀ 1 '
 ok $? "-s given: the rest is the defaults, not the last session's rr and 64 KiB"
 T send-keys -t ui q q
 wait_exit
@@ -383,8 +412,11 @@ T -f /dev/null new-session -d -s ui -x 120 -y 40 \
 	"cd /; unshare -n sh -c 'ip link set lo up; exec setpriv --reuid=nobody --regid=nogroup --clear-groups env ${utf8[*]} HOME=/nonexistent $NIO_TOP -s one-copy --no-config'; sleep 600"
 wait_screen 'Throughput .*Gbit/s' 40
 # The status line may take two rows for it: read them as one.
-screen | tail -3 | head -2 | tr -s ' \n' ' ' |
-	grep -q 'cannot create a network namespace: .* running over loopback in the current namespace'
+loopback_said() {
+	screen | tail -3 | head -2 | tr -s ' \n' ' ' |
+		grep -q 'cannot create a network namespace: .* running over loopback in the current namespace'
+}
+wait_until loopback_said
 
 ok $? "not root: the status line says why it runs over loopback"
 if [ "$paranoid" -ge 2 ]; then
@@ -395,14 +427,12 @@ else
 	echo "ok $((tap_count += 1)) - # SKIP perf_event_paranoid is $paranoid: this user counts kernel work"
 fi
 T send-keys -t ui q
-sleep 1
+wait_until no_ui
 T kill-server
 
-sleep 0.3
-[ "$(net_snapshot)" = "$before" ]
+wait_until net_is "$before"
 ok $? "no namespace or link left"
-left=$(ours "$(basename "$NIO_TOP")")
-[ -z "$left" ]
-ok $? "no nio-top of this test left running ($left)"
+wait_until no_ui
+ok $? "no nio-top of this test left running ($(ours "$(basename "$NIO_TOP")"))"
 
 done_testing

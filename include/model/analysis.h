@@ -172,6 +172,13 @@ struct analysis {
 #define ANALYSIS_BUSY_STEAL_PCT	   5.0
 #define ANALYSIS_BUSY_OUTSIDE_CPUS 0.5
 
+/*
+ * The runs of results[0 .. count) measured on a busy host, numbered from 1,
+ * as struct analysis' busy_why says them ("" if none).
+ */
+void analysis_busy_why(const struct run_result *results, size_t count,
+		       char *out, size_t size);
+
 /* runs[i] is analysis_run_read() of results[i]. */
 int analysis_build(const struct run_result *results,
 		   const struct analysis_run *runs, size_t count,

@@ -659,11 +659,13 @@ static int build_points(struct analysis *a, const struct run_result *results,
 }
 
 /* Names the runs whose host was busy: steal, or other processes' CPU. */
-static void busy_why(struct analysis *a, const struct run_result *results,
-		     size_t count)
+void analysis_busy_why(const struct run_result *results, size_t count,
+		       char *out, size_t size)
 {
 	size_t len = 0, named = 0, more = 0;
 
+	if (size)
+		out[0] = '\0';
 	for (size_t i = 0; i < count; i++) {
 		const struct run_host_load *h = &results[i].host_load;
 		bool steal = h->steal_pct >= ANALYSIS_BUSY_STEAL_PCT;
@@ -684,17 +686,15 @@ static void busy_why(struct analysis *a, const struct run_result *results,
 				 "%.2f CPUs of other processes",
 				 h->outside_cpus);
 		/* Room left for " and N more". */
-		if (len + strlen(item) + 16 >= sizeof(a->busy_why)) {
+		if (len + strlen(item) + 16 >= size) {
 			more++;
 			continue;
 		}
-		len += (size_t)snprintf(a->busy_why + len,
-					sizeof(a->busy_why) - len, "%s", item);
+		len += (size_t)snprintf(out + len, size - len, "%s", item);
 		named++;
 	}
 	if (more)
-		snprintf(a->busy_why + len, sizeof(a->busy_why) - len,
-			 " and %zu more", more);
+		snprintf(out + len, size - len, " and %zu more", more);
 }
 
 /*
@@ -790,7 +790,7 @@ int analysis_build(const struct run_result *results,
 			r = add_crossovers(a, results, p->mode, p->threads);
 	}
 	zerocopy_why(a, results, count);
-	busy_why(a, results, count);
+	analysis_busy_why(results, count, a->busy_why, sizeof(a->busy_why));
 	user_space_why(a, results, count);
 	counters_why(a, results, count);
 	return r;

@@ -648,11 +648,20 @@ static void text_context(const struct diff *d, const struct diff_text *t)
 		    old->valuestring ? old->valuestring : "(none)",
 		    new->valuestring ? new->valuestring : "(none)");
 	}
-	for (int k = 0; k < 2; k++)
-		if (d->side[k].context->analysis.busy_why[0])
+	/*
+	 * Each side's own runs, numbered as its file numbers them: with
+	 * --load OLD NEW the old side's session analyses the new runs too.
+	 */
+	for (int k = 0; k < 2; k++) {
+		const struct diff_side *side = &d->side[k];
+		char busy[sizeof(side->context->analysis.busy_why)];
+
+		analysis_busy_why(side->runs->results + side->first,
+				  side->count, busy, sizeof(busy));
+		if (busy[0])
 			say(t, "%s measured on a busy host: %s",
-			    k ? "new" : "old",
-			    d->side[k].context->analysis.busy_why);
+			    k ? "new" : "old", busy);
+	}
 }
 
 /* text, then spaces to width columns (a UTF-8 character is one). */
