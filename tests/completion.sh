@@ -35,7 +35,7 @@ got=$(NIO_TOP_PRESETS="$NIO_TOP_SOURCE/presets" complete_words -p la)
 ok $? "-p completes a preset's name from its folder ($got)"
 
 # Every option --help lists, in each shell's script.
-options=$("$NIO_TOP" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+options=$("$NIO_TOP" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
 for shell in bash zsh fish; do
 	out=$("$NIO_TOP" --completion $shell) || {
 		ok 1 "--completion $shell"

@@ -19,7 +19,7 @@ ok $? "the sysctls as the kernel has them ($(jq -c '.environment.sysctl | with_e
 # A new namespace takes the congestion control of the host's.
 jq_true "$out" '.environment.sysctl["net.ipv4.tcp_congestion_control"] | type == "string" and length > 0'
 ok $? "the senders' congestion control ($(jq -r '.environment.sysctl["net.ipv4.tcp_congestion_control"]' "$out"), the host's $cc)"
-jq_true "$out" '.environment.links | .senders.name == "nio0" and .receivers.name == "nio1" and .senders.mtu == 1500 and .senders.qdisc == "noqueue" and .senders.features.tso and .senders.features.sg and .senders.gso_max_size > 0 and .senders.tso_max_size > 0'
+jq_true "$out" '.environment.links | .senders.name == "nio0" and .receivers.name == "nio1" and .senders.mtu == 1500 and .senders.qdisc == "noqueue" and .senders.features.tso and .senders.features.sg and .senders.gso_ipv4_max_size > 0 and .senders.tso_max_size > 0'
 ok $? "the veth as built: names, MTU, qdisc, offloads, sizes ($(jq -c .environment.links.senders "$out"))"
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 jq_true "$out" '.environment.transparent_hugepages == ("'"$thp"'" | if . == "" then null else . end) and .environment.cmdline == "'"$(tr -s ' \n' '  ' </proc/cmdline | sed 's/ $//' | sed 's/"/\\"/g')"'"'

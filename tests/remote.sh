@@ -98,10 +98,10 @@ for way in "" --reverse; do
 		length == 2 and all(.congestion == "reno"))'
 	ok $? "--rx copy,uring --sndbuf --rcvbuf --congestion ${way:-(the agent receives)}: clean, this host's end read back ($(jq -c '[.runs[].uring_rx.requests]' "$tmp/rxu.json"))"
 done
-err=$(client --batch -s one-copy -m 64K -d 0.3 -w 0.1 --gso-max-size 185000 \
+err=$(client --batch -s one-copy -m 64K -d 0.3 -w 0.1 --gso-ipv4-max-size 185000 \
 	2>&1 >/dev/null)
 [[ "$err" == *"over two hosts the links are the hosts' own"* ]]
-ok $? "--gso-max-size over two hosts: refused, with the reason"
+ok $? "--gso-ipv4-max-size over two hosts: refused, with the reason"
 client --batch -s one-copy -m 4K -d 0.3 -w 0.1 --mode rr -o "$tmp/rr.json" \
 	>/dev/null 2>&1
 ok $? "rr over two hosts completes"

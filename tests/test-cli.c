@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonfile.h"
 #include "options.h"
+#include "plan.h"
 #include "tap.h"
 #include "units.h"
 
@@ -278,6 +280,117 @@ static void test_controls(void)
 	   "the controls read become the options, given; the rest stay");
 }
 
+/* A JSON text as cJSON (the test's own, well formed). */
+static cJSON *json_of(const char *text)
+{
+	cJSON *j = cJSON_Parse(text);
+
+	if (!j)
+		abort();
+	return j;
+}
+
+/*
+ * BIG TCP's sizes are named as the kernel names them (gso_ipv4_max_size),
+ * and read under their former names too, from the command line, presets,
+ * a run's settings in a file and the explorer's settings; written only new.
+ */
+static void test_former_names(void)
+{
+	struct options o;
+	struct run_config c = {0};
+	char events[COUNTERS_MAX][48], *cause = NULL, *text;
+	unsigned int event_count;
+	bool read[OPTIONS_MAX] = {false};
+	cJSON *j;
+	int r;
+
+	r = parse(&o, &cause, 5, "--gso-ipv4-max-size", "0,185000",
+		  "--gro-ipv4-max-size", "185000");
+	ok(r == 0 && o.gso_size_count == 2 && o.gso_sizes[1] == 185000 &&
+		   o.run.gro_max_size == 185000 &&
+		   options_given(&o, "gso-ipv4-max-size"),
+	   "--gso-ipv4-max-size 0,185000 --gro-ipv4-max-size 185000 (%s)",
+	   cause ? cause : "ok");
+	free(cause);
+	r = parse(&o, &cause, 5, "--gso-max-size", "0,185000", "--gro-max-size",
+		  "185000");
+	ok(r == 0 && o.gso_size_count == 2 && o.gso_sizes[1] == 185000 &&
+		   o.run.gro_max_size == 185000 &&
+		   options_given(&o, "gso-ipv4-max-size"),
+	   "their former names, --gso-max-size and --gro-max-size, set the "
+	   "same (%s)",
+	   cause ? cause : "ok");
+	free(cause);
+
+	options_defaults(&o);
+	j = json_of("{\"format\": \"nio-top-preset\", \"version\": 1, "
+		    "\"topology\": {\"gso_max_size\": [185000], "
+		    "\"gro_max_size\": 185000}}");
+	r = options_from_preset(j, "old.json", &o, &cause);
+	ok(r == 0 && o.gso_sizes[0] == 185000 && o.run.gro_max_size == 185000 &&
+		   !o.warnings,
+	   "a preset's topology.gso_max_size and gro_max_size read, no "
+	   "warning (%s)",
+	   cause	? cause
+	   : o.warnings ? o.warnings
+			: "ok");
+	free(cause);
+	cause = NULL;
+	cJSON_Delete(j);
+	j = options_to_preset(&o);
+	text = cJSON_PrintUnformatted(j);
+	ok(text && strstr(text, "\"gso_ipv4_max_size\":[185000]") &&
+		   strstr(text, "\"gro_ipv4_max_size\":185000") &&
+		   !strstr(text, "\"gso_max_size\"") &&
+		   !strstr(text, "\"gro_max_size\""),
+	   "a preset is written with the new keys only");
+	free(text);
+	cJSON_Delete(j);
+	free(o.warnings);
+
+	c = plan_point(&o, &(struct run_config){0});
+	j = cJSON_CreateObject();
+	options_run_to_json(&c, j);
+	ok(cJSON_GetObjectItem(j, "gso_ipv4_max_size") &&
+		   cJSON_GetObjectItem(j, "gro_ipv4_max_size") &&
+		   !cJSON_GetObjectItem(j, "gso_max_size") &&
+		   !cJSON_GetObjectItem(j, "gro_max_size"),
+	   "a run's settings are written with the new keys only");
+	cJSON_DeleteItemFromObject(j, "gso_ipv4_max_size");
+	cJSON_DeleteItemFromObject(j, "gro_ipv4_max_size");
+	cJSON_AddNumberToObject(j, "gso_max_size", 131072);
+	cJSON_AddNumberToObject(j, "gro_max_size", 262144);
+	/* As a file holds it: 64-bit counts are read from their text. */
+	text = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	j = NULL;
+	if (jsonfile_parse("run", text, strlen(text), &j, &cause) < 0)
+		abort();
+	free(text);
+	memset(&c.settings, 0, sizeof(c.settings));
+	r = options_run_from_json(j, "runs[0]", CODEC_FILE, true, &c, events,
+				  &event_count, &cause);
+	ok(r == 0 && c.settings.gso_max_size == 131072 &&
+		   c.settings.gro_max_size == 262144,
+	   "an export's run with the former keys reads them (%s)",
+	   cause ? cause : "ok");
+	free(cause);
+	r = options_run_from_json(j, "run", CODEC_STRICT, true, &c, events,
+				  &event_count, &cause);
+	ok(r < 0 && cause && strstr(cause, "gso_ipv4_max_size"),
+	   "the protocol (strict) wants the new key: %s", cause);
+	free(cause);
+	cJSON_Delete(j);
+
+	j = json_of("{\"gso_max_size\": 262144}");
+	memset(&c, 0, sizeof(c));
+	options_controls_from_json(j, &c, read);
+	ok(c.settings.gso_max_size == 262144,
+	   "the explorer's settings from before read their GSO size");
+	cJSON_Delete(j);
+}
+
 static void test_step_text(void)
 {
 	char said[128];
@@ -302,6 +415,7 @@ int main(void)
 	test_good();
 	test_bad();
 	test_controls();
+	test_former_names();
 	test_step_text();
 	return tap_done();
 }

@@ -14,6 +14,7 @@
 #include "run.h"
 #include "sampler.h"
 #include "tap.h"
+#include "topo.h"
 
 /* obj printed and parsed again, as a file or a message would be. */
 static cJSON *again(cJSON *obj)
@@ -266,11 +267,49 @@ static void test_summary(void)
 	cJSON_Delete(json);
 }
 
+/*
+ * A link's BIG TCP sizes are written as the kernel names them, and an
+ * export from before, which named them gso_max_size and gro_max_size, reads.
+ */
+static void test_renamed(void)
+{
+	struct topo_stack s = {.gso_max_size = 185000,
+			       .gro_max_size = 131072,
+			       .tso_max_size = 524280,
+			       .gro = true},
+			  back = {0};
+	static const char *const before =
+		"{\"gso_max_size\": 185000, \"gro_max_size\": 131072, "
+		"\"tso_max_size\": 524280, \"gro\": true}";
+	cJSON *json = codec_object(&topo_stack_record, &s);
+	char *cause = NULL;
+	int r;
+
+	ok(cJSON_GetObjectItem(json, "gso_ipv4_max_size") &&
+		   cJSON_GetObjectItem(json, "gro_ipv4_max_size") &&
+		   !cJSON_GetObjectItem(json, "gso_max_size") &&
+		   !cJSON_GetObjectItem(json, "gro_max_size"),
+	   "a link's sizes are written as gso_ipv4_max_size and "
+	   "gro_ipv4_max_size");
+	cJSON_Delete(json);
+	r = read_text_as(&topo_stack_record, before, &back, CODEC_FILE, &cause);
+	ok(r == 0 && back.gso_max_size == 185000 &&
+		   back.gro_max_size == 131072 && back.tso_max_size == 524280 &&
+		   back.gro,
+	   "an export's former keys read (%s)", cause ? cause : "ok");
+	free(cause);
+	r = read_text_as(&topo_stack_record, before, &back, CODEC_STRICT,
+			 &cause);
+	ok(r < 0 && cause, "the protocol wants the new ones: %s", cause);
+	free(cause);
+}
+
 int main(void)
 {
 	test_totals();
 	test_counter_value();
 	test_metrics_and_hist();
 	test_summary();
+	test_renamed();
 	return tap_done();
 }

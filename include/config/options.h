@@ -167,6 +167,18 @@ struct option_control {
 	double toggle;	  /* Enter: 0 and this; 0: Enter runs it again */
 };
 
+/*
+ * The names a row had before, still read -- on the command line, in presets
+ * and in a run's settings in files (exports, the explorer's settings) -- so
+ * that what an older nio-top wrote opens; never written, listed or
+ * completed.  A member may be NULL: that name did not change.
+ */
+struct option_alias {
+	const char *name;    /* --name */
+	const char *key;     /* the preset key */
+	const char *run_key; /* the key in a run */
+};
+
 struct option_row {
 	const char *name;    /* --name, or NULL: a preset key only */
 	char letter;	     /* -x, or 0 */
@@ -184,14 +196,24 @@ struct option_row {
 	unsigned int flags;
 	const char *help;
 	const struct option_control *control; /* OPTION_RUN rows only */
+	const struct option_alias *was;	      /* its former names, or NULL */
 };
 
 extern const struct option_row option_rows[];
 extern const size_t option_row_count;
 
-/* The row of --name, or of preset key (NULL if none). */
+/*
+ * The row of --name, or of preset key (NULL if none); options_by_key()
+ * finds a row by its former key too (struct option_alias).
+ */
 const struct option_row *options_by_name(const char *name);
 const struct option_row *options_by_key(const char *key);
+/*
+ * A run's value of row in from: under its run key, or in a file (file
+ * true) under its former one; NULL if neither is there.
+ */
+const cJSON *options_run_item(const cJSON *from, const struct option_row *row,
+			      bool file);
 /* Whether --name was given (or set as if it were). */
 bool options_given(const struct options *o, const char *name);
 void options_set_given(struct options *o, const char *name);

@@ -37,6 +37,11 @@ struct record_field {
 	size_t size;		  /* RECORD_TEXT: the buffer's */
 	const char *const *names; /* RECORD_ENUM: NULL-terminated */
 	bool optional;		  /* newer than files that may lack it */
+	/*
+	 * The key it had before, read from files (exports) that lack key,
+	 * never written; NULL: none.
+	 */
+	const char *was;
 };
 
 struct record {
@@ -49,6 +54,12 @@ struct record {
 	{                                                                      \
 		.key = name, .kind = record_kind,                              \
 		.offset = offsetof(type, member)                               \
+	}
+/* A field once written under another key, which files may still hold. */
+#define RECORD_FIELD_WAS(name, former, record_kind, type, member)              \
+	{                                                                      \
+		.key = name, .kind = record_kind,                              \
+		.offset = offsetof(type, member), .was = former                \
 	}
 #define RECORD_TEXT_FIELD(name, type, member)                                  \
 	{                                                                      \

@@ -92,7 +92,9 @@ struct run_settings {
 	char congestion[16];	/* TCP_CONGESTION, both */
 	/*
 	 * The links' own knobs (topo.h), on a network nio-top makes, for
-	 * the run only; 0: as built.  BIG TCP's IPv4 sizes, and GRO.
+	 * the run only; 0: as built.  BIG TCP's IPv4 sizes
+	 * (IFLA_GSO_IPV4_MAX_SIZE, IFLA_GRO_IPV4_MAX_SIZE: --gso-ipv4-max-size
+	 * and --gro-ipv4-max-size), and GRO.
 	 */
 	unsigned int gso_max_size;
 	unsigned int gro_max_size;
@@ -137,8 +139,8 @@ static inline bool settings_stack_equal(const struct settings_stack *a,
 }
 
 /*
- * The knobs set, as a label's tail: " gso 185000 GRO on busy-poll 50us";
- * "" where all are as built.
+ * The knobs set, as a label's tail: " gso-ipv4 185000 GRO on busy-poll
+ * 50us"; "" where all are as built.
  */
 void settings_stack_tag(const struct settings_stack *k, char *out, size_t size);
 

@@ -99,6 +99,11 @@ int topo_probe_qdisc(const struct topo *topo, const char *kind, char **cause);
  * the most the device takes, and whether GRO is on.
  */
 struct topo_stack {
+	/*
+	 * IFLA_GSO_IPV4_MAX_SIZE and IFLA_GRO_IPV4_MAX_SIZE, not the
+	 * IFLA_GSO_MAX_SIZE that `ip -d link` before iproute2 6.3 prints:
+	 * gso_ipv4_max_size and gro_ipv4_max_size in files.
+	 */
 	unsigned int gso_max_size;
 	unsigned int gro_max_size;
 	unsigned int tso_max_size;

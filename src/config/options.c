@@ -492,10 +492,10 @@ const struct option_row option_rows[] = {
 	 .min = 0,
 	 .max = 100,
 	 .help = "netem loss on the senders' side, % (needs sch_netem)"},
-	{.name = "gso-max-size",
+	{.name = "gso-ipv4-max-size",
 	 .arg = "LIST",
-	 .key = "topology.gso_max_size",
-	 .run_key = "gso_max_size",
+	 .key = "topology.gso_ipv4_max_size",
+	 .run_key = "gso_ipv4_max_size",
 	 .type = OPTION_COUNTS,
 	 .offset = O(gso_sizes),
 	 .count_offset = O(gso_size_count),
@@ -507,13 +507,16 @@ const struct option_row option_rows[] = {
 		 "bytes, a grid dimension (0,185000: as built and BIG) "
 		 "(IFLA_GSO_IPV4_MAX_SIZE, Linux 6.3 and later; above 65536, "
 		 "TCP builds and hands over segments that large); 0: as built",
-	 .control = &(const struct option_control){.label = "GSO size",
+	 .control = &(const struct option_control){.label = "GSO IPv4",
 						   STEPS(gso_steps),
-						   .zero = "as-built"}},
-	{.name = "gro-max-size",
+						   .zero = "as-built"},
+	 .was = &(const struct option_alias){"gso-max-size",
+					     "topology.gso_max_size",
+					     "gso_max_size"}},
+	{.name = "gro-ipv4-max-size",
 	 .arg = "N",
-	 .key = "topology.gro_max_size",
-	 .run_key = "gro_max_size",
+	 .key = "topology.gro_ipv4_max_size",
+	 .run_key = "gro_ipv4_max_size",
 	 .type = OPTION_UINT,
 	 .offset = O(run.gro_max_size),
 	 .run_offset = R(settings.gro_max_size),
@@ -522,7 +525,10 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "BIG TCP: the IPv4 GRO size of nio-top's links for the run, "
 		 "bytes (IFLA_GRO_IPV4_MAX_SIZE, Linux 6.3 and later; it "
-		 "matters where GRO merges, --gro on); 0: as built"},
+		 "matters where GRO merges, --gro on); 0: as built",
+	 .was = &(const struct option_alias){"gro-max-size",
+					     "topology.gro_max_size",
+					     "gro_max_size"}},
 	{.name = "gro",
 	 .arg = "LIST",
 	 .key = "topology.gro",
@@ -700,7 +706,23 @@ const struct option_row *options_by_key(const char *key)
 	for (size_t i = 0; i < option_row_count; i++)
 		if (option_rows[i].key && strcmp(option_rows[i].key, key) == 0)
 			return &option_rows[i];
+	for (size_t i = 0; i < option_row_count; i++)
+		if (option_rows[i].was && option_rows[i].was->key &&
+		    strcmp(option_rows[i].was->key, key) == 0)
+			return &option_rows[i];
 	return NULL;
+}
+
+const cJSON *options_run_item(const cJSON *from, const struct option_row *row,
+			      bool file)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(from,
+							     row->run_key);
+
+	if (!item && file && row->was && row->was->run_key)
+		item = cJSON_GetObjectItemCaseSensitive(from,
+							row->was->run_key);
+	return item;
 }
 
 bool options_given(const struct options *o, const char *name)

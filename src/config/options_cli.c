@@ -197,7 +197,8 @@ static int parse_pass(int argc, char **argv, const struct option *longs,
 
 int options_parse(int argc, char **argv, struct options *o, char **cause)
 {
-	struct option longs[OPTIONS_MAX + 1];
+	/* Each row's name, and its former one (read still). */
+	struct option longs[2 * OPTIONS_MAX + 1];
 	char shorts[2 * OPTIONS_MAX + 2] = ":";
 	size_t n = 1, k = 0;
 	int r = 0;
@@ -207,14 +208,21 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 	memset(longs, 0, sizeof(longs));
 	for (size_t i = 0; i < option_row_count; i++) {
 		const struct option_row *row = &option_rows[i];
+		int has_arg = row->arg ? required_argument : no_argument;
 
 		if (!row->name)
 			continue;
 		longs[k++] = (struct option){
 			.name = row->name,
-			.has_arg = row->arg ? required_argument : no_argument,
+			.has_arg = has_arg,
 			.val = 256 + (int)i,
 		};
+		if (row->was && row->was->name)
+			longs[k++] = (struct option){
+				.name = row->was->name,
+				.has_arg = has_arg,
+				.val = 256 + (int)i,
+			};
 		if (row->letter) {
 			shorts[n++] = row->letter;
 			if (row->arg)

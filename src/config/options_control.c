@@ -189,8 +189,8 @@ void options_controls_from_json(const cJSON *from, struct run_config *c,
 {
 	for (size_t k = 0; k < options_control_count(); k++) {
 		const struct option_row *row = options_control_at(k);
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(from,
-								  row->run_key);
+		/* Settings an older nio-top kept: its names too. */
+		const cJSON *v = options_run_item(from, row, true);
 		char *cause = NULL;
 
 		/* A value that no longer fits is left out, said nowhere. */

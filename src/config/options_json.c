@@ -212,6 +212,27 @@ static cJSON *schema_properties(cJSON *schema)
 	return props ? props : cJSON_AddObjectToObject(schema, "properties");
 }
 
+/* Adds schema s at key ("topology.mtu") of props, its group made as needed. */
+static void schema_add(cJSON *props, const char *key, cJSON *s)
+{
+	const char *dot = strchr(key, '.');
+	cJSON *into = props;
+
+	if (dot) {
+		char group[64];
+		cJSON *g;
+
+		snprintf(group, sizeof(group), "%.*s", (int)(dot - key), key);
+		g = cJSON_GetObjectItemCaseSensitive(props, group);
+		if (!g) {
+			g = cJSON_AddObjectToObject(props, group);
+			cJSON_AddStringToObject(g, "type", "object");
+		}
+		into = schema_properties(g);
+	}
+	cJSON_AddItemToObject(into, dot ? dot + 1 : key, s);
+}
+
 cJSON *options_schema(void)
 {
 	cJSON *root = cJSON_CreateObject(), *props, *s;
@@ -235,26 +256,21 @@ cJSON *options_schema(void)
 				"the preset format's version: 1");
 	for (size_t i = 0; i < option_row_count; i++) {
 		const struct option_row *row = &option_rows[i];
-		const char *dot = row->key ? strchr(row->key, '.') : NULL;
-		cJSON *into = props;
+		char former[160];
 
 		if (!row->key)
 			continue;
-		if (dot) {
-			char group[64];
-			cJSON *g;
-
-			snprintf(group, sizeof(group), "%.*s",
-				 (int)(dot - row->key), row->key);
-			g = cJSON_GetObjectItemCaseSensitive(props, group);
-			if (!g) {
-				g = cJSON_AddObjectToObject(props, group);
-				cJSON_AddStringToObject(g, "type", "object");
-			}
-			into = schema_properties(g);
-		}
-		cJSON_AddItemToObject(into, dot ? dot + 1 : row->key,
-				      schema_of(row));
+		schema_add(props, row->key, schema_of(row));
+		if (!row->was || !row->was->key)
+			continue;
+		/* Read still, written never: valid, and said to be old. */
+		s = schema_of(row);
+		snprintf(former, sizeof(former),
+			 "the former name of %s, read still", row->key);
+		cJSON_ReplaceItemInObjectCaseSensitive(
+			s, "description", cJSON_CreateString(former));
+		cJSON_AddTrueToObject(s, "deprecated");
+		schema_add(props, row->was->key, s);
 	}
 	return root;
 }
@@ -311,6 +327,11 @@ void options_man_keys(FILE *out)
 		fprintf(out, ".It Li %s\n%c%s.\n", row->key,
 			toupper((unsigned char)row->help[0]), row->help + 1);
 		man_type(out, row);
+		if (row->was && row->was->key)
+			fprintf(out,
+				"Read also under its former name\n.Li %s ,\n"
+				"which older presets use.\n",
+				row->was->key);
 	}
 }
 
@@ -372,7 +393,7 @@ int options_run_from_json(const cJSON *from, const char *path,
 		if (!(row->flags & OPTION_RUN))
 			continue;
 		snprintf(where, sizeof(where), "%s.%s", path, row->run_key);
-		item = cJSON_GetObjectItemCaseSensitive(from, row->run_key);
+		item = options_run_item(from, row, mode == CODEC_FILE);
 		if (!item) {
 			/* A file older than the setting keeps the session's. */
 			if (mode == CODEC_FILE)

@@ -23,7 +23,7 @@ static const struct {
 	{"mode", "modes"},
 	{"rx", "receive sides"},
 	{"gro", "GRO settings"},
-	{"gso-max-size", "GSO sizes"},
+	{"gso-ipv4-max-size", "GSO sizes"},
 	{"busy-poll", "busy-poll settings"},
 	{"strategy", "strategies"},
 	{"msg-size", "sizes"},

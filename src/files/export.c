@@ -245,8 +245,8 @@ static cJSON *export_stack(const struct settings_stack *k)
 {
 	cJSON *obj = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(obj, "gso_max_size", k->gso_max_size);
-	cJSON_AddNumberToObject(obj, "gro_max_size", k->gro_max_size);
+	cJSON_AddNumberToObject(obj, "gso_ipv4_max_size", k->gso_max_size);
+	cJSON_AddNumberToObject(obj, "gro_ipv4_max_size", k->gro_max_size);
 	cJSON_AddStringToObject(obj, "gro", gro_mode_names[k->gro]);
 	cJSON_AddNumberToObject(obj, "busy_poll_us", k->busy_poll);
 	return obj;

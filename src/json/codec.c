@@ -408,7 +408,8 @@ bool codec_has_key(const struct record *rec, const char *key)
 
 /*
  * Reads rec's fields of from into obj, or only checks them when obj is NULL;
- * a field marked optional may be missing if lacking_optional says so.
+ * with lacking_optional (a file), a field marked optional may be missing
+ * and one renamed is read under the key it had.
  */
 static int read_fields(const struct record *rec, const cJSON *from, void *obj,
 		       const char *path, bool lacking_optional, char **cause)
@@ -425,6 +426,9 @@ static int read_fields(const struct record *rec, const cJSON *from, void *obj,
 			continue;
 		}
 		item = item_at(from, f->key, &null_group);
+		/* A file from before the key was renamed. */
+		if (!item && !null_group && lacking_optional && f->was)
+			item = item_at(from, f->was, &null_group);
 		if (null_group)
 			continue;
 		if (!item) {

@@ -993,17 +993,18 @@ static void decide_hint(const struct analysis_crossover *c, bool whole,
 	}
 }
 
-/* The one knob s sets apart from other, as s has it: "gso 185000". */
+/* The one knob s sets apart from other, as s has it: "gso-ipv4 185000". */
 static void knob_text(const struct settings_stack *s,
 		      const struct settings_stack *other, char *out,
 		      size_t size)
 {
 	if (s->gso_max_size != other->gso_max_size)
-		snprintf(out, size, s->gso_max_size ? "gso %u" : "gso as built",
+		snprintf(out, size,
+			 s->gso_max_size ? "gso-ipv4 %u" : "gso-ipv4 as built",
 			 s->gso_max_size);
 	else if (s->gro_max_size != other->gro_max_size)
 		snprintf(out, size,
-			 s->gro_max_size ? "gro-size %u" : "gro-size as built",
+			 s->gro_max_size ? "gro-ipv4 %u" : "gro-ipv4 as built",
 			 s->gro_max_size);
 	else if (s->gro != other->gro)
 		snprintf(out, size, "GRO %s",
@@ -1016,9 +1017,9 @@ static void knob_text(const struct settings_stack *s,
 }
 
 /*
- * Who is compared with whom ("one-copy with gso 185000", "one-copy with
- * gso as built"), and the head: mode, flows, receive side and the knobs
- * both share ("stream, 1 flow, rx uring, gro-size 185000:").
+ * Who is compared with whom ("one-copy with gso-ipv4 185000", "one-copy
+ * with gso-ipv4 as built"), and the head: mode, flows, receive side and the
+ * knobs both share ("stream, 1 flow, rx uring, gro-ipv4 185000:").
  */
 static void crossover_names(const struct analysis_crossover *c,
 			    char strategy[96], char versus[96], char head[192])

@@ -20,7 +20,7 @@ void ui_result_cell(const struct run_result *r, const struct ui_metric *m,
 
 /*
  * "one-copy 16 KiB x1", then the receive side other than copy (" rx-zc")
- * and the knobs set (" gso 185000 GRO on").
+ * and the knobs set (" gso-ipv4 185000 GRO on").
  */
 void ui_result_label(const struct run_result *r, char *out, size_t size);
 /*

@@ -359,7 +359,8 @@ static int run_stack(struct run *run, char **cause)
 	    !run->stack_before[0].gso_max_size) {
 		uname(&uts);
 		if (asprintf(cause,
-			     "--gso-max-size and --gro-max-size need Linux "
+			     "--gso-ipv4-max-size and --gro-ipv4-max-size need "
+			     "Linux "
 			     "6.3 or later (BIG TCP for IPv4: "
 			     "IFLA_GSO_IPV4_MAX_SIZE); this is Linux %s",
 			     uts.release) < 0)
@@ -371,7 +372,8 @@ static int run_stack(struct run *run, char **cause)
 		    run->stack_before[i].tso_max_size) {
 			if (asprintf(
 				    cause,
-				    "--gso-max-size %u: the link takes at most "
+				    "--gso-ipv4-max-size %u: the link takes at "
+				    "most "
 				    "%u (its tso_max_size)",
 				    s->gso_max_size,
 				    run->stack_before[i].tso_max_size) < 0)

@@ -114,10 +114,10 @@ void settings_stack_tag(const struct settings_stack *k, char *out, size_t size)
 
 	out[0] = '\0';
 	if (k->gso_max_size && len < size)
-		len += (size_t)snprintf(out + len, size - len, " gso %u",
+		len += (size_t)snprintf(out + len, size - len, " gso-ipv4 %u",
 					k->gso_max_size);
 	if (k->gro_max_size && len < size)
-		len += (size_t)snprintf(out + len, size - len, " gro-size %u",
+		len += (size_t)snprintf(out + len, size - len, " gro-ipv4 %u",
 					k->gro_max_size);
 	if (k->gro != GRO_DEFAULT && len < size)
 		len += (size_t)snprintf(out + len, size - len, " GRO %s",

@@ -282,13 +282,13 @@ static void compare_unknown_text(const struct compare_unknown *u, size_t i,
 enum compare_knob { KNOB_GSO, KNOB_GRO_SIZE, KNOB_GRO, KNOB_BUSY, KNOBS };
 
 /*
- * Knob k of settings s, in a cell: "gso 185000", or "gso as-built"; false
- * where it is as built.
+ * Knob k of settings s, in a cell: "gso-ipv4 185000", or "gso-ipv4
+ * as-built"; false where it is as built.
  */
 static bool knob_cell(const struct run_settings *s, int k, char *out,
 		      size_t size)
 {
-	static const char *const names[KNOBS] = {"gso", "gro-size", "GRO",
+	static const char *const names[KNOBS] = {"gso-ipv4", "gro-ipv4", "GRO",
 						 "busy-poll"};
 	unsigned int n = k == KNOB_GSO	      ? s->gso_max_size
 			 : k == KNOB_GRO_SIZE ? s->gro_max_size
