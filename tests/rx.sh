@@ -31,8 +31,16 @@ jq_true "$out" '[.runs[] | select(.rx == "uring") | .uring_rx.requests >= 1 and 
 ok $? "uring: requests, completions and buffers given back counted ($(jq -c '[.runs[] | select(.rx == "uring") | .uring_rx]' "$out"))"
 jq_true "$out" '[.runs[] | select(.rx != "uring") | .uring_rx == null] | all'
 ok $? "the other receive sides have no uring_rx block"
-grep -Eq '^    rx uring: [0-9]+ requests? armed, [0-9]+ completions, [0-9]+ buffers given back' "$tmp/ladder.txt"
-ok $? "the table says the uring receiver's counts under its runs"
+# Every request but each flow's first was armed again for a reason the
+# kernel gave by ending the one before: counted, each once.
+rearms='def rearms: .uring_rx | if has("bundle_ended") and has("other_ended")
+		then .ring_empty + .bundle_ended + .other_ended else -1 end;
+	[.runs[] | select(.rx == "uring")]'
+jq_true "$out" "$rearms"' | any(.uring_rx.requests > .threads) and all(.uring_rx.requests - .threads == rearms)'
+ok $? "uring: requests - 1 == the re-arms counted by reason, in runs that re-arm ($(jq -c "$rearms"' | map(.uring_rx | [.requests, .ring_empty, .bundle_ended, .other_ended])' "$out"))"
+grep -Eq '^    rx uring: [0-9]+ requests? armed, [0-9]+ completions, [0-9]+ buffers given back' "$tmp/ladder.txt" &&
+	grep -Eq '^    rx uring: [0-9]+ requests armed, .*; armed again: the ring empty [0-9]+ times?, a bundle took all it peeked [0-9]+ times?' "$tmp/ladder.txt"
+ok $? "the table says the uring receiver's counts under its runs, and why it armed again"
 grep -Eq 'one-copy with MSG_TRUNC receive \(the bound\) vs one-copy with copy receive: .*receiver CPU per KiB 4K [0-9]+ vs [0-9]+ ns' "$tmp/ladder.txt" &&
 	grep -Eq 'one-copy with io_uring receive vs one-copy with copy receive: .*receiver CPU per KiB' "$tmp/ladder.txt"
 ok $? "the analysis pairs each receive side with copy, with the receiver's CPU per KiB"
@@ -70,6 +78,8 @@ for sizes in 64,4K 1M; do
 	ok $? "--rx uring --verify -m $sizes -t 1,2 exits 0"
 	jq_true "$out" '[.runs[] | .rx == "uring" and .error == null and .messages_received > 0 and .integrity.checked == .messages_received and .integrity.corrupt == 0 and .bytes_received == .bytes_sent] | all'
 	ok $? "--rx uring -m $sizes: every message checked, 0 corrupt ($(jq -c '[.runs[] | .integrity.checked]' "$out"))"
+	jq_true "$out" "$rearms"' | all(.uring_rx.requests - .threads == rearms)'
+	ok $? "--rx uring -m $sizes -t 1,2: requests - flows == the re-arms by reason ($(jq -c "$rearms"' | map(.uring_rx | [.requests, .ring_empty, .bundle_ended, .other_ended])' "$out"))"
 done
 
 # A corrupt message is found: sendfile told to rewrite pages unread.

@@ -14,9 +14,12 @@
  * ring runs dry (the receiver is behind, or bytes arrived in many small
  * pieces) the request ends with ENOBUFS; it is armed again once buffers are
  * back, and a message that holds every buffer itself is copied together in
- * a buffer of its own first (counted: assembled).  Requests, completions,
- * buffers given back, dry rings and assembled messages are counted per run,
- * as the send side's requests are.
+ * a buffer of its own first (counted: assembled).  A bundle also ends the
+ * request when it took every buffer it looked at, though the receiver may
+ * have given more back meanwhile.  Requests, completions, buffers given
+ * back, each re-arm by why the request had ended, and assembled messages
+ * are counted per run, as the send side's requests are: every request after
+ * the first has one reason.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -40,6 +43,26 @@ enum {
 	RX_URING_RECYCLED,
 	RX_URING_RING_EMPTY,
 	RX_URING_ASSEMBLED,
+	RX_URING_BUNDLE_ENDED,
+	RX_URING_OTHER_ENDED,
+};
+
+/*
+ * Why the kernel ended a request that is then armed again, each counted
+ * as it is (the counters above, from RX_URING_RING_EMPTY on).
+ */
+enum rx_uring_end {
+	/* No buffer left to take: ENOBUFS, or its last one taken. */
+	END_RING_EMPTY,
+	/*
+	 * A bundle that took every buffer the kernel peeked at ended it
+	 * (REQ_F_BL_EMPTY), with buffers still in the ring: given back after
+	 * the peek, or peeked and left unfilled.
+	 */
+	END_BUNDLE,
+	/* Anything else that ended it with buffers left (a full CQ ring). */
+	END_OTHER,
+	END_REASONS,
 };
 
 /* Kernel 6.10 uAPI that liburing 2.3 (Debian 12) does not define. */
@@ -96,6 +119,7 @@ struct rx_uring {
 	unsigned int spent_len;
 
 	bool armed;
+	enum rx_uring_end end; /* why the last request ended (!armed) */
 	bool ended;
 	int error;
 
@@ -109,7 +133,7 @@ struct rx_uring {
 	uint64_t requests;
 	uint64_t completions;
 	uint64_t recycled;
-	uint64_t exhausted;
+	uint64_t rearmed[END_REASONS]; /* by why the request before ended */
 	uint64_t assembled_count;
 };
 
@@ -282,8 +306,10 @@ static void rx_uring_publish(struct rx_uring *u)
 	flow_stat_set(&c[RX_URING_REQUESTS], u->requests);
 	flow_stat_set(&c[RX_URING_COMPLETIONS], u->completions);
 	flow_stat_set(&c[RX_URING_RECYCLED], u->recycled);
-	flow_stat_set(&c[RX_URING_RING_EMPTY], u->exhausted);
+	flow_stat_set(&c[RX_URING_RING_EMPTY], u->rearmed[END_RING_EMPTY]);
 	flow_stat_set(&c[RX_URING_ASSEMBLED], u->assembled_count);
+	flow_stat_set(&c[RX_URING_BUNDLE_ENDED], u->rearmed[END_BUNDLE]);
+	flow_stat_set(&c[RX_URING_OTHER_ENDED], u->rearmed[END_OTHER]);
 }
 
 static void rx_uring_close(void *rx)
@@ -426,12 +452,15 @@ static int rx_uring_complete(struct rx_uring *u, const struct io_uring_cqe *cqe)
 		bid = u->given_q.len ? u->given[u->given_q.head] : 0;
 	}
 	/*
-	 * The ring ran dry: the request ended with no buffer to take
-	 * (ENOBUFS), or with the bytes of its last one (a bundle).
+	 * Why it ended, if it did and is to be armed again: the ring ran dry
+	 * (no buffer to take, ENOBUFS, or its last one taken), a bundle took
+	 * all it peeked, or the kernel had another reason.
 	 */
-	if (cqe->res == -ENOBUFS ||
-	    (cqe->res > 0 && !u->armed && u->given_q.len == 0))
-		u->exhausted++;
+	if (cqe->res == -ENOBUFS || (cqe->res > 0 && !u->armed))
+		u->end = cqe->res == -ENOBUFS || u->given_q.len == 0
+				 ? END_RING_EMPTY
+			 : u->bundle ? END_BUNDLE
+				     : END_OTHER;
 	else if (cqe->res == 0)
 		u->ended = true;
 	else if (cqe->res < 0) {
@@ -485,7 +514,9 @@ static int rx_uring_more(struct rx_uring *u)
 		sqe->buf_group = GROUP;
 		if (u->bundle)
 			sqe->ioprio |= IORING_RECVSEND_BUNDLE;
-		u->requests++;
+		/* Every request after the first: why the one before ended. */
+		if (u->requests++)
+			u->rearmed[u->end]++;
 		u->armed = true;
 	}
 	do
@@ -588,29 +619,44 @@ static const struct strategy_ops strategy_rx_uring = {
 };
 
 /*
- * Its requests and buffers in words, "1 request armed, 48166 completions,
- * 48421 buffers given back, the ring empty 0 times"; false where no request
- * was armed.
+ * Its requests and buffers in words, and why each request after the first
+ * was armed: "596 requests armed, 1749 completions, 22605 buffers given
+ * back; armed again: the ring empty 594 times, a bundle took all it peeked
+ * 1 time"; false where no request was armed.
  */
 static bool rx_uring_said(const struct rx_side_said *in, char *out, size_t size)
 {
 	const uint64_t *c = in->counter;
-	int n;
+	size_t len;
 
 	if (!c[RX_URING_REQUESTS])
 		return false;
-	n = snprintf(out, size,
-		     "%llu request%s armed, %llu completions, %llu buffers "
-		     "given back, the ring empty %llu time%s",
-		     (unsigned long long)c[RX_URING_REQUESTS],
-		     c[RX_URING_REQUESTS] == 1 ? "" : "s",
-		     (unsigned long long)c[RX_URING_COMPLETIONS],
-		     (unsigned long long)c[RX_URING_RECYCLED],
-		     (unsigned long long)c[RX_URING_RING_EMPTY],
-		     c[RX_URING_RING_EMPTY] == 1 ? "" : "s");
-	if (c[RX_URING_ASSEMBLED] && n > 0 && (size_t)n < size)
-		snprintf(out + n, size - (size_t)n,
-			 ", %llu message%s copied together (%s every buffer)",
+	len = (size_t)snprintf(
+		out, size,
+		"%llu request%s armed, %llu completions, %llu buffers given "
+		"back",
+		(unsigned long long)c[RX_URING_REQUESTS],
+		c[RX_URING_REQUESTS] == 1 ? "" : "s",
+		(unsigned long long)c[RX_URING_COMPLETIONS],
+		(unsigned long long)c[RX_URING_RECYCLED]);
+	if (c[RX_URING_REQUESTS] > 1 && len < size)
+		len += (size_t)snprintf(
+			out + len, size - len,
+			"; armed again: the ring empty %llu time%s, a bundle "
+			"took all it peeked %llu time%s",
+			(unsigned long long)c[RX_URING_RING_EMPTY],
+			c[RX_URING_RING_EMPTY] == 1 ? "" : "s",
+			(unsigned long long)c[RX_URING_BUNDLE_ENDED],
+			c[RX_URING_BUNDLE_ENDED] == 1 ? "" : "s");
+	if (c[RX_URING_OTHER_ENDED] && len < size)
+		len += (size_t)snprintf(
+			out + len, size - len,
+			", ended by the kernel otherwise %llu time%s",
+			(unsigned long long)c[RX_URING_OTHER_ENDED],
+			c[RX_URING_OTHER_ENDED] == 1 ? "" : "s");
+	if (c[RX_URING_ASSEMBLED] && len < size)
+		snprintf(out + len, size - len,
+			 "; %llu message%s copied together (%s every buffer)",
 			 (unsigned long long)c[RX_URING_ASSEMBLED],
 			 c[RX_URING_ASSEMBLED] == 1 ? "" : "s",
 			 c[RX_URING_ASSEMBLED] == 1 ? "it held" : "each held");
@@ -630,6 +676,8 @@ static const struct record_field rx_uring_counters[] = {
 	RX_URING_COUNTER("buffers_recycled", RX_URING_RECYCLED),
 	RX_URING_COUNTER("ring_empty", RX_URING_RING_EMPTY),
 	RX_URING_COUNTER("assembled", RX_URING_ASSEMBLED),
+	RX_URING_COUNTER("bundle_ended", RX_URING_BUNDLE_ENDED),
+	RX_URING_COUNTER("other_ended", RX_URING_OTHER_ENDED),
 };
 static const struct record rx_uring_record = RECORD_OF(rx_uring_counters);
 
