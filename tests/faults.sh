@@ -66,7 +66,7 @@ wait_screen 'run 1: one-copy 16 KiB x2, (0\.[5-9]|[1-3]\.[0-9]) s' &&
 ok $([ "$killed" -ge 1 ]; echo $?) "TUI: ss -K destroyed the receivers' sockets ($killed)"
 wait_screen ': 2 of 2, run 2' 100
 ok $? "TUI: the sweep goes on to run 2"
-wait_screen 'done: 2 runs' 100
+wait_screen 'done: 1 of 2 points complete, 1 failed \(run 1: ' 100
 ok $? "TUI: and finishes it"
 screen | grep -qiE 'reset|abort|pipe'
 ok $? "TUI: the runs table shows the error"

@@ -56,7 +56,7 @@ ui_binary="$tmp/as-nobody $NIO_TOP"
 size=80x24
 start "${utf8[@]}" -- -s two-copy,one-copy -m 16K -d 1.5 -w 0 \
 	--profile-hz 4000 -o "$tmp/u/ui.json"
-wait_screen 'sweep done: 2 runs' 300
+wait_screen 'sweep done: 2 of 2 points complete' 300
 ok $? "80x24: a sweep of two runs as nobody"
 wait_screen '││ tx CPU user space only: ' 200 &&
 	wait_screen '││ rx CPU user space only: ' 200
@@ -97,7 +97,7 @@ T kill-server
 size=120x40
 start "${utf8[@]}" -- -s two-copy,one-copy -m 16K -d 1.5 -w 0 \
 	--profile-hz 4000 -o "$tmp/u/ui.json"
-wait_screen 'sweep done: 2 runs' 300
+wait_screen 'sweep done: 2 of 2 points complete' 300
 ok $? "120x40: a sweep of two runs as nobody"
 wait_screen '││ Sender +user space only: ' 200 &&
 	wait_screen '││ Receiver +user space only: ' 200 &&

@@ -16,7 +16,7 @@ size=80x24
 # Four timed runs of a sweep; then nothing runs until asked.
 start "${utf8[@]}" -- -s one-copy,two-copy,zero-copy,uring -m 4K -d 0.5 -w 0 \
 	--min-measured 0 -o "$tmp/four.json"
-wait_screen 'sweep done: 4 runs' 100
+wait_screen 'sweep done: 4 of 4 points complete' 100
 ok $? "a sweep of four runs ends, idle"
 controls=$(screen | grep -E '│ (Strategy|Size|Threads|Mode|Duration) ')
 

@@ -135,7 +135,7 @@ zc_whole() {
 }
 wait_until zc_whole
 ok $? "at 80x24 the zero-copy line is whole ($(grep -oE 'Zero-copy so far: .*sends\)' "$tmp/gauges"))"
-wait_screen 'sweep done: 2 runs' 100
+wait_screen 'sweep done: 2 of 2 points complete' 100
 T send-keys -t ui 5
 wait_screen 'Analysis' 50
 verdict_whole() {
@@ -243,7 +243,7 @@ quit_asks 'A sweep runs and [0-9]+ runs? (is|are) not saved: q quits without (it
 	"q during a sweep counts the runs not saved and offers e" \
 	"any other key: the sweep goes on"
 # Seven runs of 1.2 s: a loaded machine may take a minute and more.
-wait_screen 'preset quick done: [0-9]+ runs' 900 &&
+wait_screen 'preset quick done: ([0-9]+) of \1 points complete' 900 &&
 	wait_screen 'Strategy ◀ two-copy' && wait_screen 'Size +◀ 8 KiB' &&
 	wait_screen 'Duration ◀ continuous'
 ok $? "after the sweep the controls are two-copy, 8 KiB, continuous again"
@@ -333,7 +333,7 @@ T kill-server
 start "${utf8[@]}" -- -s one-copy,two-copy,zero-copy,one-copy -m 4K -d 1 -w 0 -o "$tmp/n.json"
 wait_screen '│ +2 two-copy 4 KiB x1' 60
 T send-keys -t ui k
-wait_screen 'sweep done: 4 runs' 60 && wait_screen '[12] new runs?'
+wait_screen 'sweep done: 4 of 4 points complete' 60 && wait_screen '[12] new runs?'
 ok $? "with run 1 selected, the header counts the runs that came after ($(screen | head -1 | grep -oE '[0-9]+ new runs?'))"
 T send-keys -t ui End
 wait_gone 'new run' 50

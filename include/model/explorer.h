@@ -59,6 +59,12 @@ struct explorer_point {
  */
 #define EXPLORER_QUIT_GRACE_MS 1000
 
+/*
+ * A sweep runs a point a stop ended (Ctrl-Z, a stall) again, up to this
+ * many runs of it in all, before it goes on without it.
+ */
+#define EXPLORER_SWEEP_TRIES 3
+
 #define EXPLORER_HISTORY_S	60
 #define EXPLORER_WINDOW_MS	500 /* the gauges average over this much */
 #define EXPLORER_SAMPLES	64
@@ -103,6 +109,17 @@ struct explorer {
 		[80]; /* "sweep", or "preset NAME": for the status line */
 	size_t sweep_failed;	 /* runs of the sweep that ended in an error */
 	char sweep_failure[200]; /* the latest: "run 3: flow 1 sender: ..." */
+	/* The run going on is the sweep's (not one it stopped to begin). */
+	bool sweep_run;
+	/*
+	 * The sweep's points: measured whole (complete), or left with no
+	 * such run after EXPLORER_SWEEP_TRIES runs a stop ended (holes);
+	 * the runs made again after a stop, and the current point's tries.
+	 */
+	size_t sweep_complete;
+	size_t sweep_holes;
+	size_t sweep_again;
+	unsigned int sweep_tries;
 
 	/* Presets to load: their names and descriptions, from the folders. */
 	struct preset_entry *presets;

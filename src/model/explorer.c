@@ -73,6 +73,9 @@ static void sweep_cancel(struct explorer *e)
 	free(e->sweep);
 	e->sweep = NULL;
 	e->sweep_count = e->sweep_next = e->sweep_failed = 0;
+	e->sweep_complete = e->sweep_holes = e->sweep_again = 0;
+	e->sweep_tries = 0;
+	e->sweep_run = false;
 }
 
 /*
@@ -85,6 +88,8 @@ static void sweep_begin(struct explorer *e, struct run_config *plan,
 {
 	e->before_sweep = *before;
 	e->sweep = plan;
+	/* The run going on, if any, is the one it stops to begin. */
+	e->sweep_run = false;
 	/* Kept apart from the plan: a frozen screen's copy outlives it. */
 	e->sweep_planned_s = (double)(plan[0].settings.warmup_ms +
 				      plan[0].settings.duration_ms +
@@ -94,6 +99,8 @@ static void sweep_begin(struct explorer *e, struct run_config *plan,
 		e->sweep_planned_s = 0;
 	e->sweep_count = count;
 	e->sweep_next = e->sweep_failed = 0;
+	e->sweep_complete = e->sweep_holes = e->sweep_again = 0;
+	e->sweep_tries = 0;
 	e->sweep_started_ns = clock_now_ns();
 	snprintf(e->sweep_name, sizeof(e->sweep_name), "%s", name);
 }
@@ -539,6 +546,32 @@ uint64_t explorer_deadline_ns(const struct explorer *e)
 	return d;
 }
 
+/*
+ * A sweep's run ended: its point is complete, failed, or -- a stop (Ctrl-Z,
+ * a stall) having ended its window, which leaves it out of the charts and
+ * the analysis -- run again before the sweep goes on, up to
+ * EXPLORER_SWEEP_TRIES runs in all; then it is a hole, counted.
+ */
+static void sweep_point_done(struct explorer *e, const struct run_result *r)
+{
+	if (r->error) {
+		e->sweep_failed++;
+		snprintf(e->sweep_failure, sizeof(e->sweep_failure),
+			 "run %u: %s", e->run_number, r->error);
+	} else if ((r->stopped_s > 0 || r->measured_s <= 0) &&
+		   e->sweep_tries + 1 < EXPLORER_SWEEP_TRIES) {
+		e->sweep_tries++;
+		e->sweep_again++;
+		e->sweep_next--;
+		return;
+	} else if (r->stopped_s > 0 || r->measured_s <= 0) {
+		e->sweep_holes++;
+	} else {
+		e->sweep_complete++;
+	}
+	e->sweep_tries = 0;
+}
+
 static void explorer_finish(struct explorer *e)
 {
 	struct run_result result;
@@ -547,6 +580,10 @@ static void explorer_finish(struct explorer *e)
 	e->run = NULL;
 	e->state = EXPLORER_IDLE;
 	e->live.running = false;
+	/* A run the sweep stopped to begin is none of its points. */
+	if (e->sweep && e->sweep_run && !e->aborted)
+		sweep_point_done(e, &result);
+	e->sweep_run = false;
 	/* Cut short before the warm-up ended, or by a signal: no result. */
 	if (e->aborted || result.measured_s <= 0) {
 		run_result_fini(&result);
@@ -554,11 +591,8 @@ static void explorer_finish(struct explorer *e)
 	}
 	if (result.error) {
 		explorer_say(e, "run %u: %s", e->run_number, result.error);
-		if (e->sweep) {
-			e->sweep_failed++;
-			snprintf(e->sweep_failure, sizeof(e->sweep_failure),
-				 "run %u: %s", e->run_number, result.error);
-		}
+	} else if (result.stopped_s > 0 && e->sweep) {
+		/* The next run says it: it is this point's again, or not. */
 	} else if (result.stopped_s > 0) {
 		explorer_say(e,
 			     "run %u ended at a stop of %.1f s (Ctrl-Z): its "
@@ -580,10 +614,70 @@ static void explorer_finish(struct explorer *e)
 			     e->run_number);
 }
 
+/*
+ * What a sweep could not measure so far, as a sentence's tail: ", 1 failed
+ * (run 3: ...), 1 stopped 3 times" ("" if nothing).
+ */
+static void sweep_misses(const struct explorer *e, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (e->sweep_failed)
+		len += (size_t)snprintf(out, size, ", %zu failed (%s)",
+					e->sweep_failed, e->sweep_failure);
+	if (e->sweep_holes && len < size)
+		snprintf(out + len, size - len, ", %zu stopped %d times",
+			 e->sweep_holes, EXPLORER_SWEEP_TRIES);
+}
+
+/* The sweep's next run, or its end: said on the status line. */
+static void sweep_next(struct explorer *e, uint64_t now_ns)
+{
+	char misses[300];
+
+	sweep_misses(e, misses, sizeof(misses));
+	if (e->sweep_next < e->sweep_count) {
+		struct run_config next = e->sweep[e->sweep_next++];
+
+		/* The controls show what runs. */
+		e->config = next;
+		e->sweep_run_started_ns = now_ns;
+		explorer_start(e, &next);
+		e->sweep_run = e->run != NULL;
+		/* Its place in the sweep, and the run's own number. */
+		if (!e->run) {
+			e->sweep_failed++;
+			snprintf(e->sweep_failure, sizeof(e->sweep_failure),
+				 "%.*s", (int)sizeof(e->sweep_failure) - 1,
+				 e->message);
+		} else if (e->sweep_tries) {
+			explorer_say(e,
+				     "%s: %zu of %zu again, run %u (a stop "
+				     "ended the last run's window; try %u of "
+				     "%d)%s",
+				     e->sweep_name, e->sweep_next,
+				     e->sweep_count, e->run_number,
+				     e->sweep_tries + 1, EXPLORER_SWEEP_TRIES,
+				     misses);
+		} else {
+			explorer_say(e, "%s: %zu of %zu, run %u%s",
+				     e->sweep_name, e->sweep_next,
+				     e->sweep_count, e->run_number, misses);
+		}
+		return;
+	}
+	explorer_say(e,
+		     "%s done: %zu of %zu points complete%s%s; the controls "
+		     "are back as they were (Enter runs them)",
+		     e->sweep_name, e->sweep_complete, e->sweep_count, misses,
+		     e->sweep_again ? ", some run again after a stop" : "");
+	sweep_cancel(e);
+	e->config = e->before_sweep;
+}
+
 void explorer_tick(struct explorer *e, uint64_t now_ns)
 {
-	char failures[256] = "";
-
 	if (e->run && e->quitting && !e->aborted &&
 	    now_ns >= quit_deadline_ns(e) && !run_error(e->run))
 		run_abort(e->run, "quit before its flows drained");
@@ -591,33 +685,11 @@ void explorer_tick(struct explorer *e, uint64_t now_ns)
 		explorer_finish(e);
 	if (e->run || e->quitting)
 		return;
-	/* A sweep goes on past a failed run, and keeps saying so. */
-	if (e->sweep_failed)
-		snprintf(failures, sizeof(failures), ", %zu failed (%s)",
-			 e->sweep_failed, e->sweep_failure);
-	if (e->sweep && e->sweep_next < e->sweep_count) {
-		struct run_config next = e->sweep[e->sweep_next++];
-
-		/* The controls show what runs. */
-		e->config = next;
-		e->sweep_run_started_ns = now_ns;
-		explorer_start(e, &next);
-		/* Its place in the sweep, and the run's own number. */
-		if (e->run)
-			explorer_say(e, "%s: %zu of %zu, run %u%s",
-				     e->sweep_name, e->sweep_next,
-				     e->sweep_count, e->run_number, failures);
-	} else if (e->sweep) {
-		explorer_say(
-			e,
-			"%s done: %zu runs%s; the controls are back as they "
-			"were (Enter runs them)",
-			e->sweep_name, e->sweep_count, failures);
-		sweep_cancel(e);
-		e->config = e->before_sweep;
-	} else if (e->restart) {
+	/* A sweep goes on past a failed run or a hole, and keeps saying so. */
+	if (e->sweep)
+		sweep_next(e, now_ns);
+	else if (e->restart)
 		explorer_start(e, &e->config);
-	}
 }
 
 /* Why event name cannot feed a gauge of this side, or NULL if it can. */

@@ -1,0 +1,38 @@
+#!/bin/bash
+# A sweep in the explorer (tmux, 80x24): a point whose run a stop ended
+# (here a stall: the process stopped from outside for 3 s) runs again
+# before the sweep goes on, and the end says how many points are complete.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd tmux jq
+
+. "$(dirname "$0")/tmux.sh"
+size=80x24
+
+# A stall in run 1's measured window: its point runs again.
+start "${utf8[@]}" -- -s one-copy,two-copy -m 4K -d 6 -w 0.2 -o "$tmp/stop.json"
+wait_screen 'run 1: one-copy 4 KiB x1, ([1-4])\.[0-9] s  '
+ok $? "run 1 is in its measured window"
+pid=$(ui_pid)
+kill -STOP "$pid"
+sleep 3
+kill -CONT "$pid"
+wait_screen 'sweep: 1 of 2 again, run 2 \(a stop ended the last run' 100
+ok $? "the point the stop ended runs again, and the status line says so"
+wait_screen 'run 2: one-copy 4 KiB x1' 20
+ok $? "run 2 is the same point, one-copy 4 KiB"
+wait_screen 'sweep done: 2 of 2 points complete, some run again after a stop' 300
+ok $? "the end counts the points complete"
+T send-keys -t ui 2
+wait_screen '│ +1 one-copy 4 KiB x1 +stream +[0-9.]+ stopped' 20 &&
+	wait_screen '│ +3 two-copy 4 KiB x1 +stream'
+ok $? "the stopped run stays in the table, marked, before the point's own"
+T send-keys -t ui q
+wait_exit
+# Each point has a run the analysis takes: none left out for its stop.
+jq_true "$tmp/stop.json" '[.runs[] | select(.stopped_s == 0 and .error == null) | .strategy] | sort == ["one-copy", "two-copy"]' &&
+	jq_true "$tmp/stop.json" '.runs[0].stopped_s > 2'
+ok $? "the export: one whole run of each point, and the stopped one ($(jq -c '[.runs[] | [.strategy, .stopped_s]]' "$tmp/stop.json"))"
+T kill-server
+
+done_testing
