@@ -1,7 +1,8 @@
 #!/bin/bash
 # A sweep in the explorer (tmux, 80x24): a point whose run a stop ended
 # (here a stall: the process stopped from outside for 3 s) runs again
-# before the sweep goes on, and the end says how many points are complete.
+# before the sweep goes on, and the end says how many points are complete;
+# the time left never goes up.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd tmux jq
@@ -33,6 +34,25 @@ wait_exit
 jq_true "$tmp/stop.json" '[.runs[] | select(.stopped_s == 0 and .error == null) | .strategy] | sort == ["one-copy", "two-copy"]' &&
 	jq_true "$tmp/stop.json" '.runs[0].stopped_s > 2'
 ok $? "the export: one whole run of each point, and the stopped one ($(jq -c '[.runs[] | [.strategy, .stopped_s]]' "$tmp/stop.json"))"
+T kill-server
+
+# The time left counts down: a run that takes longer than those before it
+# holds it, never raises it.
+start "${utf8[@]}" -- -s one-copy,two-copy,zero-copy,uring,sendfile -m 4K \
+	-d 1 -w 0.2 -o "$tmp/left.json"
+: >"$tmp/left"
+seen() {
+	screen | head -1 | grep -oE 'sweep [0-9]+/[0-9]+, [0-9]+:[0-9]+ left' >>"$tmp/left"
+	shows 'sweep done'
+}
+wait_until -t 900 seen
+ok $? "the sweep ends"
+secs=$(sed -E 's/.*, ([0-9]+):([0-9]+) left/\1 \2/' "$tmp/left" |
+	awk '{ print $1 * 60 + $2 }')
+[ "$(wc -l <<<"$secs")" -ge 3 ] && sort -rn -c <<<"$secs" 2>/dev/null
+ok $? "the time left never goes up ($(uniq "$tmp/left" | sed 's/.*, //' | paste -sd' '))"
+T send-keys -t ui q
+wait_exit
 T kill-server
 
 done_testing

@@ -120,6 +120,11 @@ struct explorer {
 	size_t sweep_holes;
 	size_t sweep_again;
 	unsigned int sweep_tries;
+	/*
+	 * The time left as said last (NaN: not yet): a later guess that is
+	 * longer holds it instead, so that it never goes up.
+	 */
+	double sweep_left_s;
 
 	/* Presets to load: their names and descriptions, from the folders. */
 	struct preset_entry *presets;
@@ -174,7 +179,10 @@ void explorer_pause(struct explorer *e);
 /* Every available strategy over a range of sizes at the current threads. */
 void explorer_sweep(struct explorer *e);
 bool explorer_sweeping(const struct explorer *e);
-/* Runs done and to do in the sweep, and the seconds left (NaN: unknown). */
+/*
+ * Runs done and to do in the sweep, and the seconds left (NaN: unknown), as
+ * explorer_sample() last worked them out: never more than before.
+ */
 void explorer_sweep_progress(const struct explorer *e, size_t *done,
 			     size_t *total, double *left_s);
 /* Loads preset index (of e->presets) and runs its grid as a sweep. */

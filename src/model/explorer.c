@@ -101,6 +101,7 @@ static void sweep_begin(struct explorer *e, struct run_config *plan,
 	e->sweep_next = e->sweep_failed = 0;
 	e->sweep_complete = e->sweep_holes = e->sweep_again = 0;
 	e->sweep_tries = 0;
+	e->sweep_left_s = NAN;
 	e->sweep_started_ns = clock_now_ns();
 	snprintf(e->sweep_name, sizeof(e->sweep_name), "%s", name);
 }
@@ -321,37 +322,54 @@ bool explorer_sweeping(const struct explorer *e)
 }
 
 /*
- * A run's length as the runs done so far took it (start to start), or as
- * planned before any is done.  The time left counts down through the run
- * in progress, and holds at the runs after it if that one takes longer.
+ * The time a sweep has left at now, a guess: a run's length as the runs
+ * done so far took it (start to start), or as planned before any is done.
+ * It counts down through the run in progress, and holds at the runs after
+ * it if that one takes longer.  NaN: no guess.
  */
-void explorer_sweep_progress(const struct explorer *e, size_t *done,
-			     size_t *total, double *left_s)
+static double sweep_left_guess(const struct explorer *e, uint64_t now_ns)
 {
-	uint64_t now = clock_now_ns();
-	double per_run, in_run = 0;
-	size_t after;
+	size_t done = e->sweep_next ? e->sweep_next - 1 : 0, after;
+	double per_run, in_run = 0, left;
 
-	*total = e->sweep_count;
-	/* The run in progress is not done yet. */
-	*done = e->sweep_next ? e->sweep_next - 1 : 0;
-	*left_s = NAN;
-	if (!e->sweep_next || *done >= *total)
-		return;
-	if (*done)
+	if (!e->sweep_next || done >= e->sweep_count)
+		return NAN;
+	if (done)
 		per_run = (double)(e->sweep_run_started_ns -
 				   e->sweep_started_ns) /
-			  1e9 / (double)*done;
+			  1e9 / (double)done;
 	else if (e->sweep_planned_s > 0)
 		per_run = e->sweep_planned_s;
 	else
-		return;
+		return NAN;
 	if (e->state != EXPLORER_IDLE)
-		in_run = (double)(now - e->sweep_run_started_ns) / 1e9;
-	after = *total - *done - 1;
-	*left_s = per_run * (double)(after + 1) - in_run;
-	if (*left_s < per_run * (double)after)
-		*left_s = per_run * (double)after;
+		in_run = (double)(now_ns - e->sweep_run_started_ns) / 1e9;
+	after = e->sweep_count - done - 1;
+	left = per_run * (double)(after + 1) - in_run;
+	return left < per_run * (double)after ? per_run * (double)after : left;
+}
+
+/*
+ * The time left as said: a guess longer than the last one said (a run
+ * took longer than those before it, or a point runs again) holds the last
+ * instead, so that a countdown never goes up; it goes on down once the
+ * guess is under it.
+ */
+static void sweep_left_update(struct explorer *e, uint64_t now_ns)
+{
+	double guess = e->sweep ? sweep_left_guess(e, now_ns) : NAN;
+
+	if (isnan(guess) || isnan(e->sweep_left_s) || guess < e->sweep_left_s)
+		e->sweep_left_s = guess;
+}
+
+void explorer_sweep_progress(const struct explorer *e, size_t *done,
+			     size_t *total, double *left_s)
+{
+	*total = e->sweep_count;
+	/* The run in progress is not done yet. */
+	*done = e->sweep_next ? e->sweep_next - 1 : 0;
+	*left_s = e->sweep ? e->sweep_left_s : NAN;
 }
 
 /*
@@ -762,6 +780,7 @@ void explorer_sample(struct explorer *e, uint64_t now_ns)
 	struct sample raw;
 	size_t back;
 
+	sweep_left_update(e, now_ns);
 	if (e->state != EXPLORER_RUNNING) {
 		e->live.running = false;
 		return;
