@@ -2,7 +2,8 @@
 # A sweep in the explorer (tmux, 80x24): a point whose run a stop ended
 # (here a stall: the process stopped from outside for 3 s) runs again
 # before the sweep goes on, and the end says how many points are complete;
-# the time left never goes up.
+# the time left never goes up; frozen, the header says what goes on now as
+# the status line does.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd tmux jq
@@ -51,6 +52,23 @@ secs=$(sed -E 's/.*, ([0-9]+):([0-9]+) left/\1 \2/' "$tmp/left" |
 	awk '{ print $1 * 60 + $2 }')
 [ "$(wc -l <<<"$secs")" -ge 3 ] && sort -rn -c <<<"$secs" 2>/dev/null
 ok $? "the time left never goes up ($(uniq "$tmp/left" | sed 's/.*, //' | paste -sd' '))"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
+# Frozen in a sweep: the header says what goes on now, as the status line.
+start "${utf8[@]}" -- -s one-copy,two-copy,zero-copy -m 4K -d 1 -w 0.2 \
+	-o "$tmp/frozen.json"
+wait_screen 'run 1: one-copy 4 KiB x1'
+T send-keys -t ui F8
+wait_screen 'FROZEN \(Z\)'
+ok $? "F8 freezes the screen"
+wait_screen 'sweep: 2 of 3, run 2' 300
+screen | head -1 | grep -qE '^ run 1: one-copy 4 KiB x1.* FROZEN \(Z\); now:( [0-9]+ new runs?)?  sweep 2/3'
+ok $? "frozen on run 1, the header says sweep 2/3 now, as the status line ($(screen | head -1))"
+wait_screen 'sweep done: 3 of 3 points complete' 300 &&
+	! screen | head -1 | grep -q 'sweep [0-9]'
+ok $? "once the sweep is done, the frozen header no longer says one runs"
 T send-keys -t ui q
 wait_exit
 T kill-server

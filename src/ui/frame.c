@@ -55,7 +55,7 @@ void ui_frame_draw(struct ui *ui, const struct explorer *live)
 	}
 	bkgdset((chtype)theme_attr(ROLE_TEXT) | ' ');
 	erase();
-	ui_draw_header(ui, e);
+	ui_draw_header(ui, e, live);
 	ui->runs.at.h = 0;
 	ui->controls.h = 0;
 	/* Small: a view but the live one takes the whole body. */

@@ -636,8 +636,12 @@ static void header_where(const struct ui *ui, const struct explorer *e,
 					   : "nio0 -> nio1");
 }
 
-/* What runs: "run 3: one-copy 64 KiB x1, 2.1 s", "idle". */
-static void header_state(const struct explorer *e, char *out, size_t size)
+/*
+ * What runs: "run 3: one-copy 64 KiB x1, 2.1 s", "idle"; brief: without
+ * its time.
+ */
+static void header_state(const struct explorer *e, bool brief, char *out,
+			 size_t size)
 {
 	const struct run_config *c = &e->running;
 	char bytes[24];
@@ -647,10 +651,11 @@ static void header_state(const struct explorer *e, char *out, size_t size)
 		snprintf(out, size, "loaded export, %zu run%s",
 			 e->session->result_count,
 			 e->session->result_count == 1 ? "" : "s");
-	else if (e->state == EXPLORER_RUNNING && e->live.starting)
-		snprintf(out, size, "run %u: %s %s x%u%s, getting ready",
-			 e->run_number, c->strategy->name, bytes, c->threads,
-			 c->mode == RUN_RR ? " rr" : "");
+	else if (e->state == EXPLORER_RUNNING && (brief || e->live.starting))
+		snprintf(out, size, "run %u: %s %s x%u%s%s", e->run_number,
+			 c->strategy->name, bytes, c->threads,
+			 c->mode == RUN_RR ? " rr" : "",
+			 brief ? "" : ", getting ready");
 	else if (e->state == EXPLORER_RUNNING)
 		snprintf(out, size, "run %u: %s %s x%u%s, %.1f s%s",
 			 e->run_number, c->strategy->name, bytes, c->threads,
@@ -662,10 +667,47 @@ static void header_state(const struct explorer *e, char *out, size_t size)
 		snprintf(out, size, "idle");
 }
 
-/* What is worth knowing beside it: pinning, frozen, new runs, a sweep. */
-static void header_flags(const struct ui *ui, const struct explorer *e,
-			 char *out, size_t size)
+/*
+ * What goes on now, whatever the screen shows: new runs, and a sweep's
+ * progress ("  2 new runs  sweep 5/7, 0:40 left"); "" if neither.
+ */
+static void header_live(const struct ui *ui, const struct explorer *live,
+			char *out, size_t size)
 {
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (ui->runs.new_runs)
+		len += (size_t)snprintf(out, size, "  %zu new run%s",
+					ui->runs.new_runs,
+					ui->runs.new_runs == 1 ? "" : "s");
+	if (explorer_sweeping(live) && len < size) {
+		size_t done, total;
+		double left_s;
+
+		explorer_sweep_progress(live, &done, &total, &left_s);
+		/* The run in progress, as the status line counts it. */
+		if (live->state != EXPLORER_IDLE && done < total)
+			done++;
+		len += (size_t)snprintf(out + len, size - len,
+					"  sweep %zu/%zu", done, total);
+		if (!isnan(left_s) && len < size)
+			snprintf(out + len, size - len, ", %d:%02d left",
+				 (int)ceil(left_s) / 60,
+				 (int)ceil(left_s) % 60);
+	}
+}
+
+/*
+ * What is worth knowing beside it: pinning, the receive side and the knobs
+ * of the run shown; frozen; and what goes on now -- said to be now where
+ * the screen is frozen, so that it and the status line, which is live,
+ * agree.
+ */
+static void header_flags(const struct ui *ui, const struct explorer *e,
+			 const struct explorer *live, char *out, size_t size)
+{
+	char now[128];
 	size_t len = 0;
 
 	out[0] = '\0';
@@ -692,31 +734,17 @@ static void header_flags(const struct ui *ui, const struct explorer *e,
 			len += (size_t)snprintf(out + len, size - len, " %s",
 						knobs);
 	}
+	header_live(ui, live, now, sizeof(now));
 	if (ui->frozen && len < size)
-		len += (size_t)snprintf(out + len, size - len, "  FROZEN (Z)");
-	if (ui->runs.new_runs && len < size)
-		len += (size_t)snprintf(out + len, size - len,
-					"  %zu new run%s", ui->runs.new_runs,
-					ui->runs.new_runs == 1 ? "" : "s");
-	if (explorer_sweeping(e) && len < size) {
-		size_t done, total;
-		double left_s;
-
-		explorer_sweep_progress(e, &done, &total, &left_s);
-		/* The run in progress, as the status line counts it. */
-		if (e->state != EXPLORER_IDLE && done < total)
-			done++;
-		len += (size_t)snprintf(out + len, size - len,
-					"  sweep %zu/%zu", done, total);
-		if (!isnan(left_s) && len < size)
-			snprintf(out + len, size - len, ", %d:%02d left",
-				 (int)ceil(left_s) / 60,
-				 (int)ceil(left_s) % 60);
-	}
+		snprintf(out + len, size - len, "  FROZEN (Z)%s%s",
+			 now[0] ? "; now:" : "", now[0] ? now + 1 : "");
+	else if (len < size)
+		snprintf(out + len, size - len, "%s", now);
 }
 
 /* The header's parts, most needed first: what runs, then where. */
-void ui_draw_header(const struct ui *ui, const struct explorer *e)
+void ui_draw_header(const struct ui *ui, const struct explorer *e,
+		    const struct explorer *live)
 {
 	char where[96], state[160], flags[200], line[512];
 	/* A teaching run that breaks the buffer rule says so first. */
@@ -728,9 +756,12 @@ void ui_draw_header(const struct ui *ui, const struct explorer *e)
 	attrset(theme_attr(ROLE_SELECTED));
 	mvhline(0, 0, ' ', ui->cols);
 	header_where(ui, e, where, sizeof(where));
-	header_state(e, state, sizeof(state));
-	header_flags(ui, e, flags, sizeof(flags));
-	/* What is left out first when the line is too long: where, the name. */
+	header_state(e, false, state, sizeof(state));
+	header_flags(ui, e, live, flags, sizeof(flags));
+	/*
+	 * What is left out first when the line is too long: where, the name,
+	 * the run's time.
+	 */
 	snprintf(line, sizeof(line), " %snio-top %s  %s  %s%s", unsafe,
 		 NIO_TOP_VERSION, where, state, flags);
 	if (ui_width(line) > ui->cols)
@@ -738,6 +769,10 @@ void ui_draw_header(const struct ui *ui, const struct explorer *e)
 			 flags);
 	if (ui_width(line) > ui->cols)
 		snprintf(line, sizeof(line), " %s%s%s", unsafe, state, flags);
+	if (ui_width(line) > ui->cols) {
+		header_state(e, true, state, sizeof(state));
+		snprintf(line, sizeof(line), " %s%s%s", unsafe, state, flags);
+	}
 	ui_text(0, 0, ui->cols, ROLE_SELECTED, "%s", line);
 }
 

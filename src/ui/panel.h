@@ -12,7 +12,9 @@
 
 #define UI_CONTROLS_W 36
 
-void ui_draw_header(const struct ui *ui, const struct explorer *e);
+/* e: the explorer shown (frozen, or live); live: the one that goes on. */
+void ui_draw_header(const struct ui *ui, const struct explorer *e,
+		    const struct explorer *live);
 
 /* The rows the controls need; compact: without the strategy list. */
 int ui_controls_rows(bool compact);
