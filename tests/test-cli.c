@@ -207,6 +207,17 @@ static void test_controls(void)
 	   "the strategy, size, threads, mode and duration rows are "
 	   "controls, the strategy first (%zu in all)",
 	   options_control_count());
+	for (size_t k = 0; k < options_control_count(); k++) {
+		const struct option_row *row = options_control_at(k);
+		const char *const *f = row->control->figures;
+
+		for (; f && *f; f++)
+			ok(metric_find(*f) >= 0 &&
+				   (metrics[metric_find(*f)].show &
+				    METRIC_GAUGE),
+			   "%s moves the %s gauge, a row of the metric table",
+			   row->control->label, *f);
+	}
 	ok(size && options_control_step(size, &c, 1, NULL, NULL) &&
 		   c.msg_size == 4096,
 	   "a size between steps goes up to the next: 3000 -> %zu", c.msg_size);

@@ -155,9 +155,9 @@ enum option_flag {
 /*
  * A run setting the explorer shows as a control (Left/Right step it): its
  * label in the controls panel, the values it steps through in the row's
- * unit (NULL: every value of the row's range, or every name), and what its
- * toggle key (Enter) switches with 0, if anything.  Adding a control is
- * giving a row one of these.
+ * unit (NULL: every value of the row's range, or every name), what its
+ * toggle key (Enter) switches with 0, if anything, and the figures it
+ * moves most.  Adding a control is giving a row one of these.
  */
 struct option_control {
 	const char *label;   /* "Size" */
@@ -165,6 +165,13 @@ struct option_control {
 	size_t step_count;
 	const char *zero; /* how 0 reads ("continuous"), or NULL */
 	double toggle;	  /* Enter: 0 and this; 0: Enter runs it again */
+	/*
+	 * The gauges a change of it shows in most, by their keys in the
+	 * metric table (NULL-terminated; NULL: none above the others): on a
+	 * screen too short for every gauge, those stay while the runs vary
+	 * it.
+	 */
+	const char *const *figures;
 };
 
 /*
@@ -217,6 +224,10 @@ const cJSON *options_run_item(const cJSON *from, const struct option_row *row,
 /* Whether --name was given (or set as if it were). */
 bool options_given(const struct options *o, const char *name);
 void options_set_given(struct options *o, const char *name);
+
+/* Whether runs a and b have the same value of row, a run setting. */
+bool options_run_same(const struct option_row *row, const struct run_config *a,
+		      const struct run_config *b);
 
 /* The explorer's controls: the rows with a control, in the table's order. */
 size_t options_control_count(void);

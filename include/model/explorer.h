@@ -85,6 +85,13 @@ struct explorer {
 	bool strategy_available[EXPLORER_STRATEGIES_MAX];
 	char strategy_why[EXPLORER_STRATEGIES_MAX][192];
 
+	/*
+	 * By option row: what the runs vary -- a sweep's dimensions while it
+	 * runs, else what a run changed from the one before since the last
+	 * sweep began.
+	 */
+	bool varies[OPTIONS_MAX];
+
 	enum explorer_state state;
 	struct run *run;
 	struct run_config running; /* what run is running */
@@ -185,6 +192,8 @@ bool explorer_sweeping(const struct explorer *e);
  */
 void explorer_sweep_progress(const struct explorer *e, size_t *done,
 			     size_t *total, double *left_s);
+/* Whether the runs vary row's setting (struct explorer's varies). */
+bool explorer_varies(const struct explorer *e, const struct option_row *row);
 /* Loads preset index (of e->presets) and runs its grid as a sweep. */
 void explorer_load_preset(struct explorer *e, size_t index);
 /* Writes the current controls as a preset file; the outcome to message. */

@@ -30,6 +30,20 @@ static const double duration_steps[] = {0, 1, 2, 5, 10, 30, 60};
 static const double gso_steps[] = {0, 131072, 185000, 262144, 524280};
 static const double busy_poll_steps[] = {0, 10, 50, 100, 200};
 
+/*
+ * The gauges each control moves most, by metric key: the strategy its CPU
+ * per KiB and its calls, the size the messages' rate, the flows the CPU,
+ * the mode the wake-ups, busy polling the CPU it spins and the wake-ups it
+ * saves, the receive side and the links' knobs the CPU per KiB.
+ */
+static const char *const strategy_moves[] = {"cpu_ns_per_kib",
+					     "syscalls_per_msg", NULL};
+static const char *const size_moves[] = {"msgs_per_s", "cpu_ns_per_kib", NULL};
+static const char *const threads_moves[] = {"cpu_pct", NULL};
+static const char *const mode_moves[] = {"ctx_switches_per_s", NULL};
+static const char *const busy_moves[] = {"cpu_pct", "ctx_switches_per_s", NULL};
+static const char *const cost_moves[] = {"cpu_ns_per_kib", NULL};
+
 #define STEPS(list)                                                            \
 	.steps = (list), .step_count = sizeof(list) / sizeof(*(list))
 
@@ -72,7 +86,8 @@ const struct option_row option_rows[] = {
 	 .def = "all",
 	 .flags = OPTION_RUN,
 	 .help = "strategies, or \"all\" (those this machine can run)",
-	 .control = &(const struct option_control){.label = "Strategy"}},
+	 .control = &(const struct option_control){.label = "Strategy",
+						   .figures = strategy_moves}},
 	{.name = "msg-size",
 	 .letter = 'm',
 	 .arg = "LIST",
@@ -88,7 +103,8 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "message sizes in bytes, or with K or M",
 	 .control = &(const struct option_control){.label = "Size",
-						   STEPS(size_steps)}},
+						   STEPS(size_steps),
+						   .figures = size_moves}},
 	{.name = "threads",
 	 .letter = 't',
 	 .arg = "LIST",
@@ -103,7 +119,8 @@ const struct option_row option_rows[] = {
 	 .def = "1",
 	 .flags = OPTION_RUN,
 	 .help = "flows per run",
-	 .control = &(const struct option_control){.label = "Threads"}},
+	 .control = &(const struct option_control){.label = "Threads",
+						   .figures = threads_moves}},
 	{.name = "mode",
 	 .arg = "LIST",
 	 .key = "mode",
@@ -120,7 +137,8 @@ const struct option_row option_rows[] = {
 	 .help = "what a run measures: stream (throughput), rr (one "
 		 "request, one answer: round-trip latency), or both "
 		 "(stream,rr)",
-	 .control = &(const struct option_control){.label = "Mode"}},
+	 .control = &(const struct option_control){.label = "Mode",
+						   .figures = mode_moves}},
 	{.name = "duration",
 	 .letter = 'd',
 	 .arg = "SEC",
@@ -264,7 +282,8 @@ const struct option_row option_rows[] = {
 		 "(recv with MSG_TRUNC: the kernel drops the bytes unread, a "
 		 "bound and not a receiver; no --verify), uring (io_uring "
 		 "multishot receive into a provided buffer ring)",
-	 .control = &(const struct option_control){.label = "Rx"}},
+	 .control = &(const struct option_control){.label = "Rx",
+						   .figures = cost_moves}},
 	{.name = "nodelay",
 	 .arg = "WHEN",
 	 .key = "nodelay",
@@ -342,7 +361,8 @@ const struct option_row option_rows[] = {
 		 "where packets carry a NAPI id); 0: none",
 	 .control = &(const struct option_control){.label = "Busypoll",
 						   STEPS(busy_poll_steps),
-						   .zero = "none"}},
+						   .zero = "none",
+						   .figures = busy_moves}},
 	{.name = "prefer-busy-poll",
 	 .key = "socket.prefer_busy_poll",
 	 .run_key = "prefer_busy_poll",
@@ -509,7 +529,8 @@ const struct option_row option_rows[] = {
 		 "TCP builds and hands over segments that large); 0: as built",
 	 .control = &(const struct option_control){.label = "GSO IPv4",
 						   STEPS(gso_steps),
-						   .zero = "as-built"},
+						   .zero = "as-built",
+						   .figures = cost_moves},
 	 .was = &(const struct option_alias){"gso-max-size",
 					     "topology.gso_max_size",
 					     "gso_max_size"}},
@@ -544,7 +565,8 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "GRO on the veth for the run, a grid dimension (off,on): "
 		 "on (its NAPI merges segments on receive), off, or as-built",
-	 .control = &(const struct option_control){.label = "GRO"}},
+	 .control = &(const struct option_control){.label = "GRO",
+						   .figures = cost_moves}},
 	{.name = "keep-netns",
 	 .arg = "PREFIX",
 	 .type = OPTION_NAME,

@@ -149,6 +149,13 @@ static size_t value_size(const struct option_row *row)
 	return type->number ? type->number->size : type->item_size;
 }
 
+bool options_run_same(const struct option_row *row, const struct run_config *a,
+		      const struct run_config *b)
+{
+	return memcmp(options_at(a, row->run_offset),
+		      options_at(b, row->run_offset), value_size(row)) == 0;
+}
+
 void options_from_run(struct options *o, const struct run_config *c,
 		      const bool *controls)
 {

@@ -36,6 +36,26 @@ void explorer_say(struct explorer *e, const char *fmt, ...)
 	e->said_finished = false;
 }
 
+/*
+ * What a run changes from the one before it, outside a sweep, is what the
+ * runs vary; a sweep says its own (sweep_begin).
+ */
+static void note_varies(struct explorer *e, const struct run_config *next)
+{
+	if (e->sweep || !e->running.strategy)
+		return;
+	for (size_t i = 0; i < option_row_count; i++)
+		if ((option_rows[i].flags & OPTION_RUN) &&
+		    !options_run_same(&option_rows[i], &e->running, next))
+			e->varies[i] = true;
+}
+
+bool explorer_varies(const struct explorer *e, const struct option_row *row)
+{
+	return row >= option_rows && row < option_rows + option_row_count &&
+	       e->varies[row - option_rows];
+}
+
 static void explorer_start(struct explorer *e, const struct run_config *cfg)
 {
 	char *cause = NULL;
@@ -53,6 +73,7 @@ static void explorer_start(struct explorer *e, const struct run_config *cfg)
 		e->state = EXPLORER_IDLE;
 		return;
 	}
+	note_varies(e, cfg);
 	e->running = *cfg;
 	/* "run 3 finished: ...", or why the last could not start, is stale. */
 	if (e->said_finished) {
@@ -97,6 +118,14 @@ static void sweep_begin(struct explorer *e, struct run_config *plan,
 			     1e3;
 	if (!plan[0].settings.duration_ms)
 		e->sweep_planned_s = 0;
+	/* What it varies: the dimensions whose values its runs differ in. */
+	for (size_t i = 0; i < option_row_count; i++) {
+		e->varies[i] = false;
+		for (size_t k = 1; k < count && !e->varies[i]; k++)
+			e->varies[i] = (option_rows[i].flags & OPTION_RUN) &&
+				       !options_run_same(&option_rows[i],
+							 &plan[0], &plan[k]);
+	}
 	e->sweep_count = count;
 	e->sweep_next = e->sweep_failed = 0;
 	e->sweep_complete = e->sweep_holes = e->sweep_again = 0;

@@ -292,11 +292,12 @@ static void gauge_lines_free(struct gauge_line *line, size_t n)
 /*
  * The lines below the gauges, wrapped to width, for the run going on or
  * else the last one finished: in rr its round trips; for zero-copy what the
- * kernel copied anyway, else what moved; what the receive side counted.
- * These are the run's totals, not the gauges' window, and say so.
+ * kernel copied anyway, else what moved; what the receive side counted
+ * (brief: without why).  These are the run's totals, not the gauges'
+ * window, and say so.
  */
 static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
-		       struct ui_lines *foot)
+		       bool brief, struct ui_lines *foot)
 {
 	/* A percentile's name and its value are never split by a wrap. */
 	const char *nb = ui->utf8 ? "\u00a0" : "=";
@@ -359,7 +360,8 @@ static void gauge_foot(const struct ui *ui, const struct explorer *e, int width,
 					    : "");
 	}
 	ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
-	if (rx_side_say(c->settings.rx, c->strategy, t->rx_side, true, said,
+	/* Brief where rows are short: without the kernel's reasons. */
+	if (rx_side_say(c->settings.rx, c->strategy, t->rx_side, !brief, said,
 			sizeof(said))) {
 		snprintf(text, sizeof(text), "Receive %s: %s", when, said);
 		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
@@ -468,20 +470,24 @@ static int gauge_lines_rows(const struct gauge_line *line, size_t n)
 	return rows;
 }
 
-/* Rows of the gauges box: its frame, the sides, the lines, the foot. */
-static int gauges_rows(const struct gauge_line *line, size_t n,
-		       const struct ui_lines *foot)
-{
-	return 2 + 1 + (int)(foot->count ? foot->count : 1) +
-	       gauge_lines_rows(line, n);
-}
-
 /* The gauges as laid out: their lines, and the foot below them. */
 struct ui_gauges {
 	struct gauge_line line[METRICS_MAX];
 	size_t lines;
+	size_t left_out; /* gauges that gave way, counted on a row */
+	char left_names[160];
 	struct ui_lines foot;
 };
+
+/*
+ * Rows of the gauges box: its frame, the sides, the lines, the row that
+ * counts those left out, the foot.
+ */
+static int gauges_rows(const struct ui_gauges *g)
+{
+	return 2 + 1 + (int)(g->foot.count ? g->foot.count : 1) +
+	       gauge_lines_rows(g->line, g->lines) + (g->left_out ? 1 : 0);
+}
 
 /* Whether a shared line, on one line, is cut before its reason begins. */
 static bool names_crowd(const struct ui_gauges *g, int width)
@@ -493,7 +499,67 @@ static bool names_crowd(const struct ui_gauges *g, int width)
 	return false;
 }
 
-/* The gauges' lines that fit in at most max rows: whole reasons if they can. */
+/* Whether gauge m is a figure that a setting the runs vary moves most. */
+static bool varied_figure(const struct explorer *e, size_t m)
+{
+	for (size_t c = 0; c < options_control_count(); c++) {
+		const struct option_row *row = options_control_at(c);
+		const char *const *f = row->control->figures;
+
+		for (; f && *f && explorer_varies(e, row); f++)
+			if (strcmp(*f, metrics[m].key) == 0)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * How much a line is wanted, the least first to give way: the first
+ * gauge (Throughput) most, then those the varied settings move
+ * (struct option_control's figures), then the rest in the table's order.
+ */
+static size_t line_want(const struct explorer *e, const struct gauge_line *l)
+{
+	if (l->metric == 0)
+		return 0;
+	return l->shared_why || !varied_figure(e, l->metric) ? 1 + l->metric
+							     : 1;
+}
+
+/*
+ * Fewer rows than the gauges need: lines give way, the least wanted
+ * first, counted and named on a row of their own, until the rest fit.
+ */
+static void gauges_give_way(const struct explorer *e, struct ui_gauges *g,
+			    int max, int *rows)
+{
+	while (*rows > max && g->lines > 1) {
+		size_t worst = 0;
+
+		for (size_t i = 1; i < g->lines; i++)
+			if (line_want(e, &g->line[i]) >=
+			    line_want(e, &g->line[worst]))
+				worst = i;
+		g->left_out += g->line[worst].count;
+		snprintf(g->left_names + strlen(g->left_names),
+			 sizeof(g->left_names) - strlen(g->left_names), "%s%s",
+			 g->left_names[0] ? ", " : "",
+			 g->line[worst].shared_why
+				 ? g->line[worst].text
+				 : metrics[g->line[worst].metric].label);
+		ui_lines_free(&g->line[worst].why);
+		memmove(&g->line[worst], &g->line[worst + 1],
+			(g->lines - worst - 1) * sizeof(*g->line));
+		g->lines--;
+		*rows = gauges_rows(g);
+	}
+}
+
+/*
+ * The gauges' lines that fit in at most max rows: whole reasons if they
+ * can, then shorter ones and a brief foot, then the gauges least wanted
+ * give way (line_want).
+ */
 struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 				   const struct explorer *e, int width, int max,
 				   int *rows)
@@ -503,9 +569,9 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 	if (!g)
 		return NULL;
 	g->lines = gauge_lines(e, width, WHY_WHOLE, g->line);
-	gauge_foot(ui, e, width, &g->foot);
+	gauge_foot(ui, e, width, false, &g->foot);
 	gauge_profile(e, width, WHY_WHOLE, &g->foot);
-	*rows = gauges_rows(g->line, g->lines, &g->foot);
+	*rows = gauges_rows(g);
 	for (int told = WHY_SHORT; told <= WHY_COUNTED; told++) {
 		/* One line each: the names go first where they crowd it. */
 		if (*rows <= max &&
@@ -514,10 +580,11 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 		gauge_lines_free(g->line, g->lines);
 		g->lines = gauge_lines(e, width, (enum gauge_why)told, g->line);
 		ui_lines_free(&g->foot);
-		gauge_foot(ui, e, width, &g->foot);
+		gauge_foot(ui, e, width, true, &g->foot);
 		gauge_profile(e, width, (enum gauge_why)told, &g->foot);
-		*rows = gauges_rows(g->line, g->lines, &g->foot);
+		*rows = gauges_rows(g);
 	}
+	gauges_give_way(e, g, max, rows);
 	return g;
 }
 
@@ -544,6 +611,24 @@ static void side_title(const struct explorer *e, enum gauge_side side,
 		snprintf(out, size, "%s (here)", name);
 	else
 		snprintf(out, size, "%s (agent %s)", name, s->agent.address);
+}
+
+/*
+ * The row that counts the gauges left out, naming them where the names
+ * fit: "Messages, Ctx switches: a taller terminal shows them".
+ */
+static void draw_left_out(const struct rect *r, int y, size_t count,
+			  const char *names)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "%s: a taller terminal shows %s", names,
+		 count == 1 ? "it" : "them");
+	if (ui_width(text) > r->w - 4)
+		snprintf(text, sizeof(text),
+			 "%zu more gauge%s a taller terminal", count,
+			 count == 1 ? " needs" : "s need");
+	ui_text(y, r->x + 2, r->w - 4, ROLE_INACTIVE, "%s", text);
 }
 
 void ui_draw_gauges(struct ui *ui, const struct explorer *e,
@@ -576,15 +661,25 @@ void ui_draw_gauges(struct ui *ui, const struct explorer *e,
 		 * What does not fit is counted on a row kept for it, not cut:
 		 * gauges, a line of several n/a for one reason counting each.
 		 */
-		if (gauge_lines_rows(line + i, lines - i) > room &&
+		if (gauge_lines_rows(line + i, lines - i) + (g->left_out > 0) >
+			    room &&
 		    need > room - 1) {
-			size_t gauges = 0;
+			size_t gauges = g->left_out;
+			char names[sizeof(g->left_names) + 64];
 
-			for (size_t k = i; k < lines; k++)
+			snprintf(names, sizeof(names), "%s", g->left_names);
+			for (size_t k = i; k < lines; k++) {
 				gauges += line[k].count;
-			ui_text(y, r->x + 2, r->w - 4, ROLE_INACTIVE,
-				"%zu more gauge%s a taller terminal", gauges,
-				gauges == 1 ? " needs" : "s need");
+				snprintf(names + strlen(names),
+					 sizeof(names) - strlen(names), "%s%s",
+					 names[0] ? ", " : "",
+					 line[k].shared_why
+						 ? line[k].text
+						 : metrics[line[k].metric]
+							   .label);
+			}
+			draw_left_out(r, y, gauges, names);
+			y = last;
 			break;
 		}
 
@@ -605,6 +700,8 @@ void ui_draw_gauges(struct ui *ui, const struct explorer *e,
 			   column - 1);
 		y++;
 	}
+	if (g->left_out && y < last)
+		draw_left_out(r, y, g->left_out, g->left_names);
 	/* The foot, at the bottom whatever is above it. */
 	y = r->y + r->h - 1 - (int)foot->count;
 	for (size_t k = 0; k < foot->count; k++, y++)
