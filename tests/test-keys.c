@@ -1,11 +1,14 @@
 /*
  * The keys of nio-top(1) are the key table's: the Keys list of the page is
- * what ui_man_keys() prints (regenerate it with `test-keys --print-man`).
+ * what ui_man_keys() prints (regenerate it with `test-keys --print-man`);
+ * and the help's glossary says what every figure of the metric table is.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "glossary.h"
+#include "metric.h"
 #include "tap.h"
 #include "text.h"
 #include "ui.h"
@@ -43,5 +46,9 @@ int main(int argc, char **argv)
 	   "(test-keys --print-man)");
 	free(want);
 	free(text);
+	for (size_t m = 0; m < metric_count; m++)
+		ok(ui_gloss_metric(metrics[m].key) != NULL,
+		   "the glossary says what %s (%s) is", metrics[m].label,
+		   metrics[m].key);
 	return tap_done();
 }

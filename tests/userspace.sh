@@ -58,10 +58,10 @@ start "${utf8[@]}" -- -s two-copy,one-copy -m 16K -d 1.5 -w 0 \
 	--profile-hz 4000 -o "$tmp/u/ui.json"
 wait_screen 'sweep done: 2 of 2 points complete' 300
 ok $? "80x24: a sweep of two runs as nobody"
-wait_screen '││ tx CPU user space only: ' 200 &&
-	wait_screen '││ rx CPU user space only: ' 200
+wait_screen '││ tx user space only: ' 200 &&
+	wait_screen '││ rx user space only: ' 200
 ok $? "80x24: both sides' profile rows say user space only"
-! screen | grep -qE '(tx|rx) CPU (other|user copy|stack)'
+! screen | grep -qE '││ (tx|rx) (other|user copy|stack)'
 ok $? "80x24: no profile row presents user space's samples as the CPU's"
 # As much of why as the rows leave room for, down to the fix: never cut.
 wait_screen '││   (kernel n/a: run as root|user space only: kernel samples)' 200 &&

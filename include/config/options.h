@@ -156,8 +156,9 @@ enum option_flag {
  * A run setting the explorer shows as a control (Left/Right step it): its
  * label in the controls panel, the values it steps through in the row's
  * unit (NULL: every value of the row's range, or every name), what its
- * toggle key (Enter) switches with 0, if anything, and the figures it
- * moves most.  Adding a control is giving a row one of these.
+ * toggle key (Enter) switches with 0, if anything, the figures it moves
+ * most, and what it is for the help.  Adding a control is giving a row one
+ * of these.
  */
 struct option_control {
 	const char *label;   /* "Size" */
@@ -172,6 +173,8 @@ struct option_control {
 	 * it.
 	 */
 	const char *const *figures;
+	/* What it is, in the help's glossary (F1); NULL: the row's help. */
+	const char *gloss;
 };
 
 /*

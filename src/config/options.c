@@ -86,8 +86,15 @@ const struct option_row option_rows[] = {
 	 .def = "all",
 	 .flags = OPTION_RUN,
 	 .help = "strategies, or \"all\" (those this machine can run)",
-	 .control = &(const struct option_control){.label = "Strategy",
-						   .figures = strategy_moves}},
+	 .control =
+		 &(const struct option_control){
+			 .label = "Strategy",
+			 .figures = strategy_moves,
+			 .gloss = "how the sender hands each message to the "
+				  "kernel, "
+				  "with its own receiver (x draws every copy "
+				  "of its "
+				  "data path)"}},
 	{.name = "msg-size",
 	 .letter = 'm',
 	 .arg = "LIST",
@@ -102,9 +109,13 @@ const struct option_row option_rows[] = {
 	 .def = "16K",
 	 .flags = OPTION_RUN,
 	 .help = "message sizes in bytes, or with K or M",
-	 .control = &(const struct option_control){.label = "Size",
-						   STEPS(size_steps),
-						   .figures = size_moves}},
+	 .control =
+		 &(const struct option_control){
+			 .label = "Size",
+			 STEPS(size_steps),
+			 .figures = size_moves,
+			 .gloss = "a message's bytes, in its fields "
+				  "(--fields)"}},
 	{.name = "threads",
 	 .letter = 't',
 	 .arg = "LIST",
@@ -119,8 +130,13 @@ const struct option_row option_rows[] = {
 	 .def = "1",
 	 .flags = OPTION_RUN,
 	 .help = "flows per run",
-	 .control = &(const struct option_control){.label = "Threads",
-						   .figures = threads_moves}},
+	 .control =
+		 &(const struct option_control){
+			 .label = "Threads",
+			 .figures = threads_moves,
+			 .gloss = "flows: TCP connections at once, each a "
+				  "sender and a "
+				  "receiver thread"}},
 	{.name = "mode",
 	 .arg = "LIST",
 	 .key = "mode",
@@ -137,8 +153,14 @@ const struct option_row option_rows[] = {
 	 .help = "what a run measures: stream (throughput), rr (one "
 		 "request, one answer: round-trip latency), or both "
 		 "(stream,rr)",
-	 .control = &(const struct option_control){.label = "Mode",
-						   .figures = mode_moves}},
+	 .control =
+		 &(const struct option_control){
+			 .label = "Mode",
+			 .figures = mode_moves,
+			 .gloss = "stream: messages back to back, for "
+				  "throughput; rr: "
+				  "one request, one answer, the round trip "
+				  "timed"}},
 	{.name = "duration",
 	 .letter = 'd',
 	 .arg = "SEC",
@@ -153,10 +175,15 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "measured seconds per run, fractions allowed (the explorer "
 		 "runs until a control changes unless given)",
-	 .control = &(const struct option_control){.label = "Duration",
-						   STEPS(duration_steps),
-						   .zero = "continuous",
-						   .toggle = 5}},
+	 .control =
+		 &(const struct option_control){
+			 .label = "Duration",
+			 STEPS(duration_steps),
+			 .zero = "continuous",
+			 .toggle = 5,
+			 .gloss = "the seconds a run is measured; continuous: "
+				  "until a "
+				  "control changes (Enter switches)"}},
 	{.name = "warmup",
 	 .letter = 'w',
 	 .arg = "SEC",
@@ -282,8 +309,15 @@ const struct option_row option_rows[] = {
 		 "(recv with MSG_TRUNC: the kernel drops the bytes unread, a "
 		 "bound and not a receiver; no --verify), uring (io_uring "
 		 "multishot receive into a provided buffer ring)",
-	 .control = &(const struct option_control){.label = "Rx",
-						   .figures = cost_moves}},
+	 .control =
+		 &(const struct option_control){
+			 .label = "Rx",
+			 .figures = cost_moves,
+			 .gloss = "how the receivers take the bytes in: copy "
+				  "(each "
+				  "strategy's own), zerocopy, trunc (a bound: "
+				  "nothing "
+				  "reads them) or uring"}},
 	{.name = "nodelay",
 	 .arg = "WHEN",
 	 .key = "nodelay",
@@ -359,10 +393,17 @@ const struct option_row option_rows[] = {
 		 "dimension (0,50: without and with): a read with nothing "
 		 "queued spins this long on the device's queue first (only "
 		 "where packets carry a NAPI id); 0: none",
-	 .control = &(const struct option_control){.label = "Busypoll",
-						   STEPS(busy_poll_steps),
-						   .zero = "none",
-						   .figures = busy_moves}},
+	 .control =
+		 &(const struct option_control){
+			 .label = "Busypoll",
+			 STEPS(busy_poll_steps),
+			 .zero = "none",
+			 .figures = busy_moves,
+			 .gloss = "SO_BUSY_POLL: a read with nothing queued "
+				  "spins this "
+				  "many microseconds on the device's queue "
+				  "before it "
+				  "sleeps; none: it sleeps at once"}},
 	{.name = "prefer-busy-poll",
 	 .key = "socket.prefer_busy_poll",
 	 .run_key = "prefer_busy_poll",
@@ -527,10 +568,16 @@ const struct option_row option_rows[] = {
 		 "bytes, a grid dimension (0,185000: as built and BIG) "
 		 "(IFLA_GSO_IPV4_MAX_SIZE, Linux 6.3 and later; above 65536, "
 		 "TCP builds and hands over segments that large); 0: as built",
-	 .control = &(const struct option_control){.label = "GSO IPv4",
-						   STEPS(gso_steps),
-						   .zero = "as-built",
-						   .figures = cost_moves},
+	 .control =
+		 &(const struct option_control){
+			 .label = "GSO IPv4",
+			 STEPS(gso_steps),
+			 .zero = "as-built",
+			 .figures = cost_moves,
+			 .gloss = "BIG TCP: the links' IPv4 GSO size in bytes "
+				  "(gso_ipv4_max_size), the segments TCP "
+				  "builds; "
+				  "as-built: 65536"},
 	 .was = &(const struct option_alias){"gso-max-size",
 					     "topology.gso_max_size",
 					     "gso_max_size"}},
@@ -565,8 +612,13 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "GRO on the veth for the run, a grid dimension (off,on): "
 		 "on (its NAPI merges segments on receive), off, or as-built",
-	 .control = &(const struct option_control){.label = "GRO",
-						   .figures = cost_moves}},
+	 .control =
+		 &(const struct option_control){
+			 .label = "GRO",
+			 .figures = cost_moves,
+			 .gloss = "GRO on the veth: on merges segments on "
+				  "receive; "
+				  "as-built: a veth's is off"}},
 	{.name = "keep-netns",
 	 .arg = "PREFIX",
 	 .type = OPTION_NAME,

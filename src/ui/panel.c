@@ -400,9 +400,10 @@ static void profile_foot_why(const struct run_profile *const p[SIDE_COUNT],
 
 /*
  * Where each side's CPU goes, from the sampled intervals of the run going
- * on or else the last one: a line per side, and at a width that has room,
- * what sampling did there; what could not be sampled, told as room allows.
- * Nothing where nothing was sampled.
+ * on or else the last one: a line that says what the rows are (at a width
+ * that has room, with what sampling did there), a row per side, and what
+ * could not be sampled, told as room allows.  Nothing where nothing was
+ * sampled.
  */
 static void gauge_profile(const struct explorer *e, int width,
 			  enum gauge_why told, struct ui_lines *foot)
@@ -426,19 +427,22 @@ static void gauge_profile(const struct explorer *e, int width,
 	effect = e->live.running
 			 ? e->live.sampling_effect
 			 : s->results[s->result_count - 1].sampling_effect;
-	if (width >= 60 && isfinite(effect)) {
+	if (width >= 60 && isfinite(effect))
 		snprintf(text, sizeof(text),
 			 "Where the CPU goes, sampled one interval in five "
 			 "(sampling %s msg/s %+.0f%% there, left out of the "
 			 "figures):",
 			 e->live.running ? "moves" : "moved", 100 * effect);
-		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
-	}
+	else
+		snprintf(text, sizeof(text), "%s",
+			 width >= 60 ? "Where the CPU goes, sampled:"
+				     : "Sampled share of each side's CPU:");
+	ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
 	for (int side = 0; side < SIDE_COUNT; side++) {
 		if (!p[side])
 			continue;
 		/* Narrow, the label gives its room to the roles. */
-		int label = width >= 60 ? 13 : 7;
+		int label = width >= 60 ? 13 : 3;
 
 		if (p[side]->samples)
 			ui_profile_text(p[side], width - 1 - label, roles_text,
@@ -450,8 +454,8 @@ static void gauge_profile(const struct explorer *e, int width,
 				    sizeof(roles_text));
 		snprintf(text, sizeof(text), "%-*s%s", label,
 			 width >= 60 ? side_names[side]
-			 : side	     ? "rx CPU"
-				     : "tx CPU",
+			 : side	     ? "rx"
+				     : "tx",
 			 roles_text);
 		ui_lines_wrap(foot,
 			      p[side]->samples ? ROLE_TEXT : ROLE_INACTIVE,

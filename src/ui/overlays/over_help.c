@@ -1,12 +1,13 @@
 /*
  * The help: every key, from the tables that drive them -- the keys every
  * view shares, the runs table's, then each view's own -- so that it cannot
- * drift from what the keys do.  It scrolls; q quits, Esc and any other key
- * close it.
+ * drift from what the keys do; then what the screens' words mean (the
+ * glossary).  It scrolls; q quits, Esc and any other key close it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "glossary.h"
 #include "keymap.h"
 #include "table.h"
 #include "view.h"
@@ -31,12 +32,14 @@ static void help_close(void *state)
 static void help_key_line(struct ui_lines *l, int width, const char *keys,
 			  const char *help)
 {
+	size_t first = l->count;
 	char text[512];
 
 	snprintf(text, sizeof(text), "%-*s  %s", KEYS_W, keys, help);
 	ui_lines_wrap(l, ROLE_TEXT, width, KEYS_W + 2, text);
 	/* The keys stand out from what they do. */
-	ui_lines_mark(l, l->count - 1, ROLE_HIGHLIGHT, KEYS_W);
+	if (l->count > first)
+		ui_lines_mark(l, first, ROLE_HIGHLIGHT, KEYS_W);
 }
 
 static void help_heading(struct ui_lines *l, const char *text)
@@ -88,6 +91,10 @@ static void help_draw(struct ui *ui, void *state, const struct explorer *e,
 		r.x = (ui->cols - r.w) / 2;
 	}
 	width = r.w - 4;
+	ui_lines_wrap(&l, ROLE_INACTIVE, width, 0,
+		      "The keys first; below them, what the screens' words "
+		      "mean.");
+	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
 	ui_lines_add(&l, ROLE_TITLE, 0, "%s", "Everywhere:");
 	for (size_t i = 0; i < ui_key_count; i++) {
 		char keys[64];
@@ -109,9 +116,10 @@ static void help_draw(struct ui *ui, void *state, const struct explorer *e,
 		      "the function keys and the view's own. A key goes to "
 		      "what is on screen first: the controls change only "
 		      "where they show.");
+	ui_glossary(&l, width);
 	ui_clear(&r);
 	ui_box(ui->utf8, &r, ROLE_TITLE,
-	       "Keys (Up/Down/PgUp/PgDn/Home/End scroll, Esc closes)");
+	       "Keys and words (Up/Down/PgUp/PgDn scroll, Esc closes)");
 	h->page = ui_lines_draw(ui->utf8, &l, &r, &h->scroll);
 	ui_lines_free(&l);
 }
