@@ -2,10 +2,12 @@
 # Keys belong to the view on screen (tmux, 80x24): in compare Right brings
 # the next marked run in, and in compare, the chart, the runs and the
 # analysis, where the views cover the controls, Left and Right move no
-# control and start no run; compare with nothing marked names the runs it
-# pairs; a key that works clears the last key's complaint; Enter on the
-# duration comes back to its time; two strategies at one value on the chart
-# are both drawn; a loaded export opens on its runs.
+# control and start no run; compare with nothing marked sets the selected
+# run beside the latest that differs from it in one setting (its strategy
+# rather than its size) and says how they differ; a key that works clears
+# the last key's complaint; Enter on the duration comes back to its time;
+# two strategies at one value on the chart are both drawn; a loaded export
+# opens on its runs.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd tmux jq
@@ -21,8 +23,8 @@ ok $? "a sweep of four runs ends, idle"
 controls=$(screen | grep -E '│ (Strategy|Size|Threads|Mode|Duration) ')
 
 T send-keys -t ui 3
-wait_screen 'Compare: ratios to run 4, beside run 3, the one before it' 20
-ok $? "compare with nothing marked pairs the selected run with the one before it of its mode"
+wait_screen 'Compare: ratios to run 4; run 3 differs in strategy alone \(c marks others\)' 20
+ok $? "compare with nothing marked pairs the selected run with the latest that differs in one setting, and says so"
 
 T send-keys -t ui 2 c k c k c k c 3
 wait_screen 'Compare: 1-2 of 4 marked \(Left/Right\), ratios to run 1' 20
@@ -63,6 +65,20 @@ T send-keys -t ui Enter
 wait_screen 'Duration ◀ 0.5 s' 20
 ok $? "Enter twice on a duration of 0.5 s comes back to 0.5 s"
 T send-keys -t ui q
+wait_exit
+T kill-server
+
+# Nothing marked, compare sets a run beside the latest that differs from it
+# in the strategy alone, not in its size (zero-copy 16 KiB against
+# zero-copy 1 KiB, the run before it, said nothing of the strategy).
+start "${utf8[@]}" -- -s zero-copy,one-copy -m 1K,16K -d 0.5 -w 0 \
+	--min-measured 0
+wait_screen 'sweep done: 4 of 4 points complete' 100
+T send-keys -t ui 2 k k 3
+wait_screen 'Compare: ratios to run 2; run 4 differs in strategy alone' 20 &&
+	wait_screen 'zero-copy #2 +one-copy #4'
+ok $? "zero-copy 16 KiB is compared with one-copy 16 KiB, not zero-copy 1 KiB"
+T send-keys -t ui q q
 wait_exit
 T kill-server
 

@@ -3,8 +3,10 @@
  * metric table a row, each value with its ratio to the first run's where
  * they share a mode.  It compares the marked runs, as many as fit: the first
  * stays, as the ratios' base, and Left and Right bring the others in; with
- * none marked, the selected run and the one before it of its mode.  The
- * runs' names stay while the figures scroll.
+ * none marked, the selected run and the latest run of its mode that differs
+ * from it in one setting (its strategy rather than its size), or in the
+ * fewest, said in the title.  The runs' names stay while the figures
+ * scroll.
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +42,7 @@ struct compare_set {
 	int column;    /* cells a run's column takes */
 	bool ratio;    /* the columns have room for ratios */
 	bool rr, mixed, same;
+	unsigned int differ; /* none marked: the settings the two differ in */
 };
 
 static void *compare_open(struct ui *ui)
@@ -53,15 +56,81 @@ static void compare_close(void *state)
 	free(state);
 }
 
-/* The run before k of its mode that finished cleanly, or SIZE_MAX. */
-static size_t peer_before(const struct explorer *e, size_t k)
+/*
+ * The settings of a point two runs of a mode may differ in, in the order a
+ * peer is chosen by (the strategy first: what nio-top compares), and their
+ * names in the title.
+ */
+enum compare_axis {
+	AXIS_STRATEGY,
+	AXIS_RX,
+	AXIS_GSO,
+	AXIS_GRO_SIZE,
+	AXIS_GRO,
+	AXIS_BUSY,
+	AXIS_SIZE,
+	AXIS_FLOWS,
+	AXES,
+};
+
+static const char *const axis_names[AXES] = {
+	"strategy", "receive side", "GSO size",	    "GRO size",
+	"GRO",	    "busy polling", "message size", "flows",
+};
+
+/* The settings a and b differ in, a bit per compare_axis. */
+static unsigned int config_differ(const struct run_config *a,
+				  const struct run_config *b)
+{
+	const struct run_settings *x = &a->settings, *y = &b->settings;
+
+	return (a->strategy != b->strategy) << AXIS_STRATEGY |
+	       (x->rx != y->rx) << AXIS_RX |
+	       (x->gso_max_size != y->gso_max_size) << AXIS_GSO |
+	       (x->gro_max_size != y->gro_max_size) << AXIS_GRO_SIZE |
+	       (x->gro != y->gro) << AXIS_GRO |
+	       (x->busy_poll != y->busy_poll) << AXIS_BUSY |
+	       (a->msg_size != b->msg_size) << AXIS_SIZE |
+	       (a->threads != b->threads) << AXIS_FLOWS;
+}
+
+/* How good a peer of that difference is: lower is better; 0: the same. */
+static unsigned int differ_rank(unsigned int differ)
+{
+	unsigned int n = (unsigned int)__builtin_popcount(differ);
+
+	/* One setting, the earliest axis best; then the fewest. */
+	return n == 1 ? 1 + (unsigned int)__builtin_ctz(differ) : AXES * n;
+}
+
+/*
+ * The run to set beside run k with nothing marked: of its mode, finished
+ * cleanly, differing from it in one setting -- the strategy before the
+ * receive side, the knobs, the size and the flows -- or else in the fewest;
+ * the latest of those.  SIZE_MAX: none; *differ: what it differs in.
+ */
+static size_t peer_of(const struct explorer *e, size_t k, unsigned int *differ)
 {
 	const struct run_result *r = e->session->results;
+	size_t best = SIZE_MAX;
+	unsigned int best_rank = 0;
 
-	for (size_t i = k; i-- > 0;)
-		if (r[i].config.mode == r[k].config.mode && !r[i].error)
-			return i;
-	return SIZE_MAX;
+	for (size_t i = e->session->result_count; i-- > 0;) {
+		unsigned int d, rank;
+
+		if (i == k || r[i].config.mode != r[k].config.mode ||
+		    r[i].error)
+			continue;
+		d = config_differ(&r[k].config, &r[i].config);
+		/* The same point, run again, is the least to learn from. */
+		rank = d ? differ_rank(d) : AXES * AXES;
+		if (best == SIZE_MAX || rank < best_rank) {
+			best = i;
+			best_rank = rank;
+			*differ = d;
+		}
+	}
+	return best;
 }
 
 /*
@@ -115,7 +184,7 @@ static void compare_pick(const struct ui *ui, struct compare *c,
 	if (!set->n && runs)
 		set->pick[set->n++] = ui->runs.cursor < runs ? ui->runs.cursor
 							     : runs - 1;
-	peer = set->n ? peer_before(e, set->pick[0]) : SIZE_MAX;
+	peer = set->n ? peer_of(e, set->pick[0], &set->differ) : SIZE_MAX;
 	if (peer != SIZE_MAX)
 		set->pick[set->n++] = peer;
 }
@@ -142,13 +211,45 @@ static void compare_layout(const struct explorer *e, int room,
 }
 
 /*
- * "Compare: ratios to run 7 (c marks runs)", or which of the marked runs
- * show and how to reach the others, or which run the selected one is
- * compared with when none is marked.
+ * With none marked, what the second run is to the first, in width cells:
+ * "run 3 differs in strategy alone", "in strategy and message size", "in
+ * 2 settings", or "is the same point run again".
  */
-static void compare_title(const struct compare_set *set, char *out, size_t size)
+static void peer_words(const struct compare_set *set, int width, char *out,
+		       size_t size)
+{
+	size_t len = (size_t)snprintf(out, size, "run %zu ", set->pick[1] + 1);
+	int n = __builtin_popcount(set->differ), said = 0;
+
+	if (!n) {
+		snprintf(out + len, size - len, "is the same point run again");
+		return;
+	}
+	len += (size_t)snprintf(out + len, size - len, "differs in ");
+	for (int a = 0; a < AXES && len < size; a++)
+		if (set->differ & 1u << a)
+			len += (size_t)snprintf(out + len, size - len, "%s%s",
+						!said++	    ? ""
+						: said == n ? " and "
+							    : ", ",
+						axis_names[a]);
+	if (n == 1 && len < size)
+		snprintf(out + len, size - len, " alone");
+	else if (ui_width(out) > width)
+		snprintf(out, size, "run %zu differs in %d settings",
+			 set->pick[1] + 1, n);
+}
+
+/*
+ * "Compare: ratios to run 7 (c marks runs)", or which of the marked runs
+ * show and how to reach the others, or, none marked, the run the selected
+ * one is compared with and how it differs -- in width cells where it can.
+ */
+static void compare_title(const struct compare_set *set, int width, char *out,
+			  size_t size)
 {
 	size_t len = (size_t)snprintf(out, size, "Compare:");
+	char peer[160];
 
 	/* The base is marked run 1; the others shown, by their place. */
 	if (set->marked > set->n && !set->first)
@@ -165,21 +266,22 @@ static void compare_title(const struct compare_set *set, char *out, size_t size)
 					"(Left/Right),",
 					set->first + 2, set->first + set->n,
 					set->marked);
-	if (!set->ratio || !set->same)
+	if (set->marked < 2) {
+		/* The words first, then the ratios if there is room. */
+		peer_words(set, width - 44, peer, sizeof(peer));
+		snprintf(out + len, size - len, " %s %zu; %s (c marks others)",
+			 set->ratio ? "ratios to run" : "run", set->pick[0] + 1,
+			 peer);
+	} else if (!set->ratio || !set->same)
 		snprintf(out + len, size - len, " %s",
 			 set->ratio ? "no ratios across modes"
 				    : "a wider terminal shows ratios");
 	else if (set->marked > set->n)
 		snprintf(out + len, size - len, " ratios to run %zu",
 			 set->pick[0] + 1);
-	else if (set->marked >= 2)
-		snprintf(out + len, size - len,
-			 " ratios to run %zu (c marks runs)", set->pick[0] + 1);
 	else
 		snprintf(out + len, size - len,
-			 " ratios to run %zu, beside run %zu, the one before "
-			 "it",
-			 set->pick[0] + 1, set->pick[1] + 1);
+			 " ratios to run %zu (c marks runs)", set->pick[0] + 1);
 }
 
 /*
@@ -709,7 +811,7 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 	struct compare_set set;
 	struct ui_lines l = {0};
 	uint64_t shown;
-	char title[200];
+	char title[320];
 
 	compare_pick(ui, c, e, r->w - 4 - COMPARE_LABEL, &set);
 	if (e->diff && set.marked < 2) {
@@ -729,7 +831,7 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 		c->shown = shown;
 		c->scroll = 0;
 	}
-	compare_title(&set, title, sizeof(title));
+	compare_title(&set, r->w - 6, title, sizeof(title));
 	ui_box(ui->utf8, r, ROLE_BOX_GRAPH, title);
 	compare_head(ui->utf8, e, &set, &l);
 	compare_notes(ui, e, &set, r->w - 4, &l);
