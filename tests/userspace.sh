@@ -56,8 +56,20 @@ ui_binary="$tmp/as-nobody $NIO_TOP"
 size=80x24
 start "${utf8[@]}" -- -s two-copy,one-copy -m 16K -d 1.5 -w 0 \
 	--profile-hz 4000 -o "$tmp/u/ui.json"
-wait_screen 'sweep done: 2 of 2 points complete' 300
+# Every screen of the sweep: an n/a reason in the gauges is wrapped, never
+# cut with an ellipsis.
+: >"$tmp/u/na"
+gauges_na() {
+	local s
+	s=$(screen)
+	grep -E '││ .*n/a' <<<"$s" >>"$tmp/u/na"
+	grep -E '││.*…' <<<"$s" | grep -v 'Gauges, over' >>"$tmp/u/cut"
+	grep -q 'sweep done: 2 of 2 points complete' <<<"$s"
+}
+wait_until -t 3000 gauges_na
 ok $? "80x24: a sweep of two runs as nobody"
+grep -q 'run as root' "$tmp/u/na" && [ ! -s "$tmp/u/cut" ]
+ok $? "80x24: the gauges' n/a reasons wrapped, none cut ($(sort -u "$tmp/u/cut" 2>/dev/null | head -2 | sed 's/  */ /g'))"
 wait_screen '││ tx user space only: ' 200 &&
 	wait_screen '││ rx user space only: ' 200
 ok $? "80x24: both sides' profile rows say user space only"

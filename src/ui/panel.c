@@ -178,13 +178,15 @@ static bool same_na(const struct explorer *e, size_t g, const char *why)
 	       strcmp(tx->why, rx->why) == 0 && (!why || !strcmp(tx->why, why));
 }
 
-/* How much of an n/a reason the gauges give, as room allows. */
+/*
+ * How much of an n/a reason the gauges give, as room allows: always
+ * wrapped, never cut; past the last, gauges give way instead.
+ */
 enum gauge_why {
-	WHY_WHOLE,    /* wrapped, whole */
-	WHY_SHORT,    /* wrapped, without its details */
-	WHY_FIX,      /* wrapped, what to do about it only */
-	WHY_ONE_LINE, /* that, on one line cut with an ellipsis */
-	WHY_COUNTED,  /* that, the gauges counted, not named: "n/a (4)" */
+	WHY_WHOLE,   /* whole */
+	WHY_SHORT,   /* without its details */
+	WHY_FIX,     /* what to do about it only */
+	WHY_COUNTED, /* that, the gauges counted, not named: "n/a (4)" */
 };
 
 /*
@@ -273,12 +275,7 @@ static size_t gauge_lines(const struct explorer *e, int width,
 				 line[i].text,
 				 told >= WHY_FIX ? "" : " on both sides",
 				 reason);
-		if (told >= WHY_ONE_LINE)
-			ui_lines_add(&line[i].why, ROLE_INACTIVE, 0, "%s",
-				     text);
-		else
-			ui_lines_wrap(&line[i].why, ROLE_INACTIVE, width, 2,
-				      text);
+		ui_lines_wrap(&line[i].why, ROLE_INACTIVE, width, 2, text);
 	}
 	return n;
 }
@@ -493,16 +490,6 @@ static int gauges_rows(const struct ui_gauges *g)
 	       gauge_lines_rows(g->line, g->lines) + (g->left_out ? 1 : 0);
 }
 
-/* Whether a shared line, on one line, is cut before its reason begins. */
-static bool names_crowd(const struct ui_gauges *g, int width)
-{
-	for (size_t i = 0; i < g->lines; i++)
-		if (g->line[i].shared_why && g->line[i].why.count == 1 &&
-		    (int)strlen(g->line[i].text) + 6 > width - 2)
-			return true;
-	return false;
-}
-
 /* Whether gauge m is a figure that a setting the runs vary moves most. */
 static bool varied_figure(const struct explorer *e, size_t m)
 {
@@ -577,9 +564,7 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 	gauge_profile(e, width, WHY_WHOLE, &g->foot);
 	*rows = gauges_rows(g);
 	for (int told = WHY_SHORT; told <= WHY_COUNTED; told++) {
-		/* One line each: the names go first where they crowd it. */
-		if (*rows <= max &&
-		    (told != WHY_COUNTED || !names_crowd(g, width)))
+		if (*rows <= max)
 			break;
 		gauge_lines_free(g->line, g->lines);
 		g->lines = gauge_lines(e, width, (enum gauge_why)told, g->line);
