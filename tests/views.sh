@@ -25,6 +25,19 @@ controls=$(screen | grep -E '│ (Strategy|Size|Threads|Mode|Duration) ')
 T send-keys -t ui 3
 wait_screen 'Compare: ratios to run 4; run 3 differs in strategy alone \(c marks others\)' 20
 ok $? "compare with nothing marked pairs the selected run with the latest that differs in one setting, and says so"
+# Every row's name whole, or cut with a mark: "CPU in deliv copy %
+# (receiver)" lost its last letter, unmarked.
+: >"$tmp/compare"
+for _ in $(seq 6); do
+	screen >>"$tmp/compare"
+	T send-keys -t ui NPage
+	sleep 0.3
+done
+grep '^│ CPU in ' "$tmp/compare" | sort -u >"$tmp/names"
+[ -s "$tmp/names" ] &&
+	! grep -vE '^│ CPU in [a-z ]+ % \((sender|receiver)\) ' "$tmp/names"
+ok $? "compare's rows of each role name it whole ($(wc -l <"$tmp/names") rows)"
+T send-keys -t ui Home
 
 T send-keys -t ui 2 c k c k c k c 3
 wait_screen 'Compare: 1-2 of 4 marked \(Left/Right\), ratios to run 1' 20

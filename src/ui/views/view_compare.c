@@ -21,8 +21,11 @@
 #include "units.h"
 #include "view.h"
 
-/* The figures' names, and a run's column at the least and with a ratio. */
-#define COMPARE_LABEL  30
+/*
+ * The figures' names (the longest, "CPU in deliv copy % (receiver)", and a
+ * space), and a run's column at the least and with a ratio.
+ */
+#define COMPARE_LABEL  31
 #define COMPARE_NARROW 13
 #define COMPARE_RATIO  17
 #define COMPARE_MAX    8
@@ -42,6 +45,7 @@ struct compare_set {
 	int column;    /* cells a run's column takes */
 	bool ratio;    /* the columns have room for ratios */
 	bool rr, mixed, same;
+	bool utf8;	     /* a name cut is marked "…", else "~" */
 	unsigned int differ; /* none marked: the settings the two differ in */
 };
 
@@ -170,7 +174,7 @@ static void compare_pick(const struct ui *ui, struct compare *c,
 {
 	size_t runs = e->session->result_count, peer;
 
-	*set = (struct compare_set){0};
+	*set = (struct compare_set){.utf8 = ui->utf8};
 	for (size_t k = 0; k < runs; k++)
 		set->marked += ui_runs_marked(ui, k);
 	if (set->marked >= 2) {
@@ -527,6 +531,18 @@ static void compare_notes(const struct ui *ui, const struct explorer *e,
 	}
 }
 
+/*
+ * A row's name in the names' column: padded, or where it is longer cut
+ * with a marker, never silently.  Returns its length.
+ */
+static size_t row_name(const struct compare_set *set, const char *name,
+		       char *out, size_t size)
+{
+	ui_label_fit(set->utf8, name, COMPARE_LABEL - 1, out, size);
+	strncat(out, " ", size - strlen(out) - 1);
+	return strlen(out);
+}
+
 /* One figure's row: its name, then each run's value and ratio. */
 static void compare_row(const struct explorer *e, const struct compare_set *set,
 			const struct ui_column *c, const char *name,
@@ -536,8 +552,7 @@ static void compare_row(const struct explorer *e, const struct compare_set *set,
 	char line[512];
 	double base;
 	bool base_known = ui_column_value(&results[set->pick[0]], c, &base);
-	size_t len = (size_t)snprintf(line, sizeof(line), "%-*.*s",
-				      COMPARE_LABEL, COMPARE_LABEL - 1, name);
+	size_t len = row_name(set, name, line, sizeof(line));
 
 	for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
 		const struct run_result *r = &results[set->pick[i]];
@@ -566,9 +581,8 @@ static void compare_counting(const struct explorer *e,
 	const struct run_result *results = e->session->results;
 	int pad = set->ratio ? 7 : 0;
 	char line[512];
-	size_t len = (size_t)snprintf(line, sizeof(line), "%-*.*s",
-				      COMPARE_LABEL, COMPARE_LABEL - 1,
-				      "Round trip with counters");
+	size_t len = row_name(set, "Round trip with counters", line,
+			      sizeof(line));
 
 	for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
 		const struct run_config *c = &results[set->pick[i]].config;
@@ -701,8 +715,7 @@ static void compare_profiles(const struct explorer *e,
 		sampled |= isfinite(results[set->pick[i]].sampling_effect);
 	if (!sampled)
 		return;
-	len = (size_t)snprintf(line, sizeof(line), "%-*.*s", COMPARE_LABEL,
-			       COMPARE_LABEL - 1, "Sampling moved msg/s");
+	len = row_name(set, "Sampling moved msg/s", line, sizeof(line));
 	for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
 		double effect = results[set->pick[i]].sampling_effect;
 		char cell[24] = "-";
@@ -736,10 +749,9 @@ static void compare_shares(const struct explorer *e,
 					     0);
 		if (!any)
 			continue;
-		len = (size_t)snprintf(line, sizeof(line), "%-*.*s",
-				       COMPARE_LABEL, COMPARE_LABEL - 1,
-				       side ? side->cell_label
-					    : "Zero-copy sends copied");
+		len = row_name(
+			set, side ? side->cell_label : "Zero-copy sends copied",
+			line, sizeof(line));
 		for (size_t i = 0; i < set->n && len < sizeof(line); i++) {
 			char cell[24];
 
