@@ -37,6 +37,9 @@ grep '^│ CPU in ' "$tmp/compare" | sort -u >"$tmp/names"
 [ -s "$tmp/names" ] &&
 	! grep -vE '^│ CPU in [a-z ]+ % \((sender|receiver)\) ' "$tmp/names"
 ok $? "compare's rows of each role name it whole ($(wc -l <"$tmp/names") rows)"
+# Scrolled, the title leaves the frame room to count the lines above.
+screen | sed -n 2p | grep -qE '╭─ Compare: ratios to run 4; run 3 differs in strategy alone ─+ ▲ [0-9]+ more ─+╮'
+ok $? "scrolled, compare's title and the count of lines above both whole ($(screen | sed -n 2p))"
 T send-keys -t ui Home
 
 T send-keys -t ui 2 c k c k c k c 3

@@ -271,11 +271,13 @@ static void compare_title(const struct compare_set *set, int width, char *out,
 					set->first + 2, set->first + set->n,
 					set->marked);
 	if (set->marked < 2) {
-		/* The words first, then the ratios if there is room. */
-		peer_words(set, width - 44, peer, sizeof(peer));
+		/* How to choose others goes first where room is short. */
+		peer_words(set, width - 27, peer, sizeof(peer));
 		snprintf(out + len, size - len, " %s %zu; %s (c marks others)",
 			 set->ratio ? "ratios to run" : "run", set->pick[0] + 1,
 			 peer);
+		if (ui_width(out) > width)
+			out[strlen(out) - strlen(" (c marks others)")] = '\0';
 	} else if (!set->ratio || !set->same)
 		snprintf(out + len, size - len, " %s",
 			 set->ratio ? "no ratios across modes"
@@ -843,7 +845,9 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 		c->shown = shown;
 		c->scroll = 0;
 	}
-	compare_title(&set, r->w - 6, title, sizeof(title));
+	/* Scrolled, the frame's top right says how much lies above. */
+	compare_title(&set, r->w - 6 - (c->scroll ? 16 : 0), title,
+		      sizeof(title));
 	ui_box(ui->utf8, r, ROLE_BOX_GRAPH, title);
 	compare_head(ui->utf8, e, &set, &l);
 	compare_notes(ui, e, &set, r->w - 4, &l);
