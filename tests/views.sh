@@ -98,6 +98,30 @@ T send-keys -t ui q q
 wait_exit
 T kill-server
 
+# By name, A to Z: the words after the size (the receive side's tag, the
+# mode) in the order of the alphabet, not of the receive sides' table.
+rx=copy,trunc,uring
+"$NIO_TOP" --list-strategies | grep -Eq '^--rx zerocopy +available' &&
+	rx=copy,zerocopy,trunc
+"$NIO_TOP" --batch -s one-copy -m 4K --rx "$rx" --mode stream,rr -d 0.3 \
+	-w 0 --min-measured 0 -o "$tmp/names.json" >/dev/null 2>&1
+start "${utf8[@]}" -- --load "$tmp/names.json" --min-measured 0
+wait_screen '╭─ Runs, by run number'
+T send-keys -t ui F6
+wait_screen '╭─ Runs, by name, A to Z'
+ok $? "F6 sorts the runs by name, A to Z"
+# names: each row's name and mode, as "NAME|MODE".
+names() {
+	screen | sed -nE 's/^│[ *]+[0-9]+ (one-copy 4 KiB x1( .*[^ ])?) +(rr|stream) .*/\1|\3/p' \
+		>"$tmp/names"
+	[ "$(wc -l <"$tmp/names")" = 6 ]
+}
+wait_until names && LC_ALL=C sort -t'|' -k1,1 -k2,2 -c "$tmp/names"
+ok $? "the rows' names go A to Z ($(paste -sd'|' "$tmp/names"))"
+T send-keys -t ui q
+wait_exit
+T kill-server
+
 # Two strategies at one value at one size: both markers are drawn.
 "$NIO_TOP" --batch -s two-copy,one-copy -m 4K -d 0.5 -w 0 --min-measured 0 \
 	-o "$tmp/two.json" >/dev/null 2>&1

@@ -183,7 +183,11 @@ static int cmp_size(size_t x, size_t y)
 	return (x > y) - (x < y);
 }
 
-/* By name: strategy, then size and flows as numbers, then receive side. */
+/*
+ * By name, as the row says it, A to Z: the strategy, its size and flows as
+ * numbers, then the words after them -- the receive side's tag, the knobs
+ * -- and the mode.
+ */
 static int cmp_names(size_t x, size_t y)
 {
 	const struct run_config *cx =
@@ -191,13 +195,26 @@ static int cmp_names(size_t x, size_t y)
 	const struct run_config *cy =
 		&sort_explorer->session->results[y].config;
 	int order = strcmp(cx->strategy->name, cy->strategy->name);
+	struct settings_stack kx, ky;
+	char tx[96], ty[96];
 
 	if (!order)
 		order = cmp_size(cx->msg_size, cy->msg_size);
 	if (!order)
 		order = cmp_size(cx->threads, cy->threads);
 	if (!order)
-		order = (int)cx->settings.rx - (int)cy->settings.rx;
+		order = strcmp(rx_side_of(cx->settings.rx)->tag,
+			       rx_side_of(cy->settings.rx)->tag);
+	if (!order) {
+		kx = settings_stack_of(&cx->settings);
+		ky = settings_stack_of(&cy->settings);
+		settings_stack_tag(&kx, tx, sizeof(tx));
+		settings_stack_tag(&ky, ty, sizeof(ty));
+		order = strcmp(tx, ty);
+	}
+	if (!order)
+		order = strcmp(run_mode_name(cx->mode),
+			       run_mode_name(cy->mode));
 	return order;
 }
 
