@@ -257,6 +257,22 @@ T send-keys -t ui q q
 wait_exit
 T kill-server
 
+# With --no-config S saves to the folder nio-top started in, and says it
+# by its whole path, and that the preset list does not read it.
+start "${utf8[@]}" -- -s one-copy -m 4K --no-config
+wait_screen 'Throughput .*Gbit/s' 30
+T send-keys -t ui S
+wait_screen 'Save the controls as preset: saved-one-copy-4K-x1_' 20
+T send-keys -t ui Enter
+wait_screen 'saved the controls as preset saved-one-copy-4K-x1, a file' 20 &&
+	wait_screen 'preset list \(p\) does not read' &&
+	wait_screen "nio-top -p( |$)" && wait_screen " $tmp/saved-one-copy-4K-x1.json" &&
+	[ -s "$tmp/saved-one-copy-4K-x1.json" ]
+ok $? "--no-config: S says where it saved by the whole path, and how to start with it"
+T send-keys -t ui q q
+wait_exit
+T kill-server
+
 # A saved export opens without running anything: runs, analysis.
 "$NIO_TOP" --batch -s one-copy,two-copy -m 1K,64K -d 0.2 -w 0 \
 	-o "$tmp/saved.json" >/dev/null 2>&1

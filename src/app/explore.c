@@ -149,7 +149,8 @@ static void explore_export(struct explore *x)
 /*
  * S: the controls as preset name (name.json, or name-2.json if that is
  * taken) in the user's presets folder, where the preset list finds it next
- * time; the current folder with --no-config or where there is no home.
+ * time; the current folder with --no-config or where there is no home,
+ * said by its whole path.
  */
 static void explore_save_preset(struct explore *x, const char *name)
 {
@@ -167,6 +168,9 @@ static void explore_save_preset(struct explore *x, const char *name)
 			snprintf(dir, sizeof(dir), ".");
 	}
 	if (outfile_dir_shared(dir) == 1 && data_dir(dir, sizeof(dir)) < 0)
+		snprintf(dir, sizeof(dir), ".");
+	/* "mytest.json" says nothing of where: the folder by its path. */
+	if (strcmp(dir, ".") == 0 && !getcwd(dir, sizeof(dir)))
 		snprintf(dir, sizeof(dir), ".");
 	r = outfile_create_new(dir, name, "json", path, sizeof(path), &cause);
 	if (r < 0) {

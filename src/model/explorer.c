@@ -535,8 +535,11 @@ int explorer_save_preset(struct explorer *e, const char *path)
 			     "nio-top -p %s starts with it): %s",
 			     name, name, path);
 	else
-		explorer_say(e, "saved the controls to %s (nio-top -p %s)",
-			     path, path);
+		explorer_say(e,
+			     "saved the controls as preset %s, a file the "
+			     "preset list (p) does not read: nio-top -p %s "
+			     "starts with it",
+			     name, path);
 	return 0;
 }
 
