@@ -251,6 +251,19 @@ static void test_controls(void)
 	options_control_step(mode, &c, 1, NULL, NULL);
 	options_control_text(mode, &c, text, sizeof(text));
 	ok(c.mode == RUN_RR && strcmp(text, "rr") == 0, "stream -> %s", text);
+	c.settings.busy_poll = 10;
+	options_control_text(control("busy-poll"), &c, text, sizeof(text));
+	ok(strcmp(text, "10 us") == 0, "busy polling reads with its unit: %s",
+	   text);
+	c.settings.busy_poll = 0;
+	options_control_text(control("busy-poll"), &c, text, sizeof(text));
+	ok(strcmp(text, "none") == 0, "and 0 reads %s", text);
+	c.settings.gso_max_size = 185000;
+	options_control_text(control("gso-ipv4-max-size"), &c, text,
+			     sizeof(text));
+	ok(strcmp(text, "185000 B") == 0, "a GSO size reads in bytes: %s",
+	   text);
+	c.settings.gso_max_size = 0;
 	c.settings.duration_ms = 0;
 	options_control_text(duration, &c, text, sizeof(text));
 	ok(strcmp(text, "continuous") == 0, "a duration of 0 reads %s", text);

@@ -165,6 +165,7 @@ struct option_control {
 	const double *steps; /* ascending */
 	size_t step_count;
 	const char *zero; /* how 0 reads ("continuous"), or NULL */
+	const char *unit; /* after another value (" us"), or NULL */
 	double toggle;	  /* Enter: 0 and this; 0: Enter runs it again */
 	/*
 	 * The gauges a change of it shows in most, by their keys in the

@@ -398,6 +398,7 @@ const struct option_row option_rows[] = {
 			 .label = "Busypoll",
 			 STEPS(busy_poll_steps),
 			 .zero = "none",
+			 .unit = " us",
 			 .figures = busy_moves,
 			 .gloss = "SO_BUSY_POLL: a read with nothing queued "
 				  "spins this "
@@ -573,6 +574,7 @@ const struct option_row option_rows[] = {
 			 .label = "GSO IPv4",
 			 STEPS(gso_steps),
 			 .zero = "as-built",
+			 .unit = " B",
 			 .figures = cost_moves,
 			 .gloss = "BIG TCP: the links' IPv4 GSO size in bytes "
 				  "(gso_ipv4_max_size), the segments TCP "

@@ -54,13 +54,18 @@ void options_control_text(const struct option_row *row,
 	const void *value = options_at(c, row->run_offset);
 	double v = position_of(row, value);
 
-	if (v == 0 && row->control->zero)
+	if (v == 0 && row->control->zero) {
 		snprintf(out, size, "%s", row->control->zero);
-	else if (type->text)
+		return;
+	}
+	if (type->text)
 		type->text(row, value, out, size);
 	else
 		snprintf(out, size, "%g%s", v,
 			 type->number->unit ? type->number->unit : "");
+	/* A number says what it counts: "10 us", not "10". */
+	if (row->control->unit && strlen(out) + 1 < size)
+		strncat(out, row->control->unit, size - strlen(out) - 1);
 }
 
 /*
