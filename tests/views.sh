@@ -7,7 +7,7 @@
 # rather than its size) and says how they differ; a key that works clears
 # the last key's complaint; Enter on the duration comes back to its time;
 # two strategies at one value on the chart are both drawn; a loaded export
-# opens on its runs.
+# opens on its runs, and its key bar offers no key that starts runs.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd tmux jq
@@ -131,6 +131,9 @@ jq "$at_gbps"' .runs[] |= at_gbps(2; 0)' "$tmp/two.json" >"$tmp/same.json"
 start "${utf8[@]}" -- --load "$tmp/same.json" --min-measured 0
 wait_screen 'loaded export, 2 runs' && wait_screen '╭─ Runs, by run number'
 ok $? "--load opens on the runs view" || screen | sed 's/^/# /'
+# Nothing runs: the key bar offers no key that starts runs.
+screen | tail -1 | grep -q 'F1Help' && ! screen | tail -1 | grep -qE 'F3|F5'
+ok $? "--load: the key bar offers no F3 Preset nor F5 Sweep ($(screen | tail -1))"
 T send-keys -t ui 4
 wait_screen 'Throughput Gbit/s \(receiver\) vs size' &&
 	wait_screen '│ +[0-9.]+│ *(21|12)|│ *(21|12) *│'

@@ -77,5 +77,5 @@ void ui_frame_draw(struct ui *ui, const struct explorer *live)
 		ui->controls.h = 0;
 	}
 	ui_draw_keybar(ui, ui->overlay != SIZE_MAX ? ui_views[ui->overlay] : v,
-		       ui->runs.at.h > 0);
+		       ui->runs.at.h > 0, live->viewing);
 }

@@ -64,6 +64,11 @@ const struct ui_key ui_keys[] = {
 
 const size_t ui_key_count = sizeof(ui_keys) / sizeof(ui_keys[0]);
 
+bool ui_action_runs(enum ui_action action)
+{
+	return action == ACT_SWEEP || action == ACT_PRESETS;
+}
+
 const struct ui_key *ui_key_find(int key)
 {
 	for (size_t i = 0; i < ui_key_count; i++)

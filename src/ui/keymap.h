@@ -7,6 +7,7 @@
 #ifndef NIO_TOP_UI_KEYMAP_H
 #define NIO_TOP_UI_KEYMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum ui_action {
@@ -50,6 +51,11 @@ struct ui_key {
 extern const struct ui_key ui_keys[];
 extern const size_t ui_key_count;
 
+/*
+ * Whether the action starts runs (a sweep, a preset's): where nothing runs
+ * (a loaded export) the key bar leaves it out.
+ */
+bool ui_action_runs(enum ui_action action);
 /* The entry of key, or NULL. */
 const struct ui_key *ui_key_find(int key);
 /* A key's name ("Right", "F5"), or "the key". */

@@ -899,8 +899,12 @@ static const struct bar_item table_bar[] = {
 	{"F9", "Mark", 5},
 };
 
-/* The bar's function keys in their order, F1 first: how many. */
-static size_t bar_items(bool table, struct bar_item *item, size_t most)
+/*
+ * The bar's function keys in their order, F1 first: how many.  Where
+ * nothing runs (viewing), none that starts runs.
+ */
+static size_t bar_items(bool table, bool viewing, struct bar_item *item,
+			size_t most)
 {
 	size_t n = 0;
 
@@ -910,6 +914,7 @@ static size_t bar_items(bool table, struct bar_item *item, size_t most)
 		snprintf(label, sizeof(label), "F%d", f);
 		for (size_t i = 0; i < ui_key_count && n < most; i++)
 			if (ui_keys[i].bar &&
+			    !(viewing && ui_action_runs(ui_keys[i].action)) &&
 			    strcmp(ui_keys[i].label, label) == 0)
 				item[n++] = (struct bar_item){
 					ui_keys[i].label, ui_keys[i].bar,
@@ -921,10 +926,11 @@ static size_t bar_items(bool table, struct bar_item *item, size_t most)
 	return n;
 }
 
-void ui_draw_keybar(const struct ui *ui, const struct ui_view *view, bool table)
+void ui_draw_keybar(const struct ui *ui, const struct ui_view *view, bool table,
+		    bool viewing)
 {
 	struct bar_item item[16];
-	size_t n = bar_items(table, item, 16);
+	size_t n = bar_items(table, viewing, item, 16);
 	char tail[96];
 	int y = ui->rows - 1, x = 0, width;
 
