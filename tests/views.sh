@@ -118,6 +118,11 @@ names() {
 }
 wait_until names && LC_ALL=C sort -t'|' -k1,1 -k2,2 -c "$tmp/names"
 ok $? "the rows' names go A to Z ($(paste -sd'|' "$tmp/names"))"
+# The chart draws the copy receiver's stream run; its footer counts the
+# two of the other receive sides it leaves out.
+T send-keys -t ui 4
+wait_screen '╰─ 1 run, .*, 2 other rx/knobs' 20
+ok $? "the chart's footer counts the runs it leaves out for their receive side ($(screen | grep '╰─ '))"
 T send-keys -t ui q
 wait_exit
 T kill-server

@@ -101,6 +101,9 @@ static const struct gloss compare_words[] = {
 	{"Sampling moved msg/s", "what sampling the CPU did to the rate in the "
 				 "intervals sampled, left out of the figures"},
 	{"top 3.84", "a graph's scale: the highest value of its last minute"},
+	{"6 other rx/knobs (not drawn)",
+	 "the chart's footer: runs of its mode with another receive side "
+	 "or other knobs than the title names, which it does not draw"},
 };
 
 static const struct gloss analysis_words[] = {
@@ -228,7 +231,8 @@ void ui_glossary(struct ui_lines *l, int width)
 	GLOSS_LIST(l, width, "Below the gauges:", foot_words);
 	gloss_roles(l, width);
 	GLOSS_LIST(l, width, "The runs table (2):", table_words);
-	GLOSS_LIST(l, width, "Compare (3) and the graphs:", compare_words);
+	GLOSS_LIST(l, width,
+		   "Compare (3), the graphs and the chart (4):", compare_words);
 	GLOSS_LIST(l, width, "The analysis (5):", analysis_words);
 	/* The smallest difference a verdict calls one, as the analysis has it. */
 	snprintf(tie, sizeof(tie), "within %.0f%% of each other",

@@ -599,6 +599,40 @@ static void chart_title(const struct chart *c, const struct explorer *e,
 		 run_mode_name(mode), rx_side_of(rx)->tag, knobs, where);
 }
 
+/*
+ * The footer: what the runs drawn were, and how many of the mode's runs
+ * at this flow count (or size) are not drawn for their receive side or
+ * knobs, which the title names one of.
+ */
+static void chart_footer(const struct chart *c, const struct explorer *e,
+			 enum run_mode mode, size_t fixed,
+			 const struct figure_plot *plot, int width, char *out,
+			 size_t size)
+{
+	const struct figure_scope every = {.mode = mode,
+					   .axis = c->def[c->index].axis,
+					   .fixed = fixed,
+					   .rx_any = true};
+	struct figure_runs all;
+	size_t len, other;
+
+	figure_runs_text(&plot->runs, true, out, size);
+	figure_runs_of(&e->session->analysis, e->session->results, &every,
+		       &all);
+	other = all.runs + all.left_out - plot->runs.runs - plot->runs.left_out;
+	len = strlen(out);
+	if (!other || len >= size)
+		return;
+	/* As whole as the edge allows. */
+	snprintf(out + len, size - len,
+		 ", %zu of other receive sides or knobs not drawn", other);
+	if (ui_width(out) > width)
+		snprintf(out + len, size - len,
+			 ", %zu other rx/knobs not drawn", other);
+	if (ui_width(out) > width)
+		snprintf(out + len, size - len, ", %zu other rx/knobs", other);
+}
+
 static void chart_draw(struct ui *ui, void *state, const struct explorer *e,
 		       const struct rect *r)
 {
@@ -644,7 +678,7 @@ static void chart_draw(struct ui *ui, void *state, const struct explorer *e,
 				     m);
 	chart_legend(plot, r, m->hidden);
 	/* What the points stand on, on the bottom edge. */
-	figure_runs_text(&plot->runs, true, text, sizeof(text));
+	chart_footer(c, e, mode, fixed, plot, r->w - 6, text, sizeof(text));
 	ui_text(r->y + r->h - 1, r->x + 2, r->w - 4, ROLE_GRAPH_TEXT, " %s ",
 		text);
 out:
