@@ -192,13 +192,14 @@ diff <(jq -S .preset b.json) <(jq -S .preset c.json) >/dev/null &&
 ok $? "-o a.json, then -p a.json -o b.json: the same preset and config"
 
 # 2^53 + 1 cannot be a double: it survives only if read and written as text.
+# (The bytes sent: more bytes received than the run's Gbit/s could carry
+# would be refused, as a loaded run's figures must fit its totals.)
 sed -e '0,/"bytes_sent":[[:space:]]*[0-9]*/s//"bytes_sent": 9007199254740993/' \
-	-e '0,/"bytes_received":[[:space:]]*[0-9]*/s//"bytes_received": 9007199254740993/' \
 	r.json >big.json
 "$NIO_TOP" --batch --load big.json -o big2.json --csv big2.csv >loaded 2>&1
 ok $? "--load reads an export in batch and writes it out again"
 [ "$(grep -Ec '"bytes_sent":[[:space:]]*9007199254740993' big2.json)" = 1 ] &&
-	grep -q ',9007199254740993,9007199254740993,' big2.csv
+	grep -q ',9007199254740993,' big2.csv
 ok $? "a count of 2^53+1 survives load and export, to JSON and CSV"
 [ "$(grep -cE '^ +[0-9]+ [a-z-]+ .* [0-9]' loaded)" -ge 96 ] && grep -q '^analysis' loaded
 ok $? "--load prints the runs and the analysis"
