@@ -20,7 +20,7 @@
 #include "metric.h"
 #include "sampler.h"
 
-#define PROTO_VERSION 6
+#define PROTO_VERSION 7
 #define PROTO_PORT    5310
 /* The longest line an agent reads: its client's messages are small. */
 #define PROTO_AGENT_LINE_MAX (64 * 1024)

@@ -153,4 +153,22 @@ int options_value_from_text(struct options *o, const struct option_row *row,
 int options_value_from_json(struct options *o, const struct option_row *row,
 			    const cJSON *v, const char *where, char **cause);
 
+/* OPTION_PROBE's operations (options_probe.c), for its entry of the table. */
+int options_probe_from_text(struct options *o, const struct option_row *row,
+			    const char *label, const char *text, char **cause);
+int options_probe_from_json(struct options *o, const struct option_row *row,
+			    const cJSON *v, const char *where, char **cause);
+cJSON *options_probe_to_json(const struct options *o,
+			     const struct option_row *row);
+bool options_probe_empty(const struct option_row *row, const void *value);
+cJSON *options_probe_schema(const struct option_row *row);
+void options_probe_describe(FILE *out, const struct option_row *row);
+void options_probe_help_range(const struct option_row *row, char *out,
+			      size_t size);
+int options_probe_value_from_json(const struct option_row *row, const cJSON *v,
+				  const char *where, bool viewing, void *value,
+				  char **cause);
+cJSON *options_probe_value_to_json(const struct option_row *row,
+				   const void *value);
+
 #endif

@@ -5,7 +5,8 @@
  * nio-top-preset(5) and --help.  option_types[] has one entry per enum
  * option_type; a row of the option table only names its type and says where
  * its value is and within what range.  Adding a type is its functions here
- * and one entry in the table at the end.
+ * (or in a file of their own, as the probe's are: options_probe.c) and one
+ * entry in the table at the end.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -1772,6 +1773,16 @@ const struct option_type_ops option_types[OPTION_TYPE_COUNT] = {
 			 .most = SETTINGS_CPUS_MAX,
 			 .item_size = sizeof(uint16_t)},
 	[OPTION_PRESET] = {.from_text = preset_from_text, .first = true},
+	[OPTION_PROBE] = {.from_text = options_probe_from_text,
+			  .from_json = options_probe_from_json,
+			  .to_json = options_probe_to_json,
+			  .empty = options_probe_empty,
+			  .schema = options_probe_schema,
+			  .describe = options_probe_describe,
+			  .help_range = options_probe_help_range,
+			  .value_from_json = options_probe_value_from_json,
+			  .value_to_json = options_probe_value_to_json,
+			  .value_size = sizeof(struct probe_settings)},
 };
 
 int options_value_from_text(struct options *o, const struct option_row *row,

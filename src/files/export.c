@@ -254,6 +254,7 @@ static cJSON *export_stack(const struct settings_stack *k)
 	cJSON_AddNumberToObject(obj, "gro_max_size", k->gro_max_size);
 	cJSON_AddStringToObject(obj, "gro", gro_mode_names[k->gro]);
 	cJSON_AddNumberToObject(obj, "busy_poll_us", k->busy_poll);
+	cJSON_AddNumberToObject(obj, "load_rate_mbps", k->load_rate_mbps);
 	return obj;
 }
 

@@ -432,7 +432,10 @@ static bool plot_point(struct figure_plot *out, const struct analysis *a,
 	return true;
 }
 
-/* A before b: the lesser knob first, gso, gro, GRO then busy polling. */
+/*
+ * A before b: the lesser knob first, gso, gro, GRO, busy polling, then the
+ * load's pace.
+ */
 static int cmp_stack(const struct settings_stack *a,
 		     const struct settings_stack *b)
 {
@@ -442,7 +445,10 @@ static int cmp_stack(const struct settings_stack *a,
 		return a->gro_max_size < b->gro_max_size ? -1 : 1;
 	if (a->gro != b->gro)
 		return (int)a->gro - (int)b->gro;
-	return a->busy_poll < b->busy_poll ? -1 : a->busy_poll > b->busy_poll;
+	if (a->busy_poll != b->busy_poll)
+		return a->busy_poll < b->busy_poll ? -1 : 1;
+	return (a->load_rate_mbps > b->load_rate_mbps) -
+	       (a->load_rate_mbps < b->load_rate_mbps);
 }
 
 /*

@@ -281,8 +281,18 @@ static void compare_unknown_text(const struct compare_unknown *u, size_t i,
 			 u->group[i].why);
 }
 
-/* The knobs a head row may name: BIG TCP's sizes, GRO, busy polling. */
-enum compare_knob { KNOB_GSO, KNOB_GRO_SIZE, KNOB_GRO, KNOB_BUSY, KNOBS };
+/*
+ * The knobs a head row may name: BIG TCP's sizes, GRO, busy polling, the
+ * load's pace.
+ */
+enum compare_knob {
+	KNOB_GSO,
+	KNOB_GRO_SIZE,
+	KNOB_GRO,
+	KNOB_BUSY,
+	KNOB_PACE,
+	KNOBS
+};
 
 /*
  * Knob k of settings s, in a cell: "gso 185000", or "gso as-built"; false
@@ -292,14 +302,19 @@ static bool knob_cell(const struct run_settings *s, int k, char *out,
 		      size_t size)
 {
 	static const char *const names[KNOBS] = {"gso", "gro-size", "GRO",
-						 "busy-poll"};
+						 "busy-poll", "paced"};
 	unsigned int n = k == KNOB_GSO	      ? s->gso_max_size
 			 : k == KNOB_GRO_SIZE ? s->gro_max_size
 			 : k == KNOB_GRO      ? (unsigned int)s->gro
-					      : s->busy_poll;
+			 : k == KNOB_BUSY     ? s->busy_poll
+					      : s->load_rate_mbps;
 
 	if (!n && k == KNOB_BUSY)
 		snprintf(out, size, "no busy-poll");
+	else if (!n && k == KNOB_PACE)
+		snprintf(out, size, "flat out");
+	else if (k == KNOB_PACE)
+		snprintf(out, size, "paced %uM", n);
 	else if (!n)
 		snprintf(out, size, "%s as-built", names[k]);
 	else if (k == KNOB_GRO)
