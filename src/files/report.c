@@ -72,9 +72,34 @@ static const struct {
 #define CSV_FIXED                                                              \
 	(sizeof(csv_point) / sizeof(csv_point[0]) +                            \
 	 sizeof(csv_columns) / sizeof(csv_columns[0]))
+/*
+ * The probe's figures of each window: a column per window and figure,
+ * probe_idle_p99_us, ... (the windows' keys, then the figures' paths).
+ */
+static const char *const csv_probe_windows[] = {"idle", "loaded"};
+static const struct {
+	const char *name;
+	const char *key;
+} csv_probe_figures[] = {
+	{"round_trips", "round_trips"},
+	{"sent", "sent"},
+	{"late", "late"},
+	{"skipped", "skipped"},
+	{"p50_us", "p50"},
+	{"p90_us", "p90"},
+	{"p99_us", "p99"},
+	{"p99_9_us", "p99_9"},
+	{"max_us", "max"},
+	{"mean_us", "mean"},
+	{"per_minute", "per_minute"},
+};
+
+#define CSV_PROBE                                                              \
+	(2 + 2 * sizeof(csv_probe_figures) / sizeof(csv_probe_figures[0]))
 /* The delivered figures, each side's CSV metrics, and the error. */
 #define CSV_MAX                                                                \
-	(CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 2 * (ROLES_MAX + 1) + 1)
+	(CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 2 * (ROLES_MAX + 1) +     \
+	 CSV_PROBE + 1)
 
 static const cJSON *at_path(const cJSON *obj, const char *path)
 {
@@ -147,6 +172,40 @@ static size_t csv_layout_profile(const char *names[CSV_MAX], char paths[][96],
 	return n;
 }
 
+/*
+ * The probe's rate and size where its setting is, and its windows' figures
+ * after the round trips of rr; from column n on.
+ */
+static size_t csv_layout_probe(const char *names[CSV_MAX], char paths[][96],
+			       const char *when[CSV_MAX], size_t n,
+			       bool windows)
+{
+	static char probe_names[CSV_PROBE][64];
+	size_t k = 2;
+
+	if (!windows) {
+		csv_add(names, paths, when, &n, "probe_rate_hz",
+			"probe.rate_hz", NULL);
+		csv_add(names, paths, when, &n, "probe_size", "probe.size",
+			NULL);
+		return n;
+	}
+	for (size_t w = 0; w < 2; w++)
+		for (size_t f = 0; f < sizeof(csv_probe_figures) /
+					       sizeof(csv_probe_figures[0]);
+		     f++, k++) {
+			snprintf(probe_names[k], sizeof(probe_names[k]),
+				 "probe_%s_%s", csv_probe_windows[w],
+				 csv_probe_figures[f].name);
+			names[n] = probe_names[k];
+			snprintf(paths[n], 96, "probe.%s.%s",
+				 csv_probe_windows[w],
+				 csv_probe_figures[f].key);
+			when[n++] = NULL;
+		}
+	return n;
+}
+
 /* Every column, in order: its name and its path in a run. */
 static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 			 const char *when[CSV_MAX])
@@ -161,7 +220,12 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 	for (size_t i = 0; i < option_row_count; i++) {
 		const struct option_row *row = &option_rows[i];
 
-		if ((row->flags & OPTION_RUN) && !csv_in_point(row->run_key))
+		/* The probe's setting is an object: a column a member. */
+		if ((row->flags & OPTION_RUN) &&
+		    strcmp(row->run_key, "probe") == 0)
+			n = csv_layout_probe(names, paths, when, n, false);
+		else if ((row->flags & OPTION_RUN) &&
+			 !csv_in_point(row->run_key))
 			csv_add(names, paths, when, &n, row->run_key,
 				row->run_key, NULL);
 	}
@@ -173,6 +237,7 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 		else
 			csv_add_delivered(names, paths, when, &n);
 	}
+	n = csv_layout_probe(names, paths, when, n, true);
 	for (size_t m = 0; m < metric_count; m++) {
 		if (!(metrics[m].show & METRIC_CSV))
 			continue;
