@@ -143,6 +143,17 @@ bool figure_run_value(const struct figure_quantity *q,
 			return false;
 		*value = percentile(&r->latency, q->percentile);
 		break;
+	case FIGURE_PROBE:
+	case FIGURE_PROBE_IDLE: {
+		const struct probe_summary *w = q->source == FIGURE_PROBE
+							? &r->probe.loaded
+							: &r->probe.idle;
+
+		if (!r->probe.present || !w->rtt.count)
+			return false;
+		*value = percentile(&w->rtt, q->percentile);
+		break;
+	}
 	case FIGURE_RECEIVER:
 	case FIGURE_SENDER:
 		if (m < 0 || !run_result_metric(r, q->source == FIGURE_SENDER,

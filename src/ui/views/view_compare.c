@@ -40,6 +40,7 @@ struct compare_set {
 	int column;    /* cells a run's column takes */
 	bool ratio;    /* the columns have room for ratios */
 	bool rr, mixed, same;
+	bool probe; /* a run with a probe is among them */
 };
 
 static void *compare_open(struct ui *ui)
@@ -135,6 +136,7 @@ static void compare_layout(const struct explorer *e, int room,
 		enum run_mode mode = results[set->pick[i]].config.mode;
 
 		set->rr |= mode == RUN_RR;
+		set->probe |= results[set->pick[i]].probe.present;
 		set->mixed |= set->ratio &&
 			      mode != results[set->pick[0]].config.mode;
 		set->same |= i && mode == results[set->pick[0]].config.mode;
@@ -471,6 +473,37 @@ static void compare_row(const struct explorer *e, const struct compare_set *set,
 	ui_lines_add(l, ROLE_TEXT, 0, "%s", line);
 }
 
+/*
+ * The probe's rows, where a run had one: its p50 and p99 alone, then its
+ * p50, p99 and p99.9 beside the load.
+ */
+static void compare_probe_rows(const struct explorer *e,
+			       const struct compare_set *set,
+			       struct ui_lines *l)
+{
+	static const struct {
+		bool idle;
+		enum figure_percentile percentile;
+	} rows[] = {
+		{true, PERCENTILE_P50},	   {true, PERCENTILE_P99},
+		{false, PERCENTILE_P50},   {false, PERCENTILE_P99},
+		{false, PERCENTILE_P99_9},
+	};
+	char name[64];
+
+	for (size_t i = 0; set->probe && i < sizeof(rows) / sizeof(*rows);
+	     i++) {
+		struct ui_column c = {.probe = true,
+				      .probe_idle = rows[i].idle,
+				      .percentile = rows[i].percentile};
+
+		snprintf(name, sizeof(name), "Probe %s %s us",
+			 rows[i].idle ? "alone" : "loaded",
+			 figure_percentile_name(rows[i].percentile));
+		compare_row(e, set, &c, name, l);
+	}
+}
+
 /* The throughput, the round trip's rows when an rr run is here, the rest. */
 static void compare_rows(const struct ui *ui, const struct explorer *e,
 			 const struct compare_set *set, struct ui_lines *l)
@@ -499,6 +532,9 @@ static void compare_rows(const struct ui *ui, const struct explorer *e,
 				continue;
 		}
 		compare_row(e, set, &c, name, l);
+		/* The probe's rows after the throughput, as in the table. */
+		if (row == 0)
+			compare_probe_rows(e, set, l);
 	}
 }
 
