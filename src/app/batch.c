@@ -151,7 +151,7 @@ static void batch_analysis(const struct session *s)
 	char line[ANALYSIS_TEXT_MAX], threshold[32];
 
 	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs &&
-	    !a->stopped_runs && !a->busy_why[0])
+	    !a->stopped_runs && !a->busy_why[0] && !a->probe_count)
 		return;
 	printf("\nanalysis (a verdict needs 95%% confidence of a difference "
 	       "over %.0f%%; nio-top(1) ANALYSIS):\n",
@@ -159,6 +159,12 @@ static void batch_analysis(const struct session *s)
 	for (size_t i = 0; i < a->crossover_count; i++) {
 		analysis_crossover_text(&a->crossovers[i], line, sizeof(line));
 		printf("  %s\n", line);
+	}
+	for (size_t i = 0; i < a->probe_count; i++) {
+		char probe[ANALYSIS_PROBE_TEXT_MAX];
+
+		analysis_probe_text(a, &a->probes[i], probe, sizeof(probe));
+		printf("  %s\n", probe);
 	}
 	if (a->zerocopy_why[0])
 		printf("  zero-copy: %s\n", a->zerocopy_why);

@@ -370,6 +370,56 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	return item;
 }
 
+/* The probe at a point: its tail under the load against alone and one-copy. */
+static cJSON *export_probe_verdict(const struct analysis *a,
+				   const struct analysis_probe *p)
+{
+	const struct analysis_point *pt = &a->points[p->point];
+	const struct stats_difference *d = &p->versus;
+	cJSON *item = cJSON_CreateObject(), *versus;
+	char text[ANALYSIS_PROBE_TEXT_MAX];
+
+	cJSON_AddStringToObject(item, "strategy", pt->strategy->name);
+	jsonfile_add_u64(item, "msg_size", pt->msg_size);
+	cJSON_AddNumberToObject(item, "threads", pt->threads);
+	cJSON_AddStringToObject(item, "mode", run_mode_name(pt->mode));
+	cJSON_AddStringToObject(item, "rx", rx_mode_names[pt->rx]);
+	cJSON_AddItemToObject(item, "stack", export_stack(&pt->stack));
+	cJSON_AddNumberToObject(item, "runs", (double)p->runs);
+	cJSON_AddItemToObject(item, "gbps", number_or_null(true, p->gbps));
+	cJSON_AddItemToObject(item, "idle_p99_us",
+			      number_or_null(true, p->idle_p99_us));
+	cJSON_AddItemToObject(item, "loaded_p50_us",
+			      number_or_null(true, p->loaded_p50_us));
+	cJSON_AddItemToObject(item, "loaded_p99_us",
+			      number_or_null(true, p->loaded_p99_us));
+	cJSON_AddItemToObject(item, "ratio", number_or_null(true, p->ratio));
+	cJSON_AddItemToObject(item, "low", number_or_null(true, p->low));
+	cJSON_AddItemToObject(item, "high", number_or_null(true, p->high));
+	if (p->has_versus) {
+		/* How many times one-copy's p99 this one's is, as said. */
+		versus = cJSON_AddObjectToObject(item, "versus");
+		cJSON_AddStringToObject(versus, "strategy", "one-copy");
+		cJSON_AddItemToObject(versus, "gbps",
+				      number_or_null(true, p->versus_gbps));
+		cJSON_AddItemToObject(versus, "loaded_p99_us",
+				      number_or_null(true, p->versus_p99_us));
+		cJSON_AddStringToObject(versus, "outcome",
+					stats_outcome_name(d->outcome));
+		cJSON_AddItemToObject(versus, "ratio",
+				      number_or_null(true, 1 / d->ratio));
+		cJSON_AddItemToObject(versus, "low",
+				      number_or_null(true, 1 / d->high));
+		cJSON_AddItemToObject(versus, "high",
+				      number_or_null(true, 1 / d->low));
+	} else {
+		cJSON_AddNullToObject(item, "versus");
+	}
+	analysis_probe_text(a, p, text, sizeof(text));
+	cJSON_AddStringToObject(item, "text", text);
+	return item;
+}
+
 cJSON *export_analysis(const struct session *s)
 {
 	const struct analysis *a = &s->analysis;
@@ -422,6 +472,10 @@ cJSON *export_analysis(const struct session *s)
 	list = cJSON_AddArrayToObject(obj, "crossovers");
 	for (size_t i = 0; i < a->crossover_count; i++)
 		cJSON_AddItemToArray(list, export_crossover(&a->crossovers[i]));
+	list = cJSON_AddArrayToObject(obj, "probe");
+	for (size_t i = 0; i < a->probe_count; i++)
+		cJSON_AddItemToArray(list,
+				     export_probe_verdict(a, &a->probes[i]));
 	if (a->busy_why[0])
 		cJSON_AddStringToObject(obj, "busy_host", a->busy_why);
 	else

@@ -732,6 +732,8 @@ int analysis_build(const struct run_result *results,
 	}
 	zerocopy_why(a, results, count);
 	busy_why(a, results, count);
+	if (r == 0)
+		r = analysis_probe_build(a, results);
 	return r;
 }
 
@@ -740,6 +742,7 @@ void analysis_fini(struct analysis *a)
 	free(a->points);
 	free(a->member);
 	free(a->crossovers);
+	free(a->probes);
 	memset(a, 0, sizeof(*a));
 }
 
