@@ -113,7 +113,8 @@ struct analysis_probe {
 	size_t point;	    /* its index in points */
 	size_t runs;	    /* analysed runs with a probe's round trips */
 	double gbps;	    /* the point's median Gbit/s */
-	double idle_p99_us; /* medians of the runs' */
+	double idle_p50_us; /* medians of the runs' */
+	double idle_p99_us;
 	double loaded_p50_us;
 	double loaded_p99_us;
 	/*

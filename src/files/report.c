@@ -400,7 +400,7 @@ void report_style_colour(struct report_style *style, size_t i,
 }
 
 /* 1, 2 or 5 times a power of ten, at least x. */
-static double nice_step(double x)
+double report_nice_step(double x)
 {
 	double power = pow(10, floor(log10(x)));
 	double f = x / power;
@@ -409,7 +409,7 @@ static double nice_step(double x)
 }
 
 /* "2.5", "1200", "0.04": a tick's value, no more digits than it needs. */
-static void tick_text(double v, double step, char *out, size_t size)
+void report_tick_text(double v, double step, char *out, size_t size)
 {
 	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
 
@@ -480,7 +480,7 @@ static double py(const struct panel *p, double value)
 }
 
 /* The 1, 2 or 5 times a power of ten nearest v, above (up) or below. */
-static double nice_bound(double v, bool up)
+double report_nice_bound(double v, bool up)
 {
 	static const double steps[] = {1, 2, 5, 10};
 	double power = pow(10, floor(log10(v)));
@@ -521,13 +521,13 @@ static void panel_scale(const struct svg *g, struct panel *p)
 	/* A log scale has no place for 0 (an empty run): linear then. */
 	p->log_y = g->f->log_y && max > 0 && min > 0 && isfinite(min);
 	if (p->log_y) {
-		p->bottom = nice_bound(min, false);
-		p->top = nice_bound(max, true);
+		p->bottom = report_nice_bound(min, false);
+		p->top = report_nice_bound(max, true);
 		if (p->top <= p->bottom)
-			p->top = nice_bound(p->bottom * 1.5, true);
+			p->top = report_nice_bound(p->bottom * 1.5, true);
 		return;
 	}
-	p->step = nice_step((max > 0 ? max : 1) / 5);
+	p->step = report_nice_step((max > 0 ? max : 1) / 5);
 	p->top = ceil((max > 0 ? max : 1) * 1.02 / p->step) * p->step;
 }
 
@@ -537,7 +537,7 @@ static void y_tick(struct text *t, const struct panel *p, double v, double step)
 	char label[32];
 	double y = py(p, v);
 
-	tick_text(v, step, label, sizeof(label));
+	report_tick_text(v, step, label, sizeof(label));
 	report_put(t,
 		   "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
 		   "stroke=\"#d9d9d9\" stroke-width=\"0.8\"/>"
@@ -568,8 +568,8 @@ static void y_ticks_log(struct text *t, const struct panel *p)
 		}
 }
 
-static void put_marker(struct text *t, size_t shape, double x, double y,
-		       const char *colour, bool hollow)
+void report_marker(struct text *t, size_t shape, double x, double y,
+		   const char *colour, bool hollow)
 {
 	const char *fill = hollow ? "#fff" : colour;
 
@@ -626,28 +626,22 @@ static bool figure_two_lines(const struct figure *f)
 	return f->quantity_count > 1 && !f->whisker;
 }
 
-/*
- * How series i looks.  Past the palette's last colour the colours come
- * round again, each time with the next marker and dash: two series of one
- * colour differ in both for as many rounds as there are shapes, more than
- * SERIES_MAX needs with a palette of five colours or more.
- */
-struct series_look {
-	const char *colour;
-	size_t shape;
-	const char *dash;
-};
-
-static struct series_look series_look(const struct svg *g, size_t i)
+struct report_look report_series_look(const struct report_style *style,
+				      size_t i)
 {
-	size_t colours = g->style->colour_count;
+	size_t colours = style->colour_count;
 	size_t k = i % colours + i / colours;
 
-	return (struct series_look){
-		.colour = g->style->colour[i % colours],
+	return (struct report_look){
+		.colour = style->colour[i % colours],
 		.shape = k % SHAPES,
 		.dash = dashes[k % SHAPES],
 	};
+}
+
+static struct report_look series_look(const struct svg *g, size_t i)
+{
+	return report_series_look(g->style, i);
 }
 
 /* "one-copy rx-trunc (bound) busy-poll 50us": series i's name. */
@@ -755,7 +749,7 @@ static void series_line(const struct svg *g, const struct panel *p,
 /* A point's marker, with its runs' range and (latency) its whisker. */
 static void series_point(const struct svg *g, const struct panel *p,
 			 const struct figure_plot_point *pt, size_t series,
-			 size_t q, const struct series_look *look, double dodge)
+			 size_t q, const struct report_look *look, double dodge)
 {
 	const struct figure_stat *stat = &pt->value[q];
 	const struct analysis_point *a = pt->point;
@@ -788,8 +782,8 @@ static void series_point(const struct svg *g, const struct panel *p,
 		   series, name, size, a->threads, g->f->quantity[q].label,
 		   stat->median, stat->runs, stat->runs == 1 ? "" : "s",
 		   stat->min, stat->max);
-	put_marker(t, look->shape, cx, py(p, stat->median), look->colour,
-		   q > 0);
+	report_marker(t, look->shape, cx, py(p, stat->median), look->colour,
+		      q > 0);
 	report_put(t, "</g>\n");
 }
 
@@ -801,7 +795,7 @@ static void series_point(const struct svg *g, const struct panel *p,
 static void panel_series(const struct svg *g, const struct panel *p,
 			 size_t series, size_t q)
 {
-	struct series_look look = series_look(g, series);
+	struct report_look look = series_look(g, series);
 	double step = (panel_right(p) - panel_left(p)) / (p->hi - p->lo);
 	double apart = fmin(7, 0.8 * step / (double)g->series_count);
 	double dodge = g->f->whisker ? ((double)series -
@@ -850,7 +844,7 @@ static void panel_note(const struct svg *g, const struct panel *p,
 /* Series i's entry in the legend, its line's middle at x, y. */
 static void legend_entry(const struct svg *g, size_t i, double x, double y)
 {
-	struct series_look look = series_look(g, i);
+	struct report_look look = series_look(g, i);
 	char name[SERIES_NAME];
 
 	if (figure_two_lines(g->f))
@@ -862,8 +856,8 @@ static void legend_entry(const struct svg *g, size_t i, double x, double y)
 		   i, x, y, x + LEGEND_LINE, y, look.colour,
 		   *look.dash ? " stroke-dasharray=\"" : "", look.dash,
 		   *look.dash ? "\"" : "");
-	put_marker(g->t, look.shape, x + LEGEND_LINE / 2, y, look.colour,
-		   false);
+	report_marker(g->t, look.shape, x + LEGEND_LINE / 2, y, look.colour,
+		      false);
 	series_name(g, i, name, sizeof(name));
 	report_text_block(g->t, &legend_font, x + LEGEND_LINE + 6, y + 4,
 			  SVG_INSIDE - LEGEND_LINE - 6, name);
@@ -1171,7 +1165,7 @@ int report_write_svg(const char *path, const struct session *s,
 	struct report_style fallback;
 	struct text body = {0}, t = {0};
 	struct svg g = {.t = &body, .s = s, .style = style};
-	double y = 0;
+	double y = 0, probe_h;
 
 	*cause = NULL;
 	if (!style || style->colour_count < SVG_COLOURS_MIN) {
@@ -1183,6 +1177,9 @@ int report_write_svg(const char *path, const struct session *s,
 		y += svg_figure(&g, i + 1, y) + FIGURE_GAP;
 	}
 	y += report_profile_figure(&body, s, figure_count + 1, y) + FIGURE_GAP;
+	probe_h = report_probe_figure(&body, s, g.style, figure_count + 2, y);
+	if (probe_h > 0)
+		y += probe_h + FIGURE_GAP;
 	report_put(
 		&t,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

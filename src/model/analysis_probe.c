@@ -79,7 +79,7 @@ out:
 	free(unknown);
 }
 
-/* The medians of the runs' Gbit/s, idle p99, loaded p50 and p99. */
+/* The medians of the runs' Gbit/s, idle p50 and p99, loaded p50 and p99. */
 static void probe_medians(const struct run_result *results, const size_t *k,
 			  size_t n, struct analysis_probe *out)
 {
@@ -90,6 +90,9 @@ static void probe_medians(const struct run_result *results, const size_t *k,
 	for (size_t i = 0; i < n; i++)
 		v[i] = run_result_gbps(&results[k[i]]);
 	out->gbps = median_of(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = results[k[i]].probe.idle.rtt.p50_us;
+	out->idle_p50_us = median_of(v, n);
 	for (size_t i = 0; i < n; i++)
 		v[i] = results[k[i]].probe.idle.rtt.p99_us;
 	out->idle_p99_us = median_of(v, n);
