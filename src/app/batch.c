@@ -42,17 +42,21 @@ static void batch_header(void)
 static void batch_probe_window(const struct probe_summary *w, char *out,
 			       size_t size)
 {
+	char skipped[40] = "";
+
 	if (!w->rtt.count) {
 		snprintf(out, size, "no round trip");
 		return;
 	}
+	if (w->skipped)
+		snprintf(skipped, sizeof(skipped), ", %llu skipped",
+			 (unsigned long long)w->skipped);
 	snprintf(out, size,
 		 "p50 %.1f p99 %.1f p99.9 %.1f us, %llu round trips, %llu "
-		 "late%s%.0f%s",
+		 "late%s",
 		 w->rtt.p50_us, w->rtt.p99_us, w->rtt.p99_9_us,
 		 (unsigned long long)w->rtt.count, (unsigned long long)w->late,
-		 w->skipped ? ", " : "", (double)w->skipped,
-		 w->skipped ? " skipped" : "");
+		 skipped);
 }
 
 /* A run's probe, idle and under the load, under its row. */
