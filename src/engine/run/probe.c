@@ -25,8 +25,12 @@
 #include "clock.h"
 #include "probe_flow.h"
 
-/* How long a stopped requester waits for the answers on their way. */
-#define PROBE_DRAIN_NS (1000 * NS_PER_MS)
+/*
+ * How long a stopped requester waits for the answers on their way: behind
+ * a shaped link's queue they may take seconds, as the flows' last bytes do
+ * (the run gives those RUN_STOP_GRACE_MS).
+ */
+#define PROBE_DRAIN_NS (10000 * NS_PER_MS)
 /* Answers read at once: whole ones are timed, a part waits for the rest. */
 #define PROBE_READ_ANSWERS 64
 

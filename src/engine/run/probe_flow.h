@@ -66,8 +66,8 @@ int probe_flow_start(struct probe_flow *p);
 /* The requester starts its schedule (once). */
 void probe_flow_go(struct probe_flow *p);
 /*
- * The requester sends no more: it waits for the answers on their way, a
- * second at most, and half-closes; the answerer follows.
+ * The requester sends no more: it waits for the answers on their way (10 s
+ * at most) and half-closes; the answerer follows.
  */
 void probe_flow_stop(struct probe_flow *p);
 /* Wakes both threads: their sockets fail from now on. */
