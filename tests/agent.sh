@@ -47,7 +47,7 @@ hello='{"type":"hello","version":7}'
 # cfg STRATEGY SIZE THREADS SLOTS [DURATION]: a run's settings, as a client
 # sends them (a continuous run, paced by the client, unless DURATION).
 cfg() {
-	printf '{"strategy":"%s","msg_size":%s,"threads":%s,"mode":"stream","duration_s":%s,"warmup_s":0.5,"verify":false,"fields":8,"slots":%s,"uring_depth":8,"uring_fixed":false,"unsafe_reuse":false,"rx":"copy","nodelay":"rr","sndbuf":0,"rcvbuf":0,"rcvlowat":0,"notsent_lowat":0,"busy_poll_us":0,"prefer_busy_poll":false,"congestion":"","pin":[],"profile_hz":0,"gso_max_size":0,"gro_max_size":0,"gro":"as-built","round":1,"events":[]}' \
+	printf '{"strategy":"%s","msg_size":%s,"threads":%s,"mode":"stream","duration_s":%s,"warmup_s":0.5,"verify":false,"fields":8,"slots":%s,"uring_depth":8,"uring_fixed":false,"unsafe_reuse":false,"rx":"copy","nodelay":"rr","sndbuf":0,"rcvbuf":0,"rcvlowat":0,"notsent_lowat":0,"busy_poll_us":0,"prefer_busy_poll":false,"congestion":"","pin":[],"load_rate_mbps":0,"probe":null,"probe_cpu":"same","profile_hz":0,"gso_max_size":0,"gro_max_size":0,"gro":"as-built","round":1,"events":[]}' \
 		"$1" "$2" "$3" "${5:-0}" "$4"
 }
 say 'this is not json' | grep -q '"type":"error".*not valid JSON'

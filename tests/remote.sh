@@ -134,7 +134,8 @@ ok $? "a size change in the explorer starts the next run on the agent too"
 # A preset's sweep runs over both hosts too.
 T send-keys p
 wait_screen 'Presets \(Enter loads' 20
-T send-keys Down Down Enter
+# latency, latency-under-load, pa02, quick: the fourth.
+T send-keys Down Down Down Enter
 wait_for_line 'run 3: two-copy 16K x1 stream, this host runs the receivers' 300 \
 	"$tmp/agent.log"
 ok $? "a preset loaded in the explorer sweeps over both hosts"

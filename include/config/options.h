@@ -66,6 +66,8 @@ struct options {
 	size_t gso_size_count;
 	unsigned int busy_polls[OPTIONS_LIST_MAX];
 	size_t busy_poll_count;
+	unsigned int load_rates[OPTIONS_LIST_MAX]; /* Mbit/s; 0: flat out */
+	size_t load_rate_count;
 	unsigned int repeat; /* runs of each point, interleaved */
 	/* Runs measured for less than this are short (see analysis.h). */
 	uint64_t min_measured_ms;
@@ -142,6 +144,7 @@ enum option_type {
 	OPTION_EVENTS,	   /* perf event names */
 	OPTION_CPUS,	   /* struct cpu_list */
 	OPTION_PRESET,	   /* -p: another preset's options, first */
+	OPTION_PROBE,	   /* struct probe_settings: "RATE[,SIZE]" */
 	OPTION_TYPE_COUNT, /* not a type: how many there are */
 };
 

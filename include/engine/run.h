@@ -19,6 +19,7 @@
 
 #include "latency.h"
 #include "metric.h"
+#include "probe.h"
 #include "profile.h"
 #include "record.h"
 #include "sampler.h"
@@ -163,7 +164,8 @@ struct run_result {
 	struct topo_stack stack[2];
 	bool has_stack;
 	struct run_host_load host_load;
-	char *error; /* NULL when the run completed cleanly */
+	struct run_probe probe; /* --probe: its round trips alone and loaded */
+	char *error;		/* NULL when the run completed cleanly */
 };
 
 /* What the far end has said of its ends of the current run. */
@@ -304,6 +306,27 @@ const char *run_error(const struct run *run);
  * the warm-up); false in stream mode.
  */
 bool run_latency(const struct run *run, struct latency_hist *out);
+
+/* What a run's probe is doing. */
+enum run_probe_phase {
+	RUN_PROBE_NONE,	  /* no probe, or not started yet */
+	RUN_PROBE_ALONE,  /* alone, before the load: its idle figures */
+	RUN_PROBE_LOADED, /* beside the load */
+	RUN_PROBE_DONE,	  /* stopped with the load */
+};
+
+/*
+ * The probe so far, for live views: its idle figures once known, and
+ * under the load over the measured window so far (sampled intervals left
+ * out, as the load's figures leave them); what it is doing.
+ */
+enum run_probe_phase run_probe_now(const struct run *run,
+				   struct run_probe *out);
+/*
+ * Idle figures for the run's probe from an earlier run with the same
+ * probe_key: the probe does not run alone again.  Before the first tick.
+ */
+void run_probe_reuse_idle(struct run *run, const struct probe_summary *idle);
 
 /* What the run runs. */
 const struct run_config *run_config_of(const struct run *run);

@@ -26,6 +26,7 @@ struct sock_state {
 	bool prefer_busy_poll;
 	bool nodelay;
 	char congestion[16];
+	uint64_t max_pacing_rate; /* bytes/s (--load-rate); 0: none */
 };
 
 /* sndbuf, rcvbuf, rcvlowat, notsent_lowat, busy_poll, ... congestion */
@@ -56,6 +57,12 @@ uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
  */
 int sockopts_apply(int fd, const struct run_settings *s, bool sender,
 		   bool request_response, uint64_t rx_mark, const char **step);
+
+/*
+ * Paces a sender's socket at bytes_per_s (SO_MAX_PACING_RATE: TCP paces
+ * its own segments without the fq qdisc): 0, or -errno with *step.
+ */
+int sockopts_pace(int fd, uint64_t bytes_per_s, const char **step);
 
 /* What fd's knobs are now. */
 void sockopts_read(int fd, struct sock_state *out);

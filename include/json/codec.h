@@ -17,6 +17,7 @@
 #include "hostinfo.h"
 #include "latency.h"
 #include "metric.h"
+#include "probe.h"
 #include "profile.h"
 #include "record.h"
 #include "sampler.h"
@@ -86,6 +87,15 @@ int codec_read_metrics(const cJSON *from, struct metric_values *v,
 cJSON *codec_profile(const struct run_profile *p);
 int codec_read_profile(const cJSON *from, struct run_profile *p,
 		       const char *path, enum codec_mode mode, char **cause);
+
+/*
+ * One window of a probe (idle or loaded): its round trips as
+ * latency_summary_record writes them and probe_window_record's fields, in
+ * one object.
+ */
+cJSON *codec_probe_window(const struct probe_summary *w);
+int codec_read_probe_window(const cJSON *from, struct probe_summary *w,
+			    const char *path, char **cause);
 
 /* A histogram, sparse: {"count", "sum_ns", "max_ns", "buckets": [[i, n]]}. */
 cJSON *codec_hist(const struct latency_hist *h);

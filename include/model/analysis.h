@@ -104,6 +104,38 @@ struct analysis_size {
 
 #define ANALYSIS_RUNS_HINT_MAX 50
 
+/*
+ * The probe at one point (analysis_probe.c): its tail beside the load
+ * against its tail alone, and against the plain path's (one-copy's) at the
+ * same point, by the statistics of stats.h over the point's runs.
+ */
+struct analysis_probe {
+	size_t point;	    /* its index in points */
+	size_t runs;	    /* analysed runs with a probe's round trips */
+	double gbps;	    /* the point's median Gbit/s */
+	double idle_p50_us; /* medians of the runs' */
+	double idle_p99_us;
+	double loaded_p50_us;
+	double loaded_p99_us;
+	/*
+	 * Loaded p99 over idle p99: the runs' ratios' geometric mean and
+	 * its 90% interval (NaN with one run).
+	 */
+	double ratio, low, high;
+	/*
+	 * Against the same point of one-copy (the plain path): the probe's
+	 * loaded p99, lower better; versus_gbps its median Gbit/s.  A
+	 * point of one-copy has no versus.
+	 */
+	bool has_versus;
+	double versus_gbps;
+	double versus_p99_us;
+	struct stats_difference versus;
+};
+
+/* The most a probe's sentence takes, its NUL included. */
+#define ANALYSIS_PROBE_TEXT_MAX 640
+
 struct analysis_crossover {
 	enum run_mode mode;
 	unsigned int threads;
@@ -166,6 +198,9 @@ struct analysis {
 	 * how to leave it out; "" if none.
 	 */
 	char counters_why[400];
+	/* The probe's points, in the points' order. */
+	struct analysis_probe *probes;
+	size_t probe_count;
 };
 
 /* A run measured with this much steal, or other processes' CPU, is named. */
@@ -192,6 +227,20 @@ void analysis_fini(struct analysis *a);
 void analysis_crossover_text(const struct analysis_crossover *c, char *out,
 			     size_t size);
 const char *analysis_verdict_name(enum analysis_verdict verdict);
+
+/*
+ * The probe at every point whose runs had one: 0, or -ENOMEM
+ * (analysis_build() calls it).
+ */
+int analysis_probe_build(struct analysis *a, const struct run_result *results);
+/*
+ * "stream, 64K x1: beside one-copy the probe's p99 is 1.8x [1.5, 2.1] its
+ * alone (48 -> 86 us, 3 runs, 12.1 Gbit/s); 1.3x [1.1, 1.6] one-copy's:
+ * worse, at equal Gbit/s (12.1 vs 12.3)".
+ */
+void analysis_probe_text(const struct analysis *a,
+			 const struct analysis_probe *p, char *out,
+			 size_t size);
 
 /* The point of a run's configuration, or NULL. */
 const struct analysis_point *analysis_find(const struct analysis *a,

@@ -39,6 +39,12 @@ struct explorer_live {
 	/* RUN_RR: the round trips of the measured window so far. */
 	struct latency_summary latency;
 	/*
+	 * --probe: what it is doing, its idle figures (so far, while it
+	 * runs alone) and under the load over the window so far.
+	 */
+	enum run_probe_phase probe_phase;
+	struct run_probe probe;
+	/*
 	 * Where each side's CPU went in the run's sampled intervals so far
 	 * (false: not sampled here), and what sampling did to the rate.
 	 */

@@ -18,10 +18,12 @@
 #include "run.h"
 
 enum figure_source {
-	FIGURE_RECEIVER, /* a metric at the receiving side */
-	FIGURE_SENDER,	 /* a metric at the sending side */
-	FIGURE_BOTH,	 /* a cost metric summed over both ends */
-	FIGURE_LATENCY,	 /* a round-trip percentile (rr) */
+	FIGURE_RECEIVER,   /* a metric at the receiving side */
+	FIGURE_SENDER,	   /* a metric at the sending side */
+	FIGURE_BOTH,	   /* a cost metric summed over both ends */
+	FIGURE_LATENCY,	   /* a round-trip percentile (rr) */
+	FIGURE_PROBE,	   /* the probe's round trip beside the load */
+	FIGURE_PROBE_IDLE, /* the probe's round trip alone */
 };
 
 enum figure_percentile {
@@ -35,7 +37,7 @@ enum figure_percentile {
 
 struct figure_quantity {
 	enum figure_source source;
-	const char *metric; /* a metric table key; NULL for FIGURE_LATENCY */
+	const char *metric; /* a metric table key; NULL for a round trip */
 	enum figure_percentile percentile;
 	const char *label; /* in a legend: "L1d", "p50" */
 };

@@ -375,6 +375,50 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "CPUs for the flows' threads, senders then receivers, "
 		 "round-robin (e.g. 0,1 or 0-3)"},
+	{.name = "load-rate",
+	 .arg = "LIST",
+	 .key = "load_rate_mbps",
+	 .run_key = "load_rate_mbps",
+	 .type = OPTION_COUNTS,
+	 .offset = O(load_rates),
+	 .count_offset = O(load_rate_count),
+	 .run_offset = R(settings.load_rate_mbps),
+	 .max = 1000000,
+	 .def = "0",
+	 .flags = OPTION_RUN,
+	 .help = "the load's pace, all its flows together, in Mbit/s, a grid "
+		 "dimension (0,2000: flat out and at 2 Gbit/s): "
+		 "SO_MAX_PACING_RATE on each sender, split evenly, so that "
+		 "strategies are compared at equal throughput; 0: flat out"},
+	{.name = "probe",
+	 .arg = "RATE[,SIZE]",
+	 .key = "probe",
+	 .run_key = "probe",
+	 .type = OPTION_PROBE,
+	 .offset = O(run.probe),
+	 .run_offset = R(settings.probe),
+	 .def = "off",
+	 .flags = OPTION_RUN,
+	 .help = "beside each run, a request/response flow of its own (its "
+		 "own connection, send/recv with TCP_NODELAY whatever the "
+		 "load's strategy): RATE requests of SIZE bytes (64) a "
+		 "second on a schedule, each answered at once; its round "
+		 "trips alone and under the load (probe.idle, probe.loaded); "
+		 "0 or off: none"},
+	{.name = "probe-cpu",
+	 .arg = "WHERE",
+	 .key = "probe_cpu",
+	 .run_key = "probe_cpu",
+	 .type = OPTION_CHOICE,
+	 .offset = O(run.probe_cpu),
+	 .run_offset = R(settings.probe_cpu),
+	 .names = probe_cpu_names,
+	 .def = "same",
+	 .flags = OPTION_RUN,
+	 .help = "with --pin, the probe's threads on the CPUs of the load's "
+		 "first flow (same: its requester beside the receiver, its "
+		 "answerer beside the sender) or on CPUs the load is not "
+		 "pinned to (other)"},
 	{.name = "events",
 	 .arg = "LIST",
 	 .key = "events",

@@ -144,6 +144,29 @@ static int check_hosts(struct options *o, char **cause)
 	return 0;
 }
 
+/*
+ * The probe runs both its ends here: over two hosts the agent would have to
+ * answer it and hold its flows while the probe runs alone, which the
+ * protocol does not say.  Kept off the load's CPUs, it needs to know them.
+ */
+static int check_probe(const struct options *o, char **cause)
+{
+	if (!o->run.probe.rate_hz)
+		return 0;
+	if (o->connect)
+		return cause_set(cause, -EINVAL,
+				 "--probe runs both of its ends on this host; "
+				 "over two hosts (--connect) the agent would "
+				 "have to answer it and hold its flows while "
+				 "the probe runs alone, which the protocol "
+				 "cannot say yet");
+	if (o->run.probe_cpu == PROBE_CPU_OTHER && !o->run.pin.count)
+		return cause_set(cause, -EINVAL,
+				 "--probe-cpu other needs --pin: the probe "
+				 "keeps off the CPUs the load is pinned to");
+	return 0;
+}
+
 /* The passes over argv: options that shape the lookup, presets, the rest. */
 enum parse_phase {
 	PHASE_EARLY,
@@ -251,6 +274,8 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 		r = check_congestion(o, cause);
 	if (r == 0)
 		r = check_topology(&o->topo, cause);
+	if (r == 0)
+		r = check_probe(o, cause);
 	if (o->no_profile)
 		o->run.profile_hz = 0;
 	if (r == 0 && !o->load)

@@ -160,6 +160,28 @@ static cJSON *export_profiles(const struct run_result *r)
 	return obj;
 }
 
+/*
+ * The probe's figures into the object of its settings, which the run's
+ * config wrote ("probe": {"rate_hz", "size"}; null without a probe).
+ */
+static void export_probe(cJSON *obj, const struct run_result *r)
+{
+	cJSON *probe = cJSON_GetObjectItemCaseSensitive(obj, "probe");
+
+	if (!cJSON_IsObject(probe))
+		return;
+	cJSON_AddItemToObject(probe, "idle",
+			      r->probe.present
+				      ? codec_probe_window(&r->probe.idle)
+				      : cJSON_CreateNull());
+	cJSON_AddItemToObject(probe, "loaded",
+			      r->probe.present
+				      ? codec_probe_window(&r->probe.loaded)
+				      : cJSON_CreateNull());
+	if (r->probe.present)
+		codec_write(&run_probe_record, &r->probe, probe);
+}
+
 cJSON *export_run(const struct session *s, const struct run_result *r)
 {
 	cJSON *obj = cJSON_CreateObject(), *integrity;
@@ -168,6 +190,7 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	/* The run's number, as the table and the header show it. */
 	cJSON_AddNumberToObject(obj, "run", (double)index + 1);
 	options_run_to_json(&r->config, obj);
+	export_probe(obj, r);
 	cJSON_AddItemToObject(obj, "topology", export_topology(&s->topo, s));
 	/* Over two hosts: which ends the agent ran (the others ran here). */
 	if (r->config.role != RUN_BOTH)
@@ -249,6 +272,7 @@ static cJSON *export_stack(const struct settings_stack *k)
 	cJSON_AddNumberToObject(obj, "gro_max_size", k->gro_max_size);
 	cJSON_AddStringToObject(obj, "gro", gro_mode_names[k->gro]);
 	cJSON_AddNumberToObject(obj, "busy_poll_us", k->busy_poll);
+	cJSON_AddNumberToObject(obj, "load_rate_mbps", k->load_rate_mbps);
 	return obj;
 }
 
@@ -341,6 +365,56 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	return item;
 }
 
+/* The probe at a point: its tail under the load against alone and one-copy. */
+static cJSON *export_probe_verdict(const struct analysis *a,
+				   const struct analysis_probe *p)
+{
+	const struct analysis_point *pt = &a->points[p->point];
+	const struct stats_difference *d = &p->versus;
+	cJSON *item = cJSON_CreateObject(), *versus;
+	char text[ANALYSIS_PROBE_TEXT_MAX];
+
+	cJSON_AddStringToObject(item, "strategy", pt->strategy->name);
+	jsonfile_add_u64(item, "msg_size", pt->msg_size);
+	cJSON_AddNumberToObject(item, "threads", pt->threads);
+	cJSON_AddStringToObject(item, "mode", run_mode_name(pt->mode));
+	cJSON_AddStringToObject(item, "rx", rx_mode_names[pt->rx]);
+	cJSON_AddItemToObject(item, "stack", export_stack(&pt->stack));
+	cJSON_AddNumberToObject(item, "runs", (double)p->runs);
+	cJSON_AddItemToObject(item, "gbps", number_or_null(true, p->gbps));
+	cJSON_AddItemToObject(item, "idle_p99_us",
+			      number_or_null(true, p->idle_p99_us));
+	cJSON_AddItemToObject(item, "loaded_p50_us",
+			      number_or_null(true, p->loaded_p50_us));
+	cJSON_AddItemToObject(item, "loaded_p99_us",
+			      number_or_null(true, p->loaded_p99_us));
+	cJSON_AddItemToObject(item, "ratio", number_or_null(true, p->ratio));
+	cJSON_AddItemToObject(item, "low", number_or_null(true, p->low));
+	cJSON_AddItemToObject(item, "high", number_or_null(true, p->high));
+	if (p->has_versus) {
+		/* How many times one-copy's p99 this one's is, as said. */
+		versus = cJSON_AddObjectToObject(item, "versus");
+		cJSON_AddStringToObject(versus, "strategy", "one-copy");
+		cJSON_AddItemToObject(versus, "gbps",
+				      number_or_null(true, p->versus_gbps));
+		cJSON_AddItemToObject(versus, "loaded_p99_us",
+				      number_or_null(true, p->versus_p99_us));
+		cJSON_AddStringToObject(versus, "outcome",
+					stats_outcome_name(d->outcome));
+		cJSON_AddItemToObject(versus, "ratio",
+				      number_or_null(true, 1 / d->ratio));
+		cJSON_AddItemToObject(versus, "low",
+				      number_or_null(true, 1 / d->high));
+		cJSON_AddItemToObject(versus, "high",
+				      number_or_null(true, 1 / d->low));
+	} else {
+		cJSON_AddNullToObject(item, "versus");
+	}
+	analysis_probe_text(a, p, text, sizeof(text));
+	cJSON_AddStringToObject(item, "text", text);
+	return item;
+}
+
 cJSON *export_analysis(const struct session *s)
 {
 	const struct analysis *a = &s->analysis;
@@ -393,6 +467,10 @@ cJSON *export_analysis(const struct session *s)
 	list = cJSON_AddArrayToObject(obj, "crossovers");
 	for (size_t i = 0; i < a->crossover_count; i++)
 		cJSON_AddItemToArray(list, export_crossover(&a->crossovers[i]));
+	list = cJSON_AddArrayToObject(obj, "probe");
+	for (size_t i = 0; i < a->probe_count; i++)
+		cJSON_AddItemToArray(list,
+				     export_probe_verdict(a, &a->probes[i]));
 	if (a->busy_why[0])
 		cJSON_AddStringToObject(obj, "busy_host", a->busy_why);
 	else
@@ -667,6 +745,53 @@ static int load_ends(const cJSON *obj, const char *path, const char *key,
  * Each end's socket as the kernel made it, and the links as the run had
  * them.
  */
+/*
+ * A run's probe, where its settings had one: its windows, checked as
+ * figures the probe could have had, and its counts.  A probe that never
+ * started (its windows null) is none.
+ */
+static int load_probe(const cJSON *obj, const char *path, struct run_result *r,
+		      char **cause)
+{
+	const struct probe_settings *set = &r->config.settings.probe;
+	const cJSON *probe = cJSON_GetObjectItemCaseSensitive(obj, "probe");
+	double alone_s = (double)probe_idle_ms(&r->config.settings) / 1e3;
+	char at[8192], *why = NULL;
+	struct {
+		const char *key;
+		struct probe_summary *w;
+		double span_s;
+	} windows[] = {
+		{"idle", &r->probe.idle, alone_s},
+		{"loaded", &r->probe.loaded,
+		 run_span_s(&r->config, r->measured_s)},
+	};
+
+	r->probe = (struct run_probe){.requester_cpu = -1, .answerer_cpu = -1};
+	if (!set->rate_hz || !cJSON_IsObject(probe) ||
+	    cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(probe, "idle")))
+		return 0;
+	snprintf(at, sizeof(at), "%s.probe", path);
+	if (codec_read(&run_probe_record, probe, &r->probe, at, CODEC_FILE,
+		       cause) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(at, sizeof(at), "%s.probe.%s", path, windows[i].key);
+		if (codec_read_probe_window(cJSON_GetObjectItemCaseSensitive(
+						    probe, windows[i].key),
+					    windows[i].w, at, cause) < 0)
+			return -EINVAL;
+		if (probe_summary_check(windows[i].w, set, windows[i].span_s,
+					&why) < 0) {
+			cause_set(cause, -EINVAL, "%s.%s", at, why);
+			free(why);
+			return -EINVAL;
+		}
+	}
+	r->probe.present = true;
+	return 0;
+}
+
 static int load_sockets(const cJSON *obj, const char *path,
 			struct run_result *r, char **cause)
 {
@@ -802,7 +927,8 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 			   path, cause) < 0)
 		return -EINVAL;
 	if (load_sockets(obj, path, r, cause) < 0 ||
-	    load_host_load(obj, path, &r->host_load, cause) < 0)
+	    load_host_load(obj, path, &r->host_load, cause) < 0 ||
+	    load_probe(obj, path, r, cause) < 0)
 		return -EINVAL;
 	part = cJSON_GetObjectItemCaseSensitive(obj, "link");
 	snprintf(at, sizeof(at), "%s.link", path);

@@ -66,10 +66,34 @@ static const struct {
 #define CSV_FIXED                                                              \
 	(sizeof(csv_point) / sizeof(csv_point[0]) +                            \
 	 sizeof(csv_columns) / sizeof(csv_columns[0]))
+/*
+ * The probe's figures of each window: a column per window and figure,
+ * probe_idle_p99_us, ... (the windows' keys, then the figures' paths).
+ */
+static const char *const csv_probe_windows[] = {"idle", "loaded"};
+static const struct {
+	const char *name;
+	const char *key;
+} csv_probe_figures[] = {
+	{"round_trips", "round_trips"},
+	{"sent", "sent"},
+	{"late", "late"},
+	{"skipped", "skipped"},
+	{"p50_us", "p50"},
+	{"p90_us", "p90"},
+	{"p99_us", "p99"},
+	{"p99_9_us", "p99_9"},
+	{"max_us", "max"},
+	{"mean_us", "mean"},
+	{"per_minute", "per_minute"},
+};
+
+#define CSV_PROBE                                                              \
+	(2 + 2 * sizeof(csv_probe_figures) / sizeof(csv_probe_figures[0]))
 /* The delivered figures, each side's CSV metrics, and the error. */
 #define CSV_MAX                                                                \
 	(CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 2 * (ROLES_MAX + 1) +     \
-	 RX_MODE_COUNT * RX_COUNTERS_MAX + 1)
+	 RX_MODE_COUNT * RX_COUNTERS_MAX + CSV_PROBE + 1)
 
 static const cJSON *at_path(const cJSON *obj, const char *path)
 {
@@ -171,6 +195,40 @@ static size_t csv_layout_profile(const char *names[CSV_MAX], char paths[][96],
 	return n;
 }
 
+/*
+ * The probe's rate and size where its setting is, and its windows' figures
+ * after the round trips of rr; from column n on.
+ */
+static size_t csv_layout_probe(const char *names[CSV_MAX], char paths[][96],
+			       const char *when[CSV_MAX], size_t n,
+			       bool windows)
+{
+	static char probe_names[CSV_PROBE][64];
+	size_t k = 2;
+
+	if (!windows) {
+		csv_add(names, paths, when, &n, "probe_rate_hz",
+			"probe.rate_hz", NULL);
+		csv_add(names, paths, when, &n, "probe_size", "probe.size",
+			NULL);
+		return n;
+	}
+	for (size_t w = 0; w < 2; w++)
+		for (size_t f = 0; f < sizeof(csv_probe_figures) /
+					       sizeof(csv_probe_figures[0]);
+		     f++, k++) {
+			snprintf(probe_names[k], sizeof(probe_names[k]),
+				 "probe_%s_%s", csv_probe_windows[w],
+				 csv_probe_figures[f].name);
+			names[n] = probe_names[k];
+			snprintf(paths[n], 96, "probe.%s.%s",
+				 csv_probe_windows[w],
+				 csv_probe_figures[f].key);
+			when[n++] = NULL;
+		}
+	return n;
+}
+
 /* Every column, in order: its name and its path in a run. */
 static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 			 const char *when[CSV_MAX])
@@ -185,7 +243,12 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 	for (size_t i = 0; i < option_row_count; i++) {
 		const struct option_row *row = &option_rows[i];
 
-		if ((row->flags & OPTION_RUN) && !csv_in_point(row->run_key))
+		/* The probe's setting is an object: a column a member. */
+		if ((row->flags & OPTION_RUN) &&
+		    strcmp(row->run_key, "probe") == 0)
+			n = csv_layout_probe(names, paths, when, n, false);
+		else if ((row->flags & OPTION_RUN) &&
+			 !csv_in_point(row->run_key))
 			csv_add(names, paths, when, &n, row->run_key,
 				row->run_key, NULL);
 	}
@@ -199,6 +262,7 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 			csv_add(names, paths, when, &n, csv_columns[c].name,
 				csv_columns[c].path, csv_columns[c].when);
 	}
+	n = csv_layout_probe(names, paths, when, n, true);
 	for (size_t m = 0; m < metric_count; m++) {
 		if (!(metrics[m].show & METRIC_CSV))
 			continue;
@@ -361,7 +425,7 @@ void report_style_colour(struct report_style *style, size_t i,
 }
 
 /* 1, 2 or 5 times a power of ten, at least x. */
-static double nice_step(double x)
+double report_nice_step(double x)
 {
 	double power = pow(10, floor(log10(x)));
 	double f = x / power;
@@ -370,7 +434,7 @@ static double nice_step(double x)
 }
 
 /* "2.5", "1200", "0.04": a tick's value, no more digits than it needs. */
-static void tick_text(double v, double step, char *out, size_t size)
+void report_tick_text(double v, double step, char *out, size_t size)
 {
 	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
 
@@ -441,7 +505,7 @@ static double py(const struct panel *p, double value)
 }
 
 /* The 1, 2 or 5 times a power of ten nearest v, above (up) or below. */
-static double nice_bound(double v, bool up)
+double report_nice_bound(double v, bool up)
 {
 	static const double steps[] = {1, 2, 5, 10};
 	double power = pow(10, floor(log10(v)));
@@ -482,13 +546,13 @@ static void panel_scale(const struct svg *g, struct panel *p)
 	/* A log scale has no place for 0 (an empty run): linear then. */
 	p->log_y = g->f->log_y && max > 0 && min > 0 && isfinite(min);
 	if (p->log_y) {
-		p->bottom = nice_bound(min, false);
-		p->top = nice_bound(max, true);
+		p->bottom = report_nice_bound(min, false);
+		p->top = report_nice_bound(max, true);
 		if (p->top <= p->bottom)
-			p->top = nice_bound(p->bottom * 1.5, true);
+			p->top = report_nice_bound(p->bottom * 1.5, true);
 		return;
 	}
-	p->step = nice_step((max > 0 ? max : 1) / 5);
+	p->step = report_nice_step((max > 0 ? max : 1) / 5);
 	p->top = ceil((max > 0 ? max : 1) * 1.02 / p->step) * p->step;
 }
 
@@ -498,7 +562,7 @@ static void y_tick(struct text *t, const struct panel *p, double v, double step)
 	char label[32];
 	double y = py(p, v);
 
-	tick_text(v, step, label, sizeof(label));
+	report_tick_text(v, step, label, sizeof(label));
 	report_put(t,
 		   "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
 		   "stroke=\"#d9d9d9\" stroke-width=\"0.8\"/>"
@@ -529,8 +593,8 @@ static void y_ticks_log(struct text *t, const struct panel *p)
 		}
 }
 
-static void put_marker(struct text *t, size_t shape, double x, double y,
-		       const char *colour, bool hollow)
+void report_marker(struct text *t, size_t shape, double x, double y,
+		   const char *colour, bool hollow)
 {
 	const char *fill = hollow ? "#fff" : colour;
 
@@ -587,28 +651,22 @@ static bool figure_two_lines(const struct figure *f)
 	return f->quantity_count > 1 && !f->whisker;
 }
 
-/*
- * How series i looks.  Past the palette's last colour the colours come
- * round again, each time with the next marker and dash: two series of one
- * colour differ in both for as many rounds as there are shapes, more than
- * SERIES_MAX needs with a palette of five colours or more.
- */
-struct series_look {
-	const char *colour;
-	size_t shape;
-	const char *dash;
-};
-
-static struct series_look series_look(const struct svg *g, size_t i)
+struct report_look report_series_look(const struct report_style *style,
+				      size_t i)
 {
-	size_t colours = g->style->colour_count;
+	size_t colours = style->colour_count;
 	size_t k = i % colours + i / colours;
 
-	return (struct series_look){
-		.colour = g->style->colour[i % colours],
+	return (struct report_look){
+		.colour = style->colour[i % colours],
 		.shape = k % SHAPES,
 		.dash = dashes[k % SHAPES],
 	};
+}
+
+static struct report_look series_look(const struct svg *g, size_t i)
+{
+	return report_series_look(g->style, i);
 }
 
 /* "one-copy rx-trunc (bound) busy-poll 50us": series i's name. */
@@ -716,7 +774,7 @@ static void series_line(const struct svg *g, const struct panel *p,
 /* A point's marker, with its runs' range and (latency) its whisker. */
 static void series_point(const struct svg *g, const struct panel *p,
 			 const struct figure_plot_point *pt, size_t series,
-			 size_t q, const struct series_look *look, double dodge)
+			 size_t q, const struct report_look *look, double dodge)
 {
 	const struct figure_stat *stat = &pt->value[q];
 	const struct analysis_point *a = pt->point;
@@ -749,8 +807,8 @@ static void series_point(const struct svg *g, const struct panel *p,
 		   series, name, size, a->threads, g->f->quantity[q].label,
 		   stat->median, stat->runs, stat->runs == 1 ? "" : "s",
 		   stat->min, stat->max);
-	put_marker(t, look->shape, cx, py(p, stat->median), look->colour,
-		   q > 0);
+	report_marker(t, look->shape, cx, py(p, stat->median), look->colour,
+		      q > 0);
 	report_put(t, "</g>\n");
 }
 
@@ -762,7 +820,7 @@ static void series_point(const struct svg *g, const struct panel *p,
 static void panel_series(const struct svg *g, const struct panel *p,
 			 size_t series, size_t q)
 {
-	struct series_look look = series_look(g, series);
+	struct report_look look = series_look(g, series);
 	double step = (panel_right(p) - panel_left(p)) / (p->hi - p->lo);
 	double apart = fmin(7, 0.8 * step / (double)g->series_count);
 	double dodge = g->f->whisker ? ((double)series -
@@ -811,7 +869,7 @@ static void panel_note(const struct svg *g, const struct panel *p,
 /* Series i's entry in the legend, its line's middle at x, y. */
 static void legend_entry(const struct svg *g, size_t i, double x, double y)
 {
-	struct series_look look = series_look(g, i);
+	struct report_look look = series_look(g, i);
 	char name[SERIES_NAME];
 
 	if (figure_two_lines(g->f))
@@ -823,8 +881,8 @@ static void legend_entry(const struct svg *g, size_t i, double x, double y)
 		   i, x, y, x + LEGEND_LINE, y, look.colour,
 		   *look.dash ? " stroke-dasharray=\"" : "", look.dash,
 		   *look.dash ? "\"" : "");
-	put_marker(g->t, look.shape, x + LEGEND_LINE / 2, y, look.colour,
-		   false);
+	report_marker(g->t, look.shape, x + LEGEND_LINE / 2, y, look.colour,
+		      false);
 	series_name(g, i, name, sizeof(name));
 	report_text_block(g->t, &legend_font, x + LEGEND_LINE + 6, y + 4,
 			  SVG_INSIDE - LEGEND_LINE - 6, name);
@@ -1153,7 +1211,7 @@ int report_write_svg(const char *path, const struct session *s,
 	struct report_style fallback;
 	struct text body = {0}, t = {0};
 	struct svg g = {.t = &body, .s = s, .style = style};
-	double y = 0;
+	double y = 0, probe_h;
 
 	*cause = NULL;
 	if (!style || style->colour_count < SVG_COLOURS_MIN) {
@@ -1165,6 +1223,9 @@ int report_write_svg(const char *path, const struct session *s,
 		y += svg_figure(&g, i + 1, y) + FIGURE_GAP;
 	}
 	y += report_profile_figure(&body, s, figure_count + 1, y) + FIGURE_GAP;
+	probe_h = report_probe_figure(&body, s, g.style, figure_count + 2, y);
+	if (probe_h > 0)
+		y += probe_h + FIGURE_GAP;
 	report_put(
 		&t,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -640,6 +640,28 @@ int codec_read_metrics(const cJSON *from, struct metric_values *v,
 	return 0;
 }
 
+cJSON *codec_probe_window(const struct probe_summary *w)
+{
+	cJSON *obj = codec_object(&latency_summary_record, &w->rtt);
+
+	codec_write(&probe_window_record, w, obj);
+	return obj;
+}
+
+int codec_read_probe_window(const cJSON *from, struct probe_summary *w,
+			    const char *path, char **cause)
+{
+	*w = (struct probe_summary){0};
+	if (!cJSON_IsObject(from))
+		return cause_set(cause, -EINVAL, "%s: must be an object", path);
+	if (codec_read(&latency_summary_record, from, &w->rtt, path, CODEC_FILE,
+		       cause) < 0 ||
+	    codec_read(&probe_window_record, from, w, path, CODEC_FILE, cause) <
+		    0)
+		return -EINVAL;
+	return 0;
+}
+
 cJSON *codec_hist(const struct latency_hist *h)
 {
 	cJSON *obj = cJSON_CreateObject();

@@ -395,7 +395,9 @@ static struct analysis_crossover *crossover_slot(struct analysis *a)
 
 /*
  * Whether stack b is a differs by one knob, b's lower: the pair that says
- * what raising that knob alone did.
+ * what raising that knob alone did.  The load's pace is no such knob: a
+ * load held to a rate moves less by design, and is compared only with
+ * loads at the same pace.
  */
 static bool one_knob_up(const struct settings_stack *a,
 			const struct settings_stack *b)
@@ -406,9 +408,10 @@ static bool one_knob_up(const struct settings_stack *a,
 		     (a->gro_max_size != b->gro_max_size) + (a->gro != b->gro) +
 		     (a->busy_poll != b->busy_poll);
 
-	return differ == 1 && (a->gso_max_size > b->gso_max_size ||
-			       a->gro_max_size > b->gro_max_size || ga > gb ||
-			       a->busy_poll > b->busy_poll);
+	return differ == 1 && a->load_rate_mbps == b->load_rate_mbps &&
+	       (a->gso_max_size > b->gso_max_size ||
+		a->gro_max_size > b->gro_max_size || ga > gb ||
+		a->busy_poll > b->busy_poll);
 }
 
 static int add_crossovers(struct analysis *a, const struct run_result *results,
@@ -793,6 +796,8 @@ int analysis_build(const struct run_result *results,
 	analysis_busy_why(results, count, a->busy_why, sizeof(a->busy_why));
 	user_space_why(a, results, count);
 	counters_why(a, results, count);
+	if (r == 0)
+		r = analysis_probe_build(a, results);
 	return r;
 }
 
@@ -801,6 +806,7 @@ void analysis_fini(struct analysis *a)
 	free(a->points);
 	free(a->member);
 	free(a->crossovers);
+	free(a->probes);
 	memset(a, 0, sizeof(*a));
 }
 

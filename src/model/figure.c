@@ -143,6 +143,17 @@ bool figure_run_value(const struct figure_quantity *q,
 			return false;
 		*value = percentile(&r->latency, q->percentile);
 		break;
+	case FIGURE_PROBE:
+	case FIGURE_PROBE_IDLE: {
+		const struct probe_summary *w = q->source == FIGURE_PROBE
+							? &r->probe.loaded
+							: &r->probe.idle;
+
+		if (!r->probe.present || !w->rtt.count)
+			return false;
+		*value = percentile(&w->rtt, q->percentile);
+		break;
+	}
 	case FIGURE_RECEIVER:
 	case FIGURE_SENDER:
 		if (m < 0 || !run_result_metric(r, q->source == FIGURE_SENDER,
@@ -432,7 +443,10 @@ static bool plot_point(struct figure_plot *out, const struct analysis *a,
 	return true;
 }
 
-/* A before b: the lesser knob first, gso, gro, GRO then busy polling. */
+/*
+ * A before b: the lesser knob first, gso, gro, GRO, busy polling, then the
+ * load's pace.
+ */
 static int cmp_stack(const struct settings_stack *a,
 		     const struct settings_stack *b)
 {
@@ -442,7 +456,10 @@ static int cmp_stack(const struct settings_stack *a,
 		return a->gro_max_size < b->gro_max_size ? -1 : 1;
 	if (a->gro != b->gro)
 		return (int)a->gro - (int)b->gro;
-	return a->busy_poll < b->busy_poll ? -1 : a->busy_poll > b->busy_poll;
+	if (a->busy_poll != b->busy_poll)
+		return a->busy_poll < b->busy_poll ? -1 : 1;
+	return (a->load_rate_mbps > b->load_rate_mbps) -
+	       (a->load_rate_mbps < b->load_rate_mbps);
 }
 
 /*

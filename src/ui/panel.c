@@ -396,6 +396,73 @@ static void profile_foot_why(const struct run_profile *const p[SIDE_COUNT],
 	}
 }
 
+/* "31/48": a window's p50 and p99, in us, as the gauges' numbers read. */
+static void probe_pair(const struct probe_summary *w, char *out, size_t size)
+{
+	char p50[16], p99[16];
+
+	ui_format_value(w->rtt.p50_us, p50, sizeof(p50));
+	ui_format_value(w->rtt.p99_us, p99, sizeof(p99));
+	snprintf(out, size, "%s/%s", p50, p99);
+}
+
+/*
+ * The probe's line, for the run going on or else the last one: its p50
+ * and p99 alone and beside the load, its round trips and late sends (its
+ * own timer's error, never hidden).
+ */
+static void gauge_probe(const struct explorer *e, int width,
+			struct ui_lines *foot)
+{
+	const struct session *s = e->session;
+	const struct run_probe *p = &e->live.probe;
+	enum run_probe_phase phase = e->live.probe_phase;
+	char alone[48] = "warming up", loaded[48], text[256];
+	const struct probe_summary *w;
+
+	if (!e->live.running) {
+		if (!s->result_count)
+			return;
+		p = &s->results[s->result_count - 1].probe;
+		phase = p->present ? RUN_PROBE_DONE : RUN_PROBE_NONE;
+	}
+	if (phase == RUN_PROBE_NONE)
+		return;
+	if (p->idle.rtt.count)
+		probe_pair(&p->idle, alone, sizeof(alone));
+	if (phase == RUN_PROBE_ALONE) {
+		snprintf(text, sizeof(text),
+			 "Probe alone before the load, p50/p99 us: %s (%llu "
+			 "round trips, %llu late)",
+			 alone, (unsigned long long)p->idle.rtt.count,
+			 (unsigned long long)p->idle.late);
+		ui_lines_wrap(foot, ROLE_MISC, width, 2, text);
+		return;
+	}
+	w = &p->loaded;
+	if (w->rtt.count)
+		probe_pair(w, loaded, sizeof(loaded));
+	else
+		snprintf(loaded, sizeof(loaded), "%s",
+			 e->live.running && e->live.warmup ? "warming up"
+							   : "none yet");
+	/* Narrow, the words give way to the numbers. */
+	if (width < 60)
+		snprintf(text, sizeof(text),
+			 "Probe p50/p99 us: alone %s, loaded %s (%llu late)",
+			 alone, loaded, (unsigned long long)w->late);
+	else
+		snprintf(text, sizeof(text),
+			 "Probe p50/p99 us: alone %s%s, under the load %s "
+			 "(%llu round trips, %llu late%s)",
+			 alone, p->idle_reused ? " (earlier)" : "", loaded,
+			 (unsigned long long)w->rtt.count,
+			 (unsigned long long)w->late,
+			 w->skipped ? ", some skipped" : "");
+	ui_lines_wrap(foot, w->rtt.count ? ROLE_HIGHLIGHT : ROLE_MISC, width, 2,
+		      text);
+}
+
 /*
  * Where each side's CPU goes, from the sampled intervals of the run going
  * on or else the last one: a line per side, and at a width that has room,
@@ -504,6 +571,7 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 		return NULL;
 	g->lines = gauge_lines(e, width, WHY_WHOLE, g->line);
 	gauge_foot(ui, e, width, &g->foot);
+	gauge_probe(e, width, &g->foot);
 	gauge_profile(e, width, WHY_WHOLE, &g->foot);
 	*rows = gauges_rows(g->line, g->lines, &g->foot);
 	for (int told = WHY_SHORT; told <= WHY_COUNTED; told++) {
@@ -647,6 +715,13 @@ static void header_state(const struct explorer *e, char *out, size_t size)
 		snprintf(out, size, "loaded export, %zu run%s",
 			 e->session->result_count,
 			 e->session->result_count == 1 ? "" : "s");
+	else if (e->state == EXPLORER_RUNNING && e->live.starting &&
+		 e->live.probe_phase == RUN_PROBE_ALONE)
+		snprintf(out, size, "run %u: %s %s x%u%s, the probe alone %s",
+			 e->run_number, c->strategy->name, bytes, c->threads,
+			 c->mode == RUN_RR ? " rr" : "",
+			 e->live.probe.idle.measured_s > 0 ? "measuring"
+							   : "warming up");
 	else if (e->state == EXPLORER_RUNNING && e->live.starting)
 		snprintf(out, size, "run %u: %s %s x%u%s, getting ready",
 			 e->run_number, c->strategy->name, bytes, c->threads,

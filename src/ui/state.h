@@ -47,6 +47,12 @@ struct ui_column {
 	bool is_metric;
 	/* An rr run's round trip (stream runs show "-"). */
 	bool latency;
+	/*
+	 * The probe's round trip beside the load, or alone (probe_idle):
+	 * runs without a probe show "-".
+	 */
+	bool probe;
+	bool probe_idle;
 	enum figure_percentile percentile;
 	/*
 	 * A share of metric.side's profile, in %: a role's, or the copy

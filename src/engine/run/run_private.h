@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "probe_flow.h"
 #include "run.h"
 #include "timeline.h"
 #include "worker.h"
@@ -98,6 +99,30 @@ struct run {
 	unsigned int measured_intervals;     /* unsampled ones, in the window */
 	struct latency_hist *rtt_slice_from; /* RUN_RR and sampling */
 	struct latency_hist *rtt_excluded;
+
+	/*
+	 * The probe (run_probe.c), or NULL: its flow, where it runs alone
+	 * (from and until when), and its readings where its windows begin
+	 * and end, as the flows' samples are taken.
+	 */
+	struct probe_flow *probe;
+	struct probe_key probe_key;
+	enum run_probe_phase probe_phase;
+	bool probe_idle_known;	 /* measured, or given (run_probe_reuse_idle) */
+	uint64_t probe_alone_ns; /* the probe alone: when its window starts */
+	uint64_t probe_alone_end_ns;
+	struct probe_reading *probe_at; /* PROBE_AT_COUNT of them */
+	struct run_probe probe_result;
+};
+
+/* The probe's readings a run keeps (run->probe_at[]). */
+enum probe_at {
+	PROBE_AT_ALONE,	   /* where its window alone began */
+	PROBE_AT_FROM,	   /* where the measured window began */
+	PROBE_AT_TO,	   /* and ended */
+	PROBE_AT_SLICE,	   /* where a sampled interval began */
+	PROBE_AT_EXCLUDED, /* what the sampled intervals added */
+	PROBE_AT_COUNT,
 };
 
 /*
@@ -123,9 +148,11 @@ void run_cut_connections(struct run *run);
 /*
  * Connects every flow: receivers dial from the client namespace, senders are
  * the accepted ends in the server namespace, matched by port so that both
- * threads of a flow share one connection.
+ * threads of a flow share one connection.  probe_fds (or NULL): one more
+ * connection, its dialled end and its accepted end.
  */
-int run_connect(struct run *run, const struct topo *topo, char **cause);
+int run_connect(struct run *run, const struct topo *topo, int probe_fds[2],
+		char **cause);
 /* The far end first, then this host's: one connection per flow. */
 int run_connect_far(struct run *run, char **cause);
 /* Gives flow i this host's end of its connection, fds[i]. */
@@ -174,6 +201,36 @@ void run_slice_begin(struct run *run, const struct sample *raw);
 void run_slice_stop(struct run *run);
 /* Each side's profile, and sampling's effect, into the result. */
 void run_profile_finish(struct run *run, struct run_result *result);
+
+/* The probe (run_probe.c), each a no-op in a run without one. */
+
+/* Refuses a probe the run cannot have; its key: 0, or -EINVAL with *cause. */
+int run_probe_check(struct run *run, char **cause);
+/* Its connection's two ends become its flow: 0, or -ENOMEM (fds closed). */
+int run_probe_adopt(struct run *run, int fds[2]);
+/* Starts its threads, counted among the run's: 0, or -errno. */
+int run_probe_launch(struct run *run);
+/*
+ * Every thread is ready: the probe runs alone first, unless its idle
+ * figures are known.  True while it does (the load waits).
+ */
+bool run_probe_alone(struct run *run, uint64_t now_ns);
+/* The next moment the probe alone needs a tick, or 0. */
+uint64_t run_probe_deadline(const struct run *run);
+/* The load goes: the probe goes too, if it was not running alone. */
+void run_probe_go(struct run *run);
+/* Readings at the window's start and end, and around a sampled interval. */
+void run_probe_window_from(struct run *run, uint64_t now_ns);
+void run_probe_window_to(struct run *run, uint64_t now_ns);
+void run_probe_slice_begin(struct run *run, uint64_t now_ns);
+void run_probe_slice_end(struct run *run, uint64_t now_ns);
+/* Its first failure, as the run says one: true if it failed. */
+bool run_probe_failed(struct run *run);
+/* Its sockets fail from now on (with the flows'). */
+void run_probe_cut(struct run *run);
+/* Its threads joined, its figures into the result (and its failures). */
+void run_probe_finish(struct run *run, struct run_result *result);
+void run_probe_free(struct run *run);
 
 /* The far end (run_far.c). */
 

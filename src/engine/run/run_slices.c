@@ -124,6 +124,7 @@ void run_slice_end(struct run *run, const struct sample *raw)
 		latency_hist_subtract(now, run->rtt_slice_from);
 		latency_hist_merge(run->rtt_excluded, now);
 	}
+	run_probe_slice_end(run, raw->t_ns);
 	run->slicing = false;
 }
 
@@ -139,6 +140,7 @@ void run_slice_begin(struct run *run, const struct sample *raw)
 	run->slice_from = *raw;
 	if (run->rtt_slice_from)
 		run_merge_latency(run, run->rtt_slice_from);
+	run_probe_slice_begin(run, raw->t_ns);
 	run->slicing = true;
 	run_sampling(run, true);
 }

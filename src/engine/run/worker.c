@@ -101,9 +101,13 @@ static int worker_socket(struct worker_flow *flow, bool sender,
 		flow->settings, flow->request_response, flow->msg_size,
 		strategy_unread_max(flow->ops, &params), flow->link_rate_bps);
 
-	return sockopts_apply(sender ? flow->tx_fd : flow->rx_fd,
-			      flow->settings, sender, flow->request_response,
-			      mark, step);
+	int r = sockopts_apply(sender ? flow->tx_fd : flow->rx_fd,
+			       flow->settings, sender, flow->request_response,
+			       mark, step);
+
+	if (r == 0 && sender && flow->pace_bytes_per_s)
+		r = sockopts_pace(flow->tx_fd, flow->pace_bytes_per_s, step);
+	return r;
 }
 
 /*

@@ -45,7 +45,8 @@ struct worker_flow {
 	const struct strategy_ops *ops;
 	size_t msg_size;
 	const struct run_settings *settings;
-	uint64_t link_rate_bps; /* the link's shaped rate, 0: unshaped */
+	uint64_t link_rate_bps;	   /* the link's shaped rate, 0: unshaped */
+	uint64_t pace_bytes_per_s; /* the sender's share of --load-rate */
 	/* The CPU each thread runs on (--pin), or -1: any. */
 	int tx_cpu;
 	int rx_cpu;

@@ -123,8 +123,11 @@ void settings_stack_tag(const struct settings_stack *k, char *out, size_t size)
 		len += (size_t)snprintf(out + len, size - len, " GRO %s",
 					gro_mode_names[k->gro]);
 	if (k->busy_poll && len < size)
-		snprintf(out + len, size - len, " busy-poll %uus",
-			 k->busy_poll);
+		len += (size_t)snprintf(out + len, size - len,
+					" busy-poll %uus", k->busy_poll);
+	if (k->load_rate_mbps && len < size)
+		snprintf(out + len, size - len, " paced %uM",
+			 k->load_rate_mbps);
 }
 
 const char *strategy_rx_refusal(const struct run_settings *s)

@@ -76,7 +76,8 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 	const struct analysis *a = &e->session->analysis;
 	struct ui_lines l = {0};
 	int width = r->w - 4;
-	char line[600];
+	char line[ANALYSIS_PROBE_TEXT_MAX > 600 ? ANALYSIS_PROBE_TEXT_MAX
+						: 600];
 
 	ui_box(ui->utf8, r, ROLE_BOX_HISTORY,
 	       r->w >= 64 ? "Analysis: 95% confidence of a 5% difference"
@@ -91,6 +92,18 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 			      "the same sizes, flows, mode and receive side (w "
 			      "sweeps them).");
 	verdicts(a, width, &l);
+	for (size_t i = 0; i < a->probe_count; i++) {
+		const struct analysis_probe *p = &a->probes[i];
+
+		analysis_probe_text(a, p, line, sizeof(line));
+		ui_lines_wrap(
+			&l,
+			p->has_versus && (p->versus.outcome == STATS_AHEAD ||
+					  p->versus.outcome == STATS_BEHIND)
+				? ROLE_HIGHLIGHT
+				: ROLE_TEXT,
+			width, 2, line);
+	}
 	/* --repeat is the command line's: what does it here. */
 	for (size_t i = 0; i < a->crossover_count && !e->viewing; i++)
 		if (a->crossovers[i].verdict == VERDICT_UNDECIDED) {

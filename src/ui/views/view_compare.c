@@ -40,6 +40,7 @@ struct compare_set {
 	int column;    /* cells a run's column takes */
 	bool ratio;    /* the columns have room for ratios */
 	bool rr, mixed, same;
+	bool probe; /* a run with a probe is among them */
 };
 
 static void *compare_open(struct ui *ui)
@@ -135,6 +136,7 @@ static void compare_layout(const struct explorer *e, int room,
 		enum run_mode mode = results[set->pick[i]].config.mode;
 
 		set->rr |= mode == RUN_RR;
+		set->probe |= results[set->pick[i]].probe.present;
 		set->mixed |= set->ratio &&
 			      mode != results[set->pick[0]].config.mode;
 		set->same |= i && mode == results[set->pick[0]].config.mode;
@@ -278,8 +280,18 @@ static void compare_unknown_text(const struct compare_unknown *u, size_t i,
 			 u->group[i].why);
 }
 
-/* The knobs a head row may name: BIG TCP's sizes, GRO, busy polling. */
-enum compare_knob { KNOB_GSO, KNOB_GRO_SIZE, KNOB_GRO, KNOB_BUSY, KNOBS };
+/*
+ * The knobs a head row may name: BIG TCP's sizes, GRO, busy polling, the
+ * load's pace.
+ */
+enum compare_knob {
+	KNOB_GSO,
+	KNOB_GRO_SIZE,
+	KNOB_GRO,
+	KNOB_BUSY,
+	KNOB_PACE,
+	KNOBS
+};
 
 /*
  * Knob k of settings s, in a cell: "gso 185000", or "gso as-built"; false
@@ -289,14 +301,19 @@ static bool knob_cell(const struct run_settings *s, int k, char *out,
 		      size_t size)
 {
 	static const char *const names[KNOBS] = {"gso", "gro-size", "GRO",
-						 "busy-poll"};
+						 "busy-poll", "paced"};
 	unsigned int n = k == KNOB_GSO	      ? s->gso_max_size
 			 : k == KNOB_GRO_SIZE ? s->gro_max_size
 			 : k == KNOB_GRO      ? (unsigned int)s->gro
-					      : s->busy_poll;
+			 : k == KNOB_BUSY     ? s->busy_poll
+					      : s->load_rate_mbps;
 
 	if (!n && k == KNOB_BUSY)
 		snprintf(out, size, "no busy-poll");
+	else if (!n && k == KNOB_PACE)
+		snprintf(out, size, "flat out");
+	else if (k == KNOB_PACE)
+		snprintf(out, size, "paced %uM", n);
 	else if (!n)
 		snprintf(out, size, "%s as-built", names[k]);
 	else if (k == KNOB_GRO)
@@ -481,6 +498,37 @@ static void compare_counting(const struct explorer *e,
 	ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
 }
 
+/*
+ * The probe's rows, where a run had one: its p50 and p99 alone, then its
+ * p50, p99 and p99.9 beside the load.
+ */
+static void compare_probe_rows(const struct explorer *e,
+			       const struct compare_set *set,
+			       struct ui_lines *l)
+{
+	static const struct {
+		bool idle;
+		enum figure_percentile percentile;
+	} rows[] = {
+		{true, PERCENTILE_P50},	   {true, PERCENTILE_P99},
+		{false, PERCENTILE_P50},   {false, PERCENTILE_P99},
+		{false, PERCENTILE_P99_9},
+	};
+	char name[64];
+
+	for (size_t i = 0; set->probe && i < sizeof(rows) / sizeof(*rows);
+	     i++) {
+		struct ui_column c = {.probe = true,
+				      .probe_idle = rows[i].idle,
+				      .percentile = rows[i].percentile};
+
+		snprintf(name, sizeof(name), "Probe %s %s us",
+			 rows[i].idle ? "alone" : "loaded",
+			 figure_percentile_name(rows[i].percentile));
+		compare_row(e, set, &c, name, l);
+	}
+}
+
 /* The throughput, the round trip's rows when an rr run is here, the rest. */
 static void compare_rows(const struct ui *ui, const struct explorer *e,
 			 const struct compare_set *set, struct ui_lines *l)
@@ -511,6 +559,9 @@ static void compare_rows(const struct ui *ui, const struct explorer *e,
 		compare_row(e, set, &c, name, l);
 		if (row == percentiles && percentiles)
 			compare_counting(e, set, l);
+		/* The probe's rows after the throughput, as in the table. */
+		if (row == 0)
+			compare_probe_rows(e, set, l);
 	}
 }
 
