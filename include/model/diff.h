@@ -7,13 +7,15 @@
  * with one value, a different one in each (--fields 8 against 1), is the
  * change under test: it does not split points.  For each metric and point
  * both sides have: the old and new medians with their spread, and the
- * change with its interval by the analysis' own statistics (stats.h: runs
- * on a log scale, Welch's t, each bound one-sided 95%), "~" where the
- * interval holds no change.  Differences of host, settings and environment
- * come first; points only one side has are listed last, and so are the
- * sides of points that have runs of which none can be compared (every one
- * failed, stopped or delivered nothing, or was too short): such a point
- * gives no row, and a silent one would hide a regression that broke it.
+ * change with its interval by the analysis' own estimator, one for every
+ * figure (estimate.h, stats.h: runs on a log scale, each run's intervals a
+ * floor under their spread, Welch's t, each bound one-sided 95%), "~" where
+ * the interval holds no change.  Differences of host, settings and
+ * environment come first; points only one side has are listed last, and so
+ * are the sides of points that have runs of which none can be compared
+ * (every one failed, stopped or delivered nothing, or was too short): such
+ * a point gives no row, and a silent one would hide a regression that broke
+ * it.
  */
 #ifndef NIO_TOP_DIFF_H
 #define NIO_TOP_DIFF_H
@@ -60,7 +62,7 @@ struct diff_point {
 /* One metric at one point: the medians, and the change from old to new. */
 struct diff_row {
 	char metric[64];  /* "Gbit/s delivered", "CPU (%), sender" */
-	const char *key;  /* the metric's: "gbps", "p50_us", "cpu_pct" */
+	const char *key;  /* "gbps", "p50_us", "p99_us", "cpu_pct" */
 	const char *side; /* "sender", "receiver"; NULL: delivered */
 	size_t point;
 	double median[2], spread[2];

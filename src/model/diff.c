@@ -14,6 +14,7 @@
 #include "codec.h"
 #include "diff.h"
 #include "escape.h"
+#include "estimate.h"
 #include "options.h"
 #include "stats.h"
 #include "units.h"
@@ -210,27 +211,19 @@ static void diff_labels(struct diff *d)
 }
 
 /*
- * Result i's figure for a row: metric < 0 the analysis' own (Gbit/s or p50
- * round trip, with its intervals' uncertainty), else the metric table's.
- * False for a run the analysis leaves out, or an unknown figure.
+ * Result i's value of a figure, and its intervals' series: false for a run
+ * the analysis leaves out, or one that does not know the figure.
  */
-static bool run_value(const struct session *s, size_t i, int metric,
-		      bool sender, double *value, double *rel_se,
-		      double *spread)
+static bool run_value(const struct session *s, size_t i,
+		      const struct estimate_of *of, double *value,
+		      struct stats_series *series)
 {
 	const struct analysis_run *facts = &s->run_facts[i];
 
 	if (i >= s->run_fact_count || !facts->usable || facts->short_run ||
 	    facts->stopped)
 		return false;
-	*rel_se = *spread = NAN;
-	if (metric < 0) {
-		*value = facts->figure;
-		*rel_se = facts->series.rel_se;
-		*spread = facts->series.spread;
-		return isfinite(*value);
-	}
-	return run_result_metric(&s->results[i], sender, (size_t)metric, value);
+	return estimate_run(&s->results[i], of, value, series);
 }
 
 /*
@@ -327,102 +320,150 @@ static int double_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One side's runs at a point: its median, spread and statistics. */
-static size_t diff_side(const struct diff *d, const struct diff_point *p, int k,
-			int metric, bool sender, double *median,
-			struct stats_point *estimate)
+/* The median of n values (n > 0), sorted in place. */
+static double median_of(double *v, size_t n)
 {
-	size_t n = 0, count = p->count[k];
-	double *v = calloc(count + 1, 3 * sizeof(double));
-	double *rel_se = v + count + 1, *spread = rel_se + count + 1;
-	bool positive = true;
-
-	*median = NAN;
-	*estimate = (struct stats_point){.spread = NAN};
-	if (!v)
-		return 0;
-	for (size_t j = 0; j < count; j++)
-		n += run_value(d->side[k].runs, p->run[k][j], metric, sender,
-			       &v[n], &rel_se[n], &spread[n]);
-	for (size_t j = 0; j < n; j++)
-		positive &= v[j] > 0;
-	if (n && positive)
-		stats_point(v, rel_se, spread, n, estimate);
 	qsort(v, n, sizeof(*v), double_cmp);
-	if (n)
-		*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	free(v);
-	return n;
-}
-
-/* The row of a metric at point j, if both exports measured it there. */
-static int diff_row_add(struct diff *d, size_t j, int metric, bool sender)
-{
-	const struct diff_point *p = &d->point[j];
-	struct stats_point estimate[2];
-	struct diff_row row = {.point = j};
-	void *more;
-
-	for (int k = 0; k < 2; k++) {
-		row.runs[k] = diff_side(d, p, k, metric, sender, &row.median[k],
-					&estimate[k]);
-		row.spread[k] = estimate[k].spread;
-		if (!row.runs[k])
-			return 0;
-	}
-	if (metric < 0) {
-		bool rr = p->mode == RUN_RR;
-
-		row.key = rr ? "p50_us" : "gbps";
-		snprintf(row.metric, sizeof(row.metric), "%s",
-			 rr ? "p50 round trip (us)" : "Gbit/s delivered");
-	} else {
-		const struct metric *m = &metrics[metric];
-		bool per = m->unit[0] == '/';
-
-		row.key = m->key;
-		row.side = m->delivered ? NULL : sender ? "sender" : "receiver";
-		snprintf(row.metric, sizeof(row.metric), "%s%s%s%s%s%s",
-			 m->label, m->unit[0] && !per ? " (" : "", m->unit,
-			 m->unit[0] && !per ? ")" : "", row.side ? ", " : "",
-			 row.side ? row.side : "");
-	}
-	row.change = (struct stats_difference){.ratio = NAN,
-					       .low = NAN,
-					       .high = NAN,
-					       .outcome = STATS_TOO_FEW_RUNS};
-	if (estimate[0].runs && estimate[1].runs)
-		stats_compare(&estimate[1], &estimate[0], true, &row.change);
-	else if (row.median[0] != 0)
-		row.change.ratio = row.median[1] / row.median[0];
-	more = realloc(d->row, (d->row_count + 1) * sizeof(*d->row));
-	if (!more)
-		return -ENOMEM;
-	d->row = more;
-	d->row[d->row_count++] = row;
-	return 0;
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
- * The rows, a metric at a time: the analysis' figure of stream points,
- * then of rr points, then each metric of the table, each side.
+ * One side's runs at a point: their values (values[], count + 1 of them)
+ * and the estimate of stats_point(); the number of runs with a value.
  */
-static int diff_rows(struct diff *d)
+static size_t diff_side(const struct diff *d, const struct diff_point *p, int k,
+			const struct estimate_of *of, double *values,
+			struct stats_point *estimate)
+{
+	struct stats_series *series = calloc(p->count[k] + 1, sizeof(*series));
+	bool positive = true;
+	size_t n = 0;
+
+	*estimate = (struct stats_point){.spread = NAN};
+	if (!series)
+		return 0;
+	for (size_t j = 0; j < p->count[k]; j++)
+		n += run_value(d->side[k].runs, p->run[k][j], of, &values[n],
+			       &series[n]);
+	for (size_t j = 0; j < n; j++)
+		positive &= values[j] > 0;
+	if (n && positive)
+		stats_point(values, series, n, estimate);
+	free(series);
+	return n;
+}
+
+/* "Gbit/s delivered", "p99 round trip (us)", "CPU (%), sender" */
+static void row_name(struct diff_row *row, const struct estimate_of *of)
+{
+	const struct metric *m;
+	bool per;
+
+	row->key = estimate_key(of);
+	if (of->metric < 0 || strcmp(row->key, "gbps") == 0) {
+		snprintf(row->metric, sizeof(row->metric), "%s",
+			 of->metric >= 0	? "Gbit/s delivered"
+			 : of->percentile == 99 ? "p99 round trip (us)"
+						: "p50 round trip (us)");
+		return;
+	}
+	m = &metrics[of->metric];
+	per = m->unit[0] == '/';
+	row->side = m->delivered ? NULL : of->sender ? "sender" : "receiver";
+	snprintf(row->metric, sizeof(row->metric), "%s%s%s%s%s%s", m->label,
+		 m->unit[0] && !per ? " (" : "", m->unit,
+		 m->unit[0] && !per ? ")" : "", row->side ? ", " : "",
+		 row->side ? row->side : "");
+}
+
+/* The change from old to new, and its interval. */
+static void row_change(struct diff_row *row, const struct stats_point est[2])
+{
+	row->change = (struct stats_difference){.ratio = NAN,
+						.low = NAN,
+						.high = NAN,
+						.outcome = STATS_TOO_FEW_RUNS};
+	if (est[0].runs && est[1].runs)
+		stats_compare(&est[1], &est[0], true, &row->change);
+}
+
+/* The row of a figure at point j, if both exports measured it there. */
+static int diff_row_add(struct diff *d, size_t j, const struct estimate_of *of)
+{
+	const struct diff_point *p = &d->point[j];
+	double *values[2] = {calloc(p->count[0] + 1, sizeof(double)),
+			     calloc(p->count[1] + 1, sizeof(double))};
+	struct stats_point estimate[2];
+	struct diff_row row = {.point = j};
+	int r = -ENOMEM;
+	void *more;
+
+	if (!values[0] || !values[1])
+		goto out;
+	r = 0;
+	for (int k = 0; k < 2; k++) {
+		row.runs[k] = diff_side(d, p, k, of, values[k], &estimate[k]);
+		row.spread[k] = estimate[k].spread;
+		if (!row.runs[k])
+			goto out;
+	}
+	row_name(&row, of);
+	row_change(&row, estimate);
+	for (int k = 0; k < 2; k++)
+		row.median[k] = median_of(values[k], row.runs[k]);
+	if (!isfinite(row.change.ratio) && row.median[0] != 0)
+		row.change.ratio = row.median[1] / row.median[0];
+	more = realloc(d->row, (d->row_count + 1) * sizeof(*d->row));
+	if (!more) {
+		r = -ENOMEM;
+		goto out;
+	}
+	d->row = more;
+	d->row[d->row_count++] = row;
+out:
+	free(values[0]);
+	free(values[1]);
+	return r;
+}
+
+/* Every point of a mode, each with the figure of. */
+static int diff_rows_of(struct diff *d, enum run_mode mode,
+			const struct estimate_of *of)
 {
 	int r = 0;
 
-	for (int mode = RUN_STREAM; mode <= RUN_RR; mode++)
-		for (size_t j = 0; j < d->point_count && r == 0; j++)
-			if (d->point[j].mode == (enum run_mode)mode)
-				r = diff_row_add(d, j, -1, false);
+	for (size_t j = 0; j < d->point_count && r == 0; j++)
+		if (d->point[j].mode == mode)
+			r = diff_row_add(d, j, of);
+	return r;
+}
+
+/*
+ * The rows, a figure at a time: the analysis' figure of stream points
+ * (Gbit/s), then rr points' p50 and p99 round trips, then each metric of
+ * the table, each side.
+ */
+static int diff_rows(struct diff *d)
+{
+	struct estimate_of of = estimate_figure_of(RUN_STREAM);
+	int r = diff_rows_of(d, RUN_STREAM, &of);
+
+	of = estimate_figure_of(RUN_RR);
+	if (r == 0)
+		r = diff_rows_of(d, RUN_RR, &of);
+	of.percentile = 99;
+	if (r == 0)
+		r = diff_rows_of(d, RUN_RR, &of);
 	for (size_t m = 0; m < metric_count && r == 0; m++) {
 		if (strcmp(metrics[m].key, "gbps") == 0)
 			continue;
 		for (int side = 0; side < 2 && r == 0; side++) {
 			if (metrics[m].delivered && side == 0)
 				continue;
+			of = (struct estimate_of){.metric = (int)m,
+						  .sender = side == 0};
 			for (size_t j = 0; j < d->point_count && r == 0; j++)
-				r = diff_row_add(d, j, (int)m, side == 0);
+				r = diff_row_add(d, j, &of);
 		}
 	}
 	return r;

@@ -1,43 +1,56 @@
 /*
- * The statistics.  Everything here is deterministic: the bootstrap draws from
- * a fixed seed, so an export loaded again gives the verdicts it was written
- * with.
+ * The statistics.  Everything here is deterministic: the block bootstrap's
+ * variance is computed exactly, as if resampled without end, so an export
+ * loaded again gives the verdicts it was written with, and a test can work
+ * an interval out by hand.
  */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 
 #include "stats.h"
 
-/* splitmix64: small, fast and good enough to pick blocks. */
-static uint64_t next_random(uint64_t *state)
+/*
+ * The variance over the n - block + 1 places a block may start at of the
+ * sum of its first length values (prefix[] holds the series' running sums).
+ */
+static double block_sum_variance(const double *prefix, size_t n, size_t block,
+				 size_t length)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	size_t starts = n - block + 1;
+	double mean = 0, squares = 0;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	for (size_t s = 0; s < starts; s++)
+		mean += prefix[s + length] - prefix[s];
+	mean /= (double)starts;
+	for (size_t s = 0; s < starts; s++) {
+		double d = prefix[s + length] - prefix[s] - mean;
+
+		squares += d * d;
+	}
+	return squares / (double)starts;
 }
 
 void stats_series(const double *values, size_t count, struct stats_series *out)
 {
-	double *x = malloc((count ? count : 1) * sizeof(*x));
-	double sum = 0, squares = 0, means = 0, mean_squares = 0;
-	uint64_t seed = 0x6e696f2d746f70ull; /* "nio-top" */
-	size_t n = 0, starts;
+	double *x = malloc((count + 1) * sizeof(*x));
+	double *prefix = malloc((count + 1) * sizeof(*prefix));
+	double squares = 0, variance;
+	size_t n = 0, whole, rest;
 
 	*out = (struct stats_series){.mean = NAN, .spread = NAN, .rel_se = NAN};
-	if (!x)
-		return;
+	if (!x || !prefix)
+		goto out;
+	prefix[0] = 0;
 	for (size_t i = 0; i < count; i++)
-		if (isfinite(values[i]))
-			x[n++] = values[i];
+		if (isfinite(values[i])) {
+			x[n] = values[i];
+			prefix[n + 1] = prefix[n] + x[n];
+			n++;
+		}
 	out->count = n;
-	for (size_t i = 0; i < n; i++)
-		sum += x[i];
 	if (!n)
 		goto out;
-	out->mean = sum / (double)n;
+	out->mean = prefix[n] / (double)n;
 	if (n < 2 || out->mean <= 0)
 		goto out;
 	for (size_t i = 0; i < n; i++)
@@ -53,36 +66,26 @@ void stats_series(const double *values, size_t count, struct stats_series *out)
 		out->block = n / 2;
 	if (out->block < 1)
 		out->block = 1;
-	starts = n - out->block + 1;
-	for (int b = 0; b < STATS_BOOTSTRAP_RESAMPLES; b++) {
-		double total = 0;
-		size_t taken = 0;
-
-		while (taken < n) {
-			size_t start = (size_t)(next_random(&seed) % starts);
-
-			for (size_t k = 0; k < out->block && taken < n; k++) {
-				total += x[start + k];
-				taken++;
-			}
-		}
-		total /= (double)n;
-		means += total;
-		mean_squares += total * total;
-	}
-	means /= STATS_BOOTSTRAP_RESAMPLES;
-	mean_squares /= STATS_BOOTSTRAP_RESAMPLES;
-	out->rel_se = sqrt(fmax(0, mean_squares - means * means) *
-			   STATS_BOOTSTRAP_RESAMPLES /
-			   (STATS_BOOTSTRAP_RESAMPLES - 1)) /
-		      out->mean;
+	/*
+	 * A resample is whole blocks and the first values of one more, each
+	 * starting at any place alike and independently: its sum's variance
+	 * is that of a block's sum times the whole blocks, plus that of the
+	 * last one's first values.
+	 */
+	whole = n / out->block;
+	rest = n % out->block;
+	variance = (double)whole *
+		   block_sum_variance(prefix, n, out->block, out->block);
+	if (rest)
+		variance += block_sum_variance(prefix, n, out->block, rest);
+	out->rel_se = sqrt(variance) / (double)n / out->mean;
 out:
 	free(x);
+	free(prefix);
 }
 
-void stats_point(const double *figures, const double *within_rel_se,
-		 const double *interval_spread, size_t runs,
-		 struct stats_point *out)
+void stats_point(const double *figures, const struct stats_series *series,
+		 size_t runs, struct stats_point *out)
 {
 	double sum = 0, squares = 0, within = 0, natural = 0, natural_sq = 0;
 	size_t known = 0;
@@ -93,21 +96,24 @@ void stats_point(const double *figures, const double *within_rel_se,
 		.variance = NAN,
 		.df = runs ? (double)runs - 1 : 0,
 		.spread = NAN,
+		.within = NAN,
 	};
 	if (!runs)
 		return;
 	for (size_t i = 0; i < runs; i++) {
 		sum += log(figures[i]);
 		natural += figures[i];
-		if (isfinite(within_rel_se[i])) {
-			within += within_rel_se[i] * within_rel_se[i];
+		if (isfinite(series[i].rel_se)) {
+			within += series[i].rel_se * series[i].rel_se;
 			known++;
 		}
 	}
 	out->log_mean = sum / (double)runs;
 	natural /= (double)runs;
+	within = known ? within / (double)known : 0;
+	out->within = known ? within : NAN;
 	if (runs < 2) {
-		out->spread = interval_spread[0];
+		out->spread = series[0].spread;
 		return;
 	}
 	for (size_t i = 0; i < runs; i++) {
@@ -117,7 +123,7 @@ void stats_point(const double *figures, const double *within_rel_se,
 		natural_sq += (figures[i] - natural) * (figures[i] - natural);
 	}
 	squares /= (double)(runs - 1);
-	within = known ? within / (double)known : 0;
+	out->between = squares;
 	/*
 	 * Runs that agree by chance must not claim more precision than their
 	 * own intervals allow.
@@ -139,8 +145,11 @@ double stats_t95(double df)
 
 	if (!(df >= 1))
 		df = 1;
-	/* Fewer degrees of freedom than estimated: the safe side. */
-	n = floor(df);
+	/*
+	 * Fewer degrees of freedom than estimated: the safe side; but a whole
+	 * number computed as a hair under itself is that number.
+	 */
+	n = floor(df + 1e-9);
 	if (n <= 30)
 		return table[(size_t)n - 1];
 	/* Cornish-Fisher: within 0.0002 of the exact value from 30 on. */

@@ -1,0 +1,199 @@
+/*
+ * The estimator on runs made up here, whose spreads are known, so that
+ * every interval can be worked out by hand (the working is in the
+ * comments): the block bootstrap's exact variance, the floor the intervals
+ * set under every figure of --diff (Gbit/s and a counted figure alike, the
+ * analysis' point the same estimate), runs tight between and wide within
+ * and the reverse.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "session.h"
+#include "stats.h"
+#include "tap.h"
+
+#define INTERVALS 10
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) < 1e-5;
+}
+
+/*
+ * A stream run at strategy's point: its figures (Gbit/s, and the sender's
+ * CPU %) figure times gbps and cpu, its ten 100 ms intervals the figure
+ * times 1 - within five times, then 1 + within five times, after a warm-up
+ * interval far off that must not count.
+ */
+static void run_at(struct run_result *r, const char *strategy, double figure,
+		   double within)
+{
+	int gbps = metric_find("gbps"), cpu = metric_find("cpu_pct");
+
+	memset(r, 0, sizeof(*r));
+	r->config.strategy = strategy_find(strategy);
+	r->config.mode = RUN_STREAM;
+	r->config.msg_size = 4096;
+	r->config.threads = 1;
+	r->measured_s = 1;
+	r->counted = true;
+	metric_values_unknown(&r->sender.derived);
+	metric_values_unknown(&r->receiver.derived);
+	r->receiver.derived.value[gbps] = 2 * figure;
+	r->sender.derived.value[cpu] = 50 * figure;
+	r->interval_count = INTERVALS + 1;
+	r->intervals = calloc(r->interval_count, sizeof(*r->intervals));
+	for (size_t i = 0; i < r->interval_count; i++) {
+		struct run_interval *iv = &r->intervals[i];
+		double w = i == 0		? 40
+			   : i <= INTERVALS / 2 ? 1 - within
+						: 1 + within;
+
+		metric_values_unknown(&iv->side[0]);
+		metric_values_unknown(&iv->side[1]);
+		iv->warmup = i == 0;
+		iv->t_s = 0.1 * (double)(i + 1);
+		iv->length_s = 0.1;
+		iv->side[1].value[gbps] = 2 * figure * w;
+		iv->side[0].value[cpu] = 50 * figure * w;
+	}
+}
+
+/*
+ * A session of runs of one-copy 4K, their figures scale times 1, 1 - B
+ * and 1 + B (runs of them; the first two for runs 2), their intervals
+ * spread by within.
+ */
+static void session_of(struct session *s, size_t runs, double scale,
+		       double between, double within)
+{
+	const double factor[] = {1, 1 - between, 1 + between};
+
+	session_init(s);
+	s->results = calloc(runs + 1, sizeof(*s->results));
+	for (size_t i = 0; i < runs; i++)
+		run_at(&s->results[i], "one-copy", scale * factor[i], within);
+	s->result_count = runs;
+	session_analyse(s);
+}
+
+static const struct diff_row *row_of(const struct diff *d, const char *key,
+				     const char *side)
+{
+	for (size_t i = 0; i < d->row_count; i++)
+		if (strcmp(d->row[i].key, key) == 0 &&
+		    (!side ||
+		     (d->row[i].side && strcmp(d->row[i].side, side) == 0)))
+			return &d->row[i];
+	return NULL;
+}
+
+static void compare(struct session s[2], struct diff *d)
+{
+	ok(diff_build(d,
+		      (struct diff_side[2]){
+			      {&s[0], &s[0], 0, s[0].result_count},
+			      {&s[1], &s[1], 0, s[1].result_count}}) == 0,
+	   "the comparison builds");
+}
+
+/*
+ * Five intervals at 0.9, five at 1.1: blocks of round(10^(1/3)) = 2, at
+ * any of 9 places; their sums 1.8 (four places), 2.0, 2.2 (four), mean
+ * 2.0, variance 8 * 0.2^2 / 9 = 0.32/9; five whole blocks make a
+ * resample's sum, variance 1.6/9, its mean's 1.6/9/10^2 = 0.016/9: the
+ * standard error sqrt(0.016/9) = 0.0421637 of a mean of 1.
+ */
+static void test_bootstrap(void)
+{
+	double x[INTERVALS];
+	struct stats_series s;
+
+	for (int i = 0; i < INTERVALS; i++)
+		x[i] = i < INTERVALS / 2 ? 0.9 : 1.1;
+	stats_series(x, INTERVALS, &s);
+	ok(s.block == 2 && near(s.mean, 1) && near(s.rel_se, 0.0421637),
+	   "the block bootstrap's variance, exactly (%.7f, blocks of %zu)",
+	   s.rel_se, s.block);
+}
+
+/*
+ * Between runs tight (1, 0.98, 1.02: variance of the logs 4.0012e-4),
+ * within wide (the intervals' 0.0421637^2 = 1.7778e-3): the floor rules,
+ * each side's variance 1.7778e-3 / 3 = 5.9259e-4.  The new runs 1.1 times
+ * the old: ln 1.1 = 0.0953102 +- t(4) 2.1318 * sqrt(2 * 5.9259e-4) =
+ * 0.0733913, so 1.022162 .. 1.183766.  Between runs alone it was
+ * 1.062360 .. 1.138974 -- the sender's CPU %, a counted figure, had
+ * that before the floor held for every figure.
+ */
+static void test_floor(void)
+{
+	struct session s[2];
+	const struct diff_row *row;
+	const struct analysis_point *p;
+	struct diff d;
+
+	session_of(&s[0], 3, 1, 0.02, 0.10);
+	session_of(&s[1], 3, 1.1, 0.02, 0.10);
+	compare(s, &d);
+	row = row_of(&d, "gbps", NULL);
+	ok(row && near(row->change.low, 1.022162) &&
+		   near(row->change.high, 1.183766),
+	   "tight between, wide within: Gbit/s +10%% in 1.022162 .. "
+	   "1.183766 (%.6f .. %.6f)",
+	   row ? row->change.low : NAN, row ? row->change.high : NAN);
+	row = row_of(&d, "cpu_pct", "sender");
+	ok(row && near(row->change.low, 1.022162) &&
+		   near(row->change.high, 1.183766),
+	   "and the sender's CPU %% the same: every figure has the floor "
+	   "(%.6f .. %.6f)",
+	   row ? row->change.low : NAN, row ? row->change.high : NAN);
+	p = &s[0].analysis.points[0];
+	ok(s[0].analysis.point_count == 1 &&
+		   near(p->estimate.variance * 1e4, 1.7777778 / 3 * 10) &&
+		   near(p->estimate.between * 1e4, 4.0012004),
+	   "the analysis' point is the same estimate (variance %.4e)",
+	   p->estimate.variance);
+	ok(row && diff_row_significant(row), "its +10%% called changed");
+	diff_fini(&d);
+	session_close(&s[0]);
+	session_close(&s[1]);
+}
+
+/*
+ * Between wide (1, 0.8, 1.2: variance of the logs 0.0412394), within
+ * tight (0.000422^2): the runs rule, each side's variance 0.0412394 / 3;
+ * ln 1.1 +- 2.1318 * sqrt(2 * 0.0137465) = 0.353473: 0.772469 ..
+ * 1.566406, which holds no change.
+ */
+static void test_between(void)
+{
+	struct session s[2];
+	const struct diff_row *row;
+	struct diff d;
+
+	session_of(&s[0], 3, 1, 0.2, 0.001);
+	session_of(&s[1], 3, 1.1, 0.2, 0.001);
+	compare(s, &d);
+	row = row_of(&d, "gbps", NULL);
+	ok(row && near(row->change.low, 0.772469) &&
+		   near(row->change.high, 1.566406) &&
+		   !diff_row_significant(row),
+	   "wide between, tight within: 0.772469 .. 1.566406 (%.6f .. "
+	   "%.6f), not called",
+	   row ? row->change.low : NAN, row ? row->change.high : NAN);
+	diff_fini(&d);
+	session_close(&s[0]);
+	session_close(&s[1]);
+}
+
+int main(void)
+{
+	test_bootstrap();
+	test_floor();
+	test_between();
+	return tap_done();
+}
