@@ -4,9 +4,11 @@
  * comments): the block bootstrap's exact variance, the floor the intervals
  * set under every figure of --diff (Gbit/s and a counted figure alike, the
  * analysis' point the same estimate), runs tight between and wide within
- * and the reverse.
+ * and the reverse, too few runs and how many would tell, and benchstat's
+ * U test against every split of a fixed example counted.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,12 +93,13 @@ static const struct diff_row *row_of(const struct diff *d, const char *key,
 	return NULL;
 }
 
-static void compare(struct session s[2], struct diff *d)
+static void compare(struct session s[2], struct diff *d, enum diff_test test)
 {
-	ok(diff_build(d,
-		      (struct diff_side[2]){
-			      {&s[0], &s[0], 0, s[0].result_count},
-			      {&s[1], &s[1], 0, s[1].result_count}}) == 0,
+	ok(diff_build(
+		   d,
+		   (struct diff_side[2]){{&s[0], &s[0], 0, s[0].result_count},
+					 {&s[1], &s[1], 0, s[1].result_count}},
+		   test) == 0,
 	   "the comparison builds");
 }
 
@@ -138,7 +141,7 @@ static void test_floor(void)
 
 	session_of(&s[0], 3, 1, 0.02, 0.10);
 	session_of(&s[1], 3, 1.1, 0.02, 0.10);
-	compare(s, &d);
+	compare(s, &d, DIFF_TEST_WELCH);
 	row = row_of(&d, "gbps", NULL);
 	ok(row && near(row->change.low, 1.022162) &&
 		   near(row->change.high, 1.183766),
@@ -174,10 +177,11 @@ static void test_between(void)
 	struct session s[2];
 	const struct diff_row *row;
 	struct diff d;
+	char text[200];
 
 	session_of(&s[0], 3, 1, 0.2, 0.001);
 	session_of(&s[1], 3, 1.1, 0.2, 0.001);
-	compare(s, &d);
+	compare(s, &d, DIFF_TEST_WELCH);
 	row = row_of(&d, "gbps", NULL);
 	ok(row && near(row->change.low, 0.772469) &&
 		   near(row->change.high, 1.566406) &&
@@ -185,6 +189,124 @@ static void test_between(void)
 	   "wide between, tight within: 0.772469 .. 1.566406 (%.6f .. "
 	   "%.6f), not called",
 	   row ? row->change.low : NAN, row ? row->change.high : NAN);
+	if (row)
+		diff_change_text(row, text, sizeof(text));
+	ok(row && strcmp(text, "~ (-22.8% .. +56.6%)") == 0, "said: %s",
+	   row ? text : "(no row)");
+	diff_fini(&d);
+	session_close(&s[0]);
+	session_close(&s[1]);
+}
+
+/*
+ * Two runs against three: no interval.  The per-run variance each side
+ * showed is the floor's, 1.7778e-3; with k runs a side the interval is
+ * t(2k - 2) * sqrt(2 * 1.7778e-3 / k): 0.0579 at 4, 0.0496 at 5, 0.0441
+ * at 6, the first under ln 1.05 = 0.0488: about 6 runs a side.
+ */
+static void test_too_few(void)
+{
+	struct session s[2];
+	const struct diff_row *row;
+	struct diff d;
+	char text[200];
+
+	session_of(&s[0], 2, 1, 0.02, 0.10);
+	session_of(&s[1], 3, 1, 0.02, 0.10);
+	compare(s, &d, DIFF_TEST_WELCH);
+	row = row_of(&d, "gbps", NULL);
+	if (row)
+		diff_change_text(row, text, sizeof(text));
+	ok(row && row->too_few && !diff_row_interval(row) &&
+		   row->runs_needed == 6 &&
+		   strcmp(text, "too few runs to tell (n=2 vs 3): about 6 "
+				"runs a side would tell a 5% change") == 0,
+	   "2 runs against 3: %s", row ? text : "(no row)");
+	diff_fini(&d);
+	session_close(&s[0]);
+	session_init(&s[0]);
+	session_of(&s[0], 1, 1, 0.02, 0.10);
+	compare(s, &d, DIFF_TEST_WELCH);
+	row = row_of(&d, "gbps", NULL);
+	if (row)
+		diff_change_text(row, text, sizeof(text));
+	ok(row && strcmp(text, "too few runs to tell (n=1 vs 3): 3 runs a "
+			       "side at least") == 0,
+	   "1 run against 3: %s", row ? text : "(no row)");
+	diff_fini(&d);
+	session_close(&s[0]);
+	session_close(&s[1]);
+}
+
+/* P(U <= u) * 2 by every split of a and b's values, counted. */
+static double utest_counted(const double *a, size_t na, const double *b,
+			    size_t nb)
+{
+	double all[16], u = 0, small, below = 0, splits = 0;
+	size_t n = na + nb;
+
+	memcpy(all, a, na * sizeof(*a));
+	memcpy(all + na, b, nb * sizeof(*b));
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+	small = fmin(u, (double)(na * nb) - u);
+	for (uint32_t mask = 0; mask < (1u << n); mask++) {
+		double split = 0;
+
+		if ((size_t)__builtin_popcount(mask) != na)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++)
+				if ((mask >> i & 1) && !(mask >> j & 1))
+					split += all[i] > all[j]    ? 1
+						 : all[i] == all[j] ? 0.5
+								    : 0;
+		splits++;
+		below += split <= small;
+	}
+	return fmin(1, 2 * below / splits);
+}
+
+static void test_utest(void)
+{
+	const double low[] = {1, 2, 3, 4, 5}, high[] = {6, 7, 8, 9, 10};
+	const double a[] = {1.1, 2.4, 2.4, 3.0, 5.2, 6.1};
+	const double b[] = {2.4, 3.3, 4.8, 5.2, 7.7, 8.0, 9.1};
+	const double same[] = {3, 3, 3};
+	double p;
+
+	p = stats_utest(low, 5, high, 5);
+	ok(near(p, 2.0 / 252), "5 runs all below 5: p = 2/C(10,5) = %.6f", p);
+	p = stats_utest(a, 6, b, 7);
+	ok(near(p, utest_counted(a, 6, b, 7)),
+	   "with ties, as every one of the 1716 splits counted says "
+	   "(p = %.6f against %.6f)",
+	   p, utest_counted(a, 6, b, 7));
+	ok(stats_utest(low, 3, high, 3) >= 0.1 &&
+		   stats_utest_runs_needed(STATS_UTEST_ALPHA) == 4,
+	   "3 runs a side never reach p < 0.05; 4 do, as benchstat says");
+	ok(isnan(stats_utest(same, 3, same, 3)), "all alike: no p-value");
+}
+
+static void test_utest_rows(void)
+{
+	struct session s[2];
+	const struct diff_row *row;
+	struct diff d;
+	char text[200];
+
+	session_of(&s[0], 3, 1, 0.02, 0.10);
+	session_of(&s[1], 3, 1.5, 0.02, 0.10);
+	compare(s, &d, DIFF_TEST_UTEST);
+	row = row_of(&d, "gbps", NULL);
+	if (row)
+		diff_change_text(row, text, sizeof(text));
+	ok(row && near(row->p, 0.1) && !diff_row_significant(row) &&
+		   strcmp(text,
+			  "too few runs to tell (n=3 vs 3, p=0.100): "
+			  "the U test needs 4 runs a side at p < 0.05") == 0,
+	   "--diff-test utest, 3 runs a side apart: %s", text);
 	diff_fini(&d);
 	session_close(&s[0]);
 	session_close(&s[1]);
@@ -195,5 +317,8 @@ int main(void)
 	test_bootstrap();
 	test_floor();
 	test_between();
+	test_too_few();
+	test_utest();
+	test_utest_rows();
 	return tap_done();
 }

@@ -92,6 +92,7 @@ struct options {
 	const char *json_stream; /* JSON lines as it happens; "-": stdout */
 	const char *diff;	 /* --diff OLD NEW: the old export */
 	const char *diff_new;	 /* and the new, the argument after */
+	int diff_test;		 /* enum diff_test: what calls a change */
 
 	/* The screen, and what it remembers between starts. */
 	unsigned int refresh_ms;
@@ -121,6 +122,13 @@ struct options {
 	 * preset), by their index. */
 	bool given[OPTIONS_MAX];
 };
+
+/* --diff-test: how a comparison calls a change (diff_test_names). */
+enum diff_test {
+	DIFF_TEST_WELCH, /* the interval of the analysis' estimator */
+	DIFF_TEST_UTEST, /* benchstat's Mann-Whitney U, p < 0.05 */
+};
+extern const char *const diff_test_names[];
 
 enum option_type {
 	OPTION_FLAG,	   /* bool; no argument; not in presets */

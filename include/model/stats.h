@@ -15,8 +15,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* One-sided, as "A is ahead with 95% confidence". */
-#define STATS_CONFIDENCE 0.95
+/*
+ * One-sided, as "A is ahead with 95% confidence": each bound of an
+ * interval, so the interval between them holds 90% (the level said).
+ */
+#define STATS_CONFIDENCE     0.95
+#define STATS_INTERVAL_LEVEL (2 * STATS_CONFIDENCE - 1)
 /* Less than this is no difference worth a verdict (5%). */
 #define STATS_MIN_EFFECT 0.05
 
@@ -86,6 +90,32 @@ struct stats_difference {
  */
 void stats_compare(const struct stats_point *a, const struct stats_point *b,
 		   bool higher_is_better, struct stats_difference *out);
+
+/*
+ * Go's benchstat's test, for --diff-test utest: Mann-Whitney's U, two-sided,
+ * its p-value from the exact distribution for samples of up to 50 each (25
+ * with ties, whose exact distribution is taken over the tied blocks), else
+ * from the normal with the tie and continuity corrections.  NaN where it
+ * cannot be taken (an empty sample, every value alike).
+ */
+#define STATS_UTEST_ALPHA	    0.05
+#define STATS_UTEST_EXACT_MAX(tied) ((tied) ? 25u : 50u)
+double stats_utest(const double *a, size_t na, const double *b, size_t nb);
+/*
+ * The fewest runs a side with which the U test can reach alpha at all
+ * (benchstat's "need >= 4 samples": 4 at 0.05); 0 past 50.
+ */
+size_t stats_utest_runs_needed(double alpha);
+
+/*
+ * How many runs a side would give a 90% interval narrower than effect
+ * either way (a change of that size told from none), at the per-run
+ * variance a and b showed (their floors included): 0 when either has
+ * fewer than 2 runs, SIZE_MAX when more than most would not.
+ */
+size_t stats_runs_to_tell(const struct stats_point *a,
+			  const struct stats_point *b, double effect,
+			  size_t most);
 
 /* Student's t quantile for one-sided 95% at df degrees of freedom. */
 double stats_t95(double df);

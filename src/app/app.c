@@ -199,9 +199,11 @@ static int app_load_second(struct app *app, const struct options *options,
 	/* They are s's now: closing second frees none of them. */
 	second->result_count = 0;
 	session_analyse(s);
-	r = diff_build(&app->diff, (struct diff_side[2]){{s, s, 0, old_count},
-							 {second, s, old_count,
-							  total - old_count}});
+	r = diff_build(&app->diff,
+		       (struct diff_side[2]){
+			       {s, s, 0, old_count},
+			       {second, s, old_count, total - old_count}},
+		       DIFF_TEST_WELCH);
 	if (r < 0) {
 		session_close(second);
 		return r;

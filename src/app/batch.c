@@ -107,9 +107,10 @@ static void batch_analysis(const struct session *s)
 	    !a->stopped_runs && !a->busy_why[0] && !a->user_space_why[0] &&
 	    !a->counters_why[0])
 		return;
-	printf("\nanalysis (a verdict needs 95%% confidence of a difference "
-	       "over %.0f%%; nio-top(1) ANALYSIS):\n",
-	       STATS_MIN_EFFECT * 100);
+	printf("\nanalysis (a verdict needs a ratio's whole %.0f%% interval "
+	       "beyond %.0f%%, or within it for a tie; nio-top(1) "
+	       "ANALYSIS):\n",
+	       STATS_INTERVAL_LEVEL * 100, STATS_MIN_EFFECT * 100);
 	for (size_t i = 0; i < a->crossover_count; i++) {
 		analysis_crossover_text(&a->crossovers[i], line, sizeof(line));
 		printf("  %s\n", line);

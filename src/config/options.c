@@ -30,6 +30,8 @@ static const double duration_steps[] = {0, 1, 2, 5, 10, 30, 60};
 static const double gso_steps[] = {0, 131072, 185000, 262144, 524280};
 static const double busy_poll_steps[] = {0, 10, 50, 100, 200};
 
+const char *const diff_test_names[] = {"welch", "utest", NULL};
+
 #define STEPS(list)                                                            \
 	.steps = (list), .step_count = sizeof(list) / sizeof(*(list))
 
@@ -435,6 +437,15 @@ const struct option_row option_rows[] = {
 	 .offset = O(diff),
 	 .help = "compare two exports, OLD and the NEW one after it, point "
 		 "by point (--diff OLD.json NEW.json)"},
+	{.name = "diff-test",
+	 .arg = "TEST",
+	 .type = OPTION_CHOICE,
+	 .offset = O(diff_test),
+	 .names = diff_test_names,
+	 .def = "welch",
+	 .help = "what calls a change in a comparison: welch (its 90% "
+		 "interval lies wholly beyond 1%) or utest (benchstat's "
+		 "Mann-Whitney U, p < 0.05)"},
 	{.name = "load",
 	 .arg = "FILE",
 	 .type = OPTION_PATH,

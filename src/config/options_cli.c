@@ -237,6 +237,10 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 		return cause_set(cause, -EINVAL,
 				 "--diff needs two exports: --diff OLD.json "
 				 "NEW.json");
+	if (!o->diff && options_given(o, "diff-test"))
+		return cause_set(cause, -EINVAL,
+				 "--diff-test needs a comparison: --diff OLD "
+				 "NEW");
 	if (optind < argc)
 		return cause_set(cause, -EINVAL, "unexpected argument '%s'",
 				 argv[optind]);

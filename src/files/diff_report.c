@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,43 +59,53 @@ static cJSON *uncompared_json(const struct diff *d)
 	return list;
 }
 
+static cJSON *row_json(const struct diff *d, const struct diff_row *row)
+{
+	cJSON *item = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(item, "metric", row->key);
+	cJSON_AddItemToObject(item, "side",
+			      row->side ? cJSON_CreateString(row->side)
+					: cJSON_CreateNull());
+	cJSON_AddStringToObject(item, "point", d->point[row->point].label);
+	cJSON_AddItemToObject(
+		item, "settings",
+		cJSON_Duplicate(d->point[row->point].settings, true));
+	cJSON_AddItemToObject(item, "old", side_json(row, 0));
+	cJSON_AddItemToObject(item, "new", side_json(row, 1));
+	cJSON_AddItemToObject(item, "ratio", number_or_null(row->change.ratio));
+	cJSON_AddItemToObject(item, "low", number_or_null(row->change.low));
+	cJSON_AddItemToObject(item, "high", number_or_null(row->change.high));
+	cJSON_AddItemToObject(item, "p", number_or_null(row->p));
+	cJSON_AddBoolToObject(item, "too_few_runs", diff_row_too_few(row));
+	cJSON_AddItemToObject(
+		item, "runs_needed",
+		row->too_few && row->runs_needed && row->runs_needed != SIZE_MAX
+			? cJSON_CreateNumber((double)row->runs_needed)
+			: cJSON_CreateNull());
+	cJSON_AddBoolToObject(item, "significant", diff_row_significant(row));
+	return item;
+}
+
 /* The comparison as JSON (format "nio-top-diff"). */
 static cJSON *diff_json(const struct diff *d, const char *const paths[2])
 {
-	cJSON *root = cJSON_CreateObject(), *list, *item;
+	cJSON *root = cJSON_CreateObject(), *list;
+	char legend[400];
 
 	cJSON_AddStringToObject(root, "format", DIFF_FORMAT);
 	cJSON_AddNumberToObject(root, "version", 1);
 	cJSON_AddStringToObject(root, "old", paths[0]);
 	cJSON_AddStringToObject(root, "new", paths[1]);
+	cJSON_AddStringToObject(root, "test", diff_test_names[d->test]);
+	cJSON_AddNumberToObject(root, "level", STATS_INTERVAL_LEVEL);
+	diff_legend(d, legend, sizeof(legend));
+	cJSON_AddStringToObject(root, "legend", legend);
 	cJSON_AddItemToObject(root, "differences",
 			      cJSON_Duplicate(d->differences, true));
 	list = cJSON_AddArrayToObject(root, "rows");
-	for (size_t i = 0; i < d->row_count; i++) {
-		const struct diff_row *row = &d->row[i];
-
-		item = cJSON_CreateObject();
-		cJSON_AddStringToObject(item, "metric", row->key);
-		cJSON_AddItemToObject(item, "side",
-				      row->side ? cJSON_CreateString(row->side)
-						: cJSON_CreateNull());
-		cJSON_AddStringToObject(item, "point",
-					d->point[row->point].label);
-		cJSON_AddItemToObject(
-			item, "settings",
-			cJSON_Duplicate(d->point[row->point].settings, true));
-		cJSON_AddItemToObject(item, "old", side_json(row, 0));
-		cJSON_AddItemToObject(item, "new", side_json(row, 1));
-		cJSON_AddItemToObject(item, "ratio",
-				      number_or_null(row->change.ratio));
-		cJSON_AddItemToObject(item, "low",
-				      number_or_null(row->change.low));
-		cJSON_AddItemToObject(item, "high",
-				      number_or_null(row->change.high));
-		cJSON_AddBoolToObject(item, "significant",
-				      diff_row_significant(row));
-		cJSON_AddItemToArray(list, item);
-	}
+	for (size_t i = 0; i < d->row_count; i++)
+		cJSON_AddItemToArray(list, row_json(d, &d->row[i]));
 	cJSON_AddItemToObject(root, "uncompared", uncompared_json(d));
 	for (int k = 0; k < 2; k++) {
 		list = cJSON_AddArrayToObject(root,
@@ -126,7 +137,7 @@ static int diff_csv(const struct diff *d, const char *path, char **cause)
 
 	outfile_open(&f, path);
 	outfile_puts(&f, "metric,side,point,old_median,old_spread,old_runs,"
-			 "new_median,new_spread,new_runs,ratio,low,high,"
+			 "new_median,new_spread,new_runs,ratio,low,high,p,"
 			 "significant\n");
 	for (size_t i = 0; i < d->row_count; i++) {
 		const struct diff_row *row = &d->row[i];
@@ -145,6 +156,7 @@ static int diff_csv(const struct diff *d, const char *path, char **cause)
 		csv_number(&f, row->change.ratio);
 		csv_number(&f, row->change.low);
 		csv_number(&f, row->change.high);
+		csv_number(&f, row->p);
 		outfile_puts(&f,
 			     diff_row_significant(row) ? "true\n" : "false\n");
 	}
@@ -199,7 +211,8 @@ int diff_exports(const struct options *given, const char *json_path,
 		r = diff_build(&d,
 			       (struct diff_side[2]){
 				       {&s[0], &s[0], 0, s[0].result_count},
-				       {&s[1], &s[1], 0, s[1].result_count}});
+				       {&s[1], &s[1], 0, s[1].result_count}},
+			       (enum diff_test)given->diff_test);
 	if (r < 0)
 		goto out;
 	for (int k = 0; k < 2; k++) {

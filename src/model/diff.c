@@ -376,8 +376,13 @@ static void row_name(struct diff_row *row, const struct estimate_of *of)
 		 row->side ? row->side : "");
 }
 
-/* The change from old to new, and its interval. */
-static void row_change(struct diff_row *row, const struct stats_point est[2])
+/*
+ * The change from old to new and what can be said of it: its interval by
+ * Welch's t, none with fewer than DIFF_MIN_RUNS runs a side (and how many
+ * would tell); the U test's p-value beside it.
+ */
+static void row_change(struct diff_row *row, const struct stats_point est[2],
+		       double *const values[2])
 {
 	row->change = (struct stats_difference){.ratio = NAN,
 						.low = NAN,
@@ -385,6 +390,15 @@ static void row_change(struct diff_row *row, const struct stats_point est[2])
 						.outcome = STATS_TOO_FEW_RUNS};
 	if (est[0].runs && est[1].runs)
 		stats_compare(&est[1], &est[0], true, &row->change);
+	row->p = stats_utest(values[0], row->runs[0], values[1], row->runs[1]);
+	if (row->runs[0] >= DIFF_MIN_RUNS && row->runs[1] >= DIFF_MIN_RUNS)
+		return;
+	row->too_few = true;
+	row->change.low = row->change.high = NAN;
+	row->change.outcome = STATS_TOO_FEW_RUNS;
+	if (est[0].runs >= 2 && est[1].runs >= 2)
+		row->runs_needed = stats_runs_to_tell(
+			&est[0], &est[1], STATS_MIN_EFFECT, DIFF_RUNS_HINT_MAX);
 }
 
 /* The row of a figure at point j, if both exports measured it there. */
@@ -394,7 +408,7 @@ static int diff_row_add(struct diff *d, size_t j, const struct estimate_of *of)
 	double *values[2] = {calloc(p->count[0] + 1, sizeof(double)),
 			     calloc(p->count[1] + 1, sizeof(double))};
 	struct stats_point estimate[2];
-	struct diff_row row = {.point = j};
+	struct diff_row row = {.point = j, .p = NAN, .test = d->test};
 	int r = -ENOMEM;
 	void *more;
 
@@ -408,7 +422,7 @@ static int diff_row_add(struct diff *d, size_t j, const struct estimate_of *of)
 			goto out;
 	}
 	row_name(&row, of);
-	row_change(&row, estimate);
+	row_change(&row, estimate, values);
 	for (int k = 0; k < 2; k++)
 		row.median[k] = median_of(values[k], row.runs[k]);
 	if (!isfinite(row.change.ratio) && row.median[0] != 0)
@@ -557,29 +571,90 @@ bool diff_row_interval(const struct diff_row *row)
 	return isfinite(row->change.low) && isfinite(row->change.high);
 }
 
-/* Whether the interval leaves out no change at all. */
-bool diff_row_significant(const struct diff_row *row)
+bool diff_row_too_few(const struct diff_row *row)
 {
-	return diff_row_interval(row) &&
-	       (row->change.low > 1 || row->change.high < 1);
+	size_t need = stats_utest_runs_needed(STATS_UTEST_ALPHA);
+
+	if (row->test == DIFF_TEST_UTEST)
+		return !(row->p <= STATS_UTEST_ALPHA) && row->runs[0] < need &&
+		       row->runs[1] < need;
+	return row->too_few;
 }
 
-/* "~ (-2.1% .. +4.0%)", "+66.7% (+60.1% .. +73.5%)", "+3.0% (1 run)" */
-static void change_text(const struct diff_row *row, char *out, size_t size)
+bool diff_row_significant(const struct diff_row *row)
+{
+	if (row->test == DIFF_TEST_UTEST)
+		return row->p < STATS_UTEST_ALPHA;
+	return !row->too_few && diff_row_interval(row) &&
+	       (row->change.low > 1 + DIFF_MIN_CHANGE ||
+		row->change.high < 1 / (1 + DIFF_MIN_CHANGE));
+}
+
+/* "too few runs to tell (n=2 vs 3): about 6 runs a side would tell ..." */
+static void too_few_text(const struct diff_row *row, char *out, size_t size)
+{
+	char p[24] = "";
+	int len;
+
+	if (row->test == DIFF_TEST_UTEST && !isnan(row->p))
+		snprintf(p, sizeof(p), ", p=%.3f", row->p);
+	len = snprintf(out, size,
+		       "too few runs to tell (n=%zu vs %zu%s): ", row->runs[0],
+		       row->runs[1], p);
+	size_t need = row->runs_needed;
+
+	if (len < 0 || (size_t)len >= size)
+		return;
+	out += len;
+	size -= (size_t)len;
+	if (row->test == DIFF_TEST_UTEST)
+		snprintf(out, size,
+			 "the U test needs %zu runs a side at p < %g",
+			 stats_utest_runs_needed(STATS_UTEST_ALPHA),
+			 STATS_UTEST_ALPHA);
+	else if (!need)
+		snprintf(out, size, "%d runs a side at least", DIFF_MIN_RUNS);
+	else if (need == SIZE_MAX)
+		snprintf(out, size,
+			 "more than %d runs a side to tell a %.0f%% change",
+			 DIFF_RUNS_HINT_MAX, STATS_MIN_EFFECT * 100);
+	else
+		snprintf(out, size,
+			 "about %zu runs a side would tell a %.0f%% change",
+			 need < DIFF_MIN_RUNS ? DIFF_MIN_RUNS : need,
+			 STATS_MIN_EFFECT * 100);
+}
+
+void diff_change_text(const struct diff_row *row, char *out, size_t size)
 {
 	char ratio[24], low[24], high[24];
+	bool changed = diff_row_significant(row);
 
+	if (diff_row_too_few(row)) {
+		too_few_text(row, out, size);
+		return;
+	}
+	if (row->test == DIFF_TEST_UTEST) {
+		/* As benchstat says it: the medians' change, the p-value. */
+		percent(row->median[0] ? row->median[1] / row->median[0] : NAN,
+			ratio, sizeof(ratio));
+		if (isnan(row->p))
+			snprintf(out, size, "~ (all equal n=%zu+%zu)",
+				 row->runs[0], row->runs[1]);
+		else
+			snprintf(out, size, "%s (p=%.3f n=%zu+%zu)",
+				 changed ? ratio : "~", row->p, row->runs[0],
+				 row->runs[1]);
+		return;
+	}
 	percent(row->change.ratio, ratio, sizeof(ratio));
 	percent(row->change.low, low, sizeof(low));
 	percent(row->change.high, high, sizeof(high));
 	if (!diff_row_interval(row))
-		snprintf(out, size, "%s (no interval: %s)", ratio,
-			 row->runs[0] < 2 || row->runs[1] < 2
-				 ? "a side has 1 run"
-				 : "a figure of 0");
+		snprintf(out, size, "%s (no interval: a figure of 0)", ratio);
 	else
-		snprintf(out, size, "%s (%s .. %s)",
-			 diff_row_significant(row) ? ratio : "~", low, high);
+		snprintf(out, size, "%s (%s .. %s)", changed ? ratio : "~", low,
+			 high);
 }
 
 /* "4.012", "26.9k", "1.23M": four digits at most, as benchstat shows. */
@@ -612,12 +687,13 @@ void diff_side_text(const struct diff_row *row, int k, char *out, size_t size)
 		snprintf(out, size, "%s n=%zu", figure, row->runs[k]);
 }
 
-int diff_build(struct diff *d, const struct diff_side side[2])
+int diff_build(struct diff *d, const struct diff_side side[2],
+	       enum diff_test test)
 {
 	cJSON *settings[2] = {diff_settings(&side[0]), diff_settings(&side[1])};
 	int r = settings[0] && settings[1] ? 0 : -ENOMEM;
 
-	*d = (struct diff){.side = {side[0], side[1]}};
+	*d = (struct diff){.side = {side[0], side[1]}, .test = test};
 	if (r == 0)
 		drop_treatments(settings);
 	for (int k = 0; k < 2 && r == 0; k++)
@@ -705,6 +781,51 @@ static void text_context(const struct diff *d, const struct diff_text *t)
 	}
 }
 
+void diff_legend(const struct diff *d, char *out, size_t size)
+{
+	int len = snprintf(out, size,
+			   "old, new: the median of a point's runs ±their "
+			   "spread (SD/mean; of its intervals for one run), "
+			   "n runs; change: ");
+
+	if (len < 0 || (size_t)len >= size)
+		return;
+	if (d->test == DIFF_TEST_UTEST)
+		snprintf(out + len, size - (size_t)len,
+			 "of the medians where benchstat's test, "
+			 "Mann-Whitney's U (two-sided), gives p < %g; ~ "
+			 "where not",
+			 STATS_UTEST_ALPHA);
+	else
+		snprintf(out + len, size - (size_t)len,
+			 "new over old and its %.0f%% interval, by Welch's t "
+			 "on the runs' logs with each run's intervals a floor "
+			 "under their spread; ~ unless it lies wholly beyond "
+			 "%.0f%% either way",
+			 STATS_INTERVAL_LEVEL * 100, DIFF_MIN_CHANGE * 100);
+}
+
+/* text said in lines of t's width at most, the later ones indented. */
+static void say_wrapped(const struct diff_text *t, const char *text)
+{
+	int width = t->width > 20 ? t->width : 0;
+	const char *at = text;
+	bool first = true;
+
+	while (width && (int)strlen(at) + (first ? 0 : 2) > width) {
+		int room = width - (first ? 0 : 2), cut = room;
+
+		while (cut > 0 && at[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			cut = room;
+		say(t, "%s%.*s", first ? "" : "  ", cut, at);
+		at += cut + (at[cut] == ' ');
+		first = false;
+	}
+	say(t, "%s%s", first ? "" : "  ", at);
+}
+
 /* text, then spaces to width columns (a UTF-8 character is one). */
 static size_t cell(char *out, size_t size, const char *text, int width)
 {
@@ -743,16 +864,14 @@ static void text_rows(const struct diff *d, const struct diff_text *t)
 		if (i == 0 || strcmp(row->metric, d->row[i - 1].metric) != 0) {
 			say(t, "%s", "");
 			if (narrow)
-				say(t, "%s: old -> new, change (90%% interval)",
-				    row->metric);
+				say(t, "%s: old -> new, change", row->metric);
 			else
 				say(t, "%-*s  %-20s  %-20s  %s", width,
-				    row->metric, "old", "new",
-				    "change (90% interval)");
+				    row->metric, "old", "new", "change");
 		}
 		diff_side_text(row, 0, old, sizeof(old));
 		diff_side_text(row, 1, new, sizeof(new));
-		change_text(row, change, sizeof(change));
+		diff_change_text(row, change, sizeof(change));
 		if (narrow) {
 			say(t, "%s", d->point[row->point].label);
 			say(t, "  %s -> %s  %s", old, new, change);
@@ -769,7 +888,12 @@ static void text_rows(const struct diff *d, const struct diff_text *t)
 
 void diff_text(const struct diff *d, const struct diff_text *t)
 {
+	char legend[400];
+
 	text_context(d, t);
+	diff_legend(d, legend, sizeof(legend));
+	say(t, "%s", "");
+	say_wrapped(t, legend);
 	text_rows(d, t);
 	say(t, "%s", "");
 	for (int k = 0; k < 2; k++)

@@ -5,7 +5,9 @@
  * an interval out by hand.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 
@@ -194,6 +196,29 @@ void stats_compare(const struct stats_point *a, const struct stats_point *b,
 		out->outcome = STATS_UNDECIDED;
 }
 
+size_t stats_runs_to_tell(const struct stats_point *a,
+			  const struct stats_point *b, double effect,
+			  size_t most)
+{
+	double per_run[2] = {a->variance * (double)a->runs,
+			     b->variance * (double)b->runs};
+
+	if (a->runs < 2 || b->runs < 2 || !isfinite(per_run[0]) ||
+	    !isfinite(per_run[1]))
+		return 0;
+	for (size_t k = 2; k <= most; k++) {
+		double v = (per_run[0] + per_run[1]) / (double)k;
+		double each = (per_run[0] * per_run[0] +
+			       per_run[1] * per_run[1]) /
+			      ((double)k * (double)k * (double)(k - 1));
+		double df = each > 0 ? v * v / each : 2 * ((double)k - 1);
+
+		if (stats_t95(df) * sqrt(v) < log(1 + effect))
+			return k;
+	}
+	return SIZE_MAX;
+}
+
 const char *stats_outcome_name(enum stats_outcome outcome)
 {
 	static const char *const names[] = {
@@ -205,4 +230,144 @@ const char *stats_outcome_name(enum stats_outcome outcome)
 	};
 
 	return names[outcome];
+}
+
+static int value_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* C(n, k) as a double: exact up to 2^53, near enough past it. */
+static double choose(size_t n, size_t k)
+{
+	double c = 1;
+
+	for (size_t i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return c;
+}
+
+/*
+ * The exact null distribution of 2U over every way na of the N values can
+ * be a's, values tied in blocks (block[], in ascending order): a's k
+ * values in a block of t, after b's before of the other sample below it,
+ * add k (2 before + t - k) to 2U.  ways[a * (top + 1) + u2]; P(U <= u) is
+ * the ways of 2U <= 2u over C(N, na).
+ */
+static double utest_cdf(const size_t *block, size_t blocks, size_t na,
+			size_t nb, double u)
+{
+	size_t top = 2 * na * nb, stride = top + 1, placed = 0;
+	double *ways = calloc((na + 1) * stride, sizeof(*ways));
+	double *next = calloc((na + 1) * stride, sizeof(*next));
+	double below = 0;
+
+	if (!ways || !next)
+		goto out;
+	ways[0] = 1;
+	for (size_t j = 0; j < blocks; j++) {
+		size_t t = block[j];
+
+		memset(next, 0, (na + 1) * stride * sizeof(*next));
+		for (size_t a = 0; a <= na && a <= placed; a++) {
+			size_t before = placed - a;
+
+			if (before > nb)
+				continue;
+			for (size_t k = 0; k <= t && a + k <= na; k++) {
+				size_t add = k * (2 * before + t - k);
+				double c = choose(t, k);
+
+				if (t - k > nb - before)
+					continue;
+				for (size_t u2 = 0; u2 + add <= top; u2++)
+					if (ways[a * stride + u2] != 0)
+						next[(a + k) * stride + u2 +
+						     add] +=
+							ways[a * stride + u2] *
+							c;
+			}
+		}
+		memcpy(ways, next, (na + 1) * stride * sizeof(*ways));
+		placed += t;
+	}
+	for (size_t u2 = 0; u2 <= top && (double)u2 <= 2 * u + 1e-9; u2++)
+		below += ways[na * stride + u2];
+	below /= choose(na + nb, na);
+out:
+	free(ways);
+	free(next);
+	return ways && next ? below : NAN;
+}
+
+/* The standard normal's CDF. */
+static double normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2));
+}
+
+double stats_utest(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = na + nb, blocks = 0;
+	double *all = malloc((n + 1) * sizeof(*all));
+	size_t *block = malloc((n + 1) * sizeof(*block));
+	double u = 0, small, p = NAN, ties = 0;
+	bool tied = false;
+
+	if (!all || !block || !na || !nb)
+		goto out;
+	memcpy(all, a, na * sizeof(*a));
+	memcpy(all + na, b, nb * sizeof(*b));
+	qsort(all, n, sizeof(*all), value_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && all[j] == all[i])
+			j++;
+		block[blocks++] = j - i;
+		tied |= j - i > 1;
+		ties += (double)(j - i) * (double)(j - i) * (double)(j - i) -
+			(double)(j - i);
+		i = j;
+	}
+	/* An a above a b counts 1, a tie a half. */
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+	if (blocks < 2)
+		goto out; /* every value alike: nothing to test */
+	small = fmin(u, (double)(na * nb) - u);
+	if (u == (double)(na * nb) - u) {
+		p = 1;
+	} else if (na <= STATS_UTEST_EXACT_MAX(tied) &&
+		   nb <= STATS_UTEST_EXACT_MAX(tied)) {
+		p = 2 * utest_cdf(block, blocks, na, nb, small);
+	} else {
+		/* The normal, corrected for ties and for continuity. */
+		double mean = (double)(na * nb) / 2, sd, d = u - mean;
+
+		sd = sqrt(
+			(double)(na * nb) / 12 *
+			((double)n + 1 - ties / ((double)n * (double)(n - 1))));
+		d -= d > 0 ? 0.5 : d < 0 ? -0.5 : 0;
+		p = sd > 0 ? 2 * fmin(normal_cdf(d / sd),
+				      1 - normal_cdf(d / sd))
+			   : NAN;
+	}
+	p = fmin(p, 1);
+out:
+	free(all);
+	free(block);
+	return p;
+}
+
+size_t stats_utest_runs_needed(double alpha)
+{
+	/* The smallest p two samples of n each can give: 2 / C(2n, n). */
+	for (size_t n = 2; n <= STATS_UTEST_EXACT_MAX(false); n++)
+		if (2 / choose(2 * n, n) <= alpha)
+			return n;
+	return 0;
 }
