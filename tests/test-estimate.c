@@ -4,8 +4,9 @@
  * comments): the block bootstrap's exact variance, the floor the intervals
  * set under every figure of --diff (Gbit/s and a counted figure alike, the
  * analysis' point the same estimate), runs tight between and wide within
- * and the reverse, too few runs and how many would tell, and benchstat's
- * U test against every split of a fixed example counted.
+ * and the reverse, too few runs and how many would tell, benchstat's U
+ * test against every split of a fixed example counted, and --gate's
+ * rules: read, broken only past their limit, and each status.
  */
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +14,8 @@
 #include <string.h>
 
 #include "diff.h"
+#include "gate.h"
+#include "rules.h"
 #include "session.h"
 #include "stats.h"
 #include "tap.h"
@@ -312,6 +315,75 @@ static void test_utest_rows(void)
 	session_close(&s[1]);
 }
 
+static void test_rules(void)
+{
+	struct rule rules[RULES_MAX];
+	size_t n = 0;
+	char *cause = NULL;
+
+	int r;
+
+	r = rules_parse("gbps<-5%,cpu_ns_per_kib.sender>+5%,p99_us>10%", rules,
+			&n, &cause);
+	ok(r == 0 && n == 3 && !rules[0].above && near(rules[0].limit, 0.95) &&
+		   rules[1].side == RULE_SENDER && rules[2].above &&
+		   near(rules[2].limit, 1.1),
+	   "three rules read");
+	ok(rule_matches(&rules[1], "cpu_ns_per_kib", "sender") &&
+		   !rule_matches(&rules[1], "cpu_ns_per_kib", "receiver") &&
+		   rule_matches(&rules[0], "gbps", NULL),
+	   "a side's rule matches that side only");
+	r = rules_parse("gbps<5", rules, &n, &cause);
+	ok(r < 0 && cause && strstr(cause, "'gbps<5' is not a rule"),
+	   "a rule without %% is refused: %s", cause);
+	r = rules_parse("gbit<-5%", rules, &n, &cause);
+	ok(r < 0 && strstr(cause, "no figure 'gbit'"),
+	   "an unknown figure is refused");
+	r = rules_parse("gbps.sender<-5%", rules, &n, &cause);
+	ok(r < 0 && strstr(cause, "has no sides"),
+	   "a delivered figure has no sides");
+	free(cause);
+}
+
+/* The gate on the +10% of test_floor: broken past +2%, not past +5%. */
+static void test_gate(void)
+{
+	struct options o = {0};
+	struct session s[2];
+	struct gate g;
+	struct diff d;
+	char *cause = NULL;
+
+	session_of(&s[0], 3, 1, 0.02, 0.10);
+	session_of(&s[1], 3, 1.1, 0.02, 0.10);
+	compare(s, &d, DIFF_TEST_WELCH);
+	int r;
+
+	rules_parse("gbps>+2%", o.rules, &o.rule_count, &cause);
+	r = gate_judge(&d, &o, &g);
+	ok(r == 0 && g.status == 1 && g.broken == 1 &&
+		   strstr(g.finding[0].text,
+			  "gbps>+2% broken at one-copy 4K x1 stream:"),
+	   "a rise whose interval lies wholly past +2%%: status 1 (%s)",
+	   g.count ? g.finding[0].text : "nothing");
+	gate_fini(&g);
+	rules_parse("gbps>+5%,gbps<-5%", o.rules, &o.rule_count, &cause);
+	r = gate_judge(&d, &o, &g);
+	ok(r == 0 && g.status == 0 && !g.broken,
+	   "one whose interval reaches under +5%%: status 0");
+	gate_fini(&g);
+	rules_parse("p99_us>+10%", o.rules, &o.rule_count, &cause);
+	r = gate_judge(&d, &o, &g);
+	ok(r == 0 && g.status == 2,
+	   "a rule with no row to judge: status 2 (%s)",
+	   g.count ? g.finding[0].text : "nothing");
+	gate_fini(&g);
+	diff_fini(&d);
+	session_close(&s[0]);
+	session_close(&s[1]);
+	free(cause);
+}
+
 int main(void)
 {
 	test_bootstrap();
@@ -320,5 +392,7 @@ int main(void)
 	test_too_few();
 	test_utest();
 	test_utest_rows();
+	test_rules();
+	test_gate();
 	return tap_done();
 }

@@ -22,6 +22,7 @@
 
 #include "codec.h"
 #include "counters.h"
+#include "rules.h"
 #include "run.h"
 #include "settings.h"
 #include "strategy.h"
@@ -92,7 +93,14 @@ struct options {
 	const char *json_stream; /* JSON lines as it happens; "-": stdout */
 	const char *diff;	 /* --diff OLD NEW: the old export */
 	const char *diff_new;	 /* and the new, the argument after */
-	int diff_test;		 /* enum diff_test: what calls a change */
+
+	/* A comparison (--diff): how it is said and judged. */
+	int diff_test;	  /* enum diff_test */
+	int diff_format;  /* enum diff_format: of standard output */
+	char gate[256];	  /* --gate RULES as given; "" none */
+	char change[256]; /* --change KEY,...: the change under test */
+	struct rule rules[RULES_MAX]; /* --gate's, parsed */
+	size_t rule_count;
 
 	/* The screen, and what it remembers between starts. */
 	unsigned int refresh_ms;
@@ -129,6 +137,13 @@ enum diff_test {
 	DIFF_TEST_UTEST, /* benchstat's Mann-Whitney U, p < 0.05 */
 };
 extern const char *const diff_test_names[];
+
+/* --format: what a comparison prints (diff_format_names). */
+enum diff_format {
+	DIFF_FORMAT_TEXT,
+	DIFF_FORMAT_MARKDOWN,
+};
+extern const char *const diff_format_names[];
 
 enum option_type {
 	OPTION_FLAG,	   /* bool; no argument; not in presets */

@@ -326,19 +326,23 @@ static int app_open_explorer(struct app *app, struct options *o,
 
 /*
  * --diff OLD NEW: 0; 1 when an export could not be read or written, or a
- * point's new runs all failed (none could be compared).
+ * point's new runs all failed (none could be compared).  With --gate, the
+ * gate's status (0 passed, 1 a rule broken or a point's new runs all
+ * failed), and 2 on any error.
  */
 static int app_diff(const struct options *o)
 {
 	char *cause = NULL;
 	size_t uncompared;
-	int r = diff_exports(o, o->output, o->csv, &uncompared, &cause);
+	int status, r = diff_exports(o, &status, &uncompared, &cause);
 
 	if (r < 0) {
 		app_say("--diff: %s", cause ? cause : strerror(-r));
 		free(cause);
-		return 1;
+		return o->gate[0] ? 2 : 1;
 	}
+	if (o->gate[0])
+		return status;
 	if (uncompared) {
 		app_say("--diff: %zu point%s of the new export with no run "
 			"to compare (listed after the tables)",

@@ -1,6 +1,6 @@
 /*
- * --diff: both exports loaded as --load loads one (their analysis built),
- * compared (model/diff.h), printed, and written as JSON and CSV.
+ * --diff: both sides loaded as --load loads one (their analysis built), compared (model/diff.h), printed as text or markdown,
+ * judged by --gate (model/gate.h), and written as JSON and CSV.
  */
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
 #include "diff_report.h"
 #include "escape.h"
 #include "export.h"
@@ -87,8 +86,40 @@ static cJSON *row_json(const struct diff *d, const struct diff_row *row)
 	return item;
 }
 
-/* The comparison as JSON (format "nio-top-diff"). */
-static cJSON *diff_json(const struct diff *d, const char *const paths[2])
+/* The gate's rules, status and findings; each broken rule with its row. */
+static cJSON *gate_json(const struct diff *d, const struct gate *g)
+{
+	cJSON *obj = cJSON_CreateObject(), *list, *item;
+
+	list = cJSON_AddArrayToObject(obj, "rules");
+	for (size_t i = 0; i < g->rule_count; i++)
+		cJSON_AddItemToArray(list,
+				     cJSON_CreateString(g->rules[i].text));
+	cJSON_AddNumberToObject(obj, "status", g->status);
+	list = cJSON_AddArrayToObject(obj, "broken");
+	for (size_t i = 0; i < g->count; i++) {
+		const struct gate_finding *f = &g->finding[i];
+
+		if (f->kind != GATE_BROKEN)
+			continue;
+		item = row_json(d, f->row);
+		cJSON_AddStringToObject(item, "rule", f->rule->text);
+		cJSON_AddItemToArray(list, item);
+	}
+	list = cJSON_AddArrayToObject(obj, "findings");
+	for (size_t i = 0; i < g->count; i++) {
+		item = cJSON_CreateObject();
+		cJSON_AddStringToObject(item, "kind",
+					gate_kind_names[g->finding[i].kind]);
+		cJSON_AddStringToObject(item, "text", g->finding[i].text);
+		cJSON_AddItemToArray(list, item);
+	}
+	return obj;
+}
+
+/* The comparison as JSON (format "nio-top-diff"), its gate's if judged. */
+static cJSON *diff_json(const struct diff *d, const struct gate *g,
+			const char *const paths[2])
 {
 	cJSON *root = cJSON_CreateObject(), *list;
 	char legend[400];
@@ -116,6 +147,8 @@ static cJSON *diff_json(const struct diff *d, const char *const paths[2])
 					list,
 					cJSON_CreateString(d->point[j].label));
 	}
+	cJSON_AddItemToObject(root, "gate",
+			      g ? gate_json(d, g) : cJSON_CreateNull());
 	return root;
 }
 
@@ -190,17 +223,80 @@ static int diff_load(const char *path, const struct options *given,
 	return r;
 }
 
-int diff_exports(const struct options *given, const char *json_path,
-		 const char *csv_path, size_t *uncompared_new, char **cause)
+/*
+ * The comparison on standard output, in the format asked for, and its
+ * gate's findings on standard error, the verdict last.
+ */
+static void diff_show(const struct options *o, const struct diff *d,
+		      const struct gate *g, const char *const paths[2])
+{
+	char summary[160];
+
+	if (o->diff_format == DIFF_FORMAT_MARKDOWN) {
+		diff_markdown(stdout, d, g, paths);
+	} else {
+		for (int k = 0; k < 2; k++)
+			escape_print(stdout, "", "%s: %s", k ? "new" : "old",
+				     paths[k]);
+		diff_print(d);
+		fflush(stdout);
+	}
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->count; i++)
+		escape_print(stderr, "nio-top: gate: ", "%s",
+			     g->finding[i].text);
+	gate_summary(g, summary, sizeof(summary));
+	escape_print(stderr, "nio-top: gate ", "%s", summary);
+}
+
+/*
+ * d shown and judged; written to json_path and csv_path (either NULL), or
+ * as JSON into *json (json NULL: not).  0 with *status, or -errno.
+ */
+static int diff_report(const struct options *o, const struct diff *d,
+		       const char *const paths[2], const char *json_path,
+		       const char *csv_path, cJSON **json, int *status,
+		       char **cause)
+{
+	struct gate gate, *g = o->gate[0] ? &gate : NULL;
+	cJSON *root;
+	char *text;
+	int r = g ? gate_judge(d, o, g) : 0;
+
+	if (r < 0)
+		return r;
+	*status = g ? g->status : 0;
+	diff_show(o, d, g, paths);
+	if (csv_path)
+		r = diff_csv(d, csv_path, cause);
+	root = r == 0 && (json_path || json) ? diff_json(d, g, paths) : NULL;
+	if (root && json) {
+		*json = root;
+		root = NULL;
+	} else if (root) {
+		text = cJSON_Print(root);
+		r = text ? outfile_write_text(json_path, text, cause) : -ENOMEM;
+		cJSON_free(text);
+	} else if (r == 0 && (json_path || json)) {
+		r = -ENOMEM;
+	}
+	cJSON_Delete(root);
+	if (g)
+		gate_fini(g);
+	return r;
+}
+
+int diff_exports(const struct options *given, int *status,
+		 size_t *uncompared_new, char **cause)
 {
 	const char *const paths[2] = {given->diff, given->diff_new};
 	struct session s[2];
 	struct diff d;
-	cJSON *json;
-	char *out;
 	int r;
 
 	*cause = NULL;
+	*status = 0;
 	*uncompared_new = 0;
 	session_init(&s[0]);
 	session_init(&s[1]);
@@ -213,27 +309,12 @@ int diff_exports(const struct options *given, const char *json_path,
 				       {&s[0], &s[0], 0, s[0].result_count},
 				       {&s[1], &s[1], 0, s[1].result_count}},
 			       (enum diff_test)given->diff_test);
-	if (r < 0)
-		goto out;
-	for (int k = 0; k < 2; k++) {
-		char *safe = text_escape(paths[k]);
-
-		printf("%s: %s\n", k ? "new" : "old", safe ? safe : "?");
-		free(safe);
+	if (r == 0) {
+		*uncompared_new = diff_uncompared_new(&d);
+		r = diff_report(given, &d, paths, given->output, given->csv,
+				NULL, status, cause);
+		diff_fini(&d);
 	}
-	diff_print(&d);
-	*uncompared_new = diff_uncompared_new(&d);
-	if (csv_path)
-		r = diff_csv(&d, csv_path, cause);
-	if (r == 0 && json_path) {
-		json = diff_json(&d, paths);
-		out = json ? cJSON_Print(json) : NULL;
-		r = out ? outfile_write_text(json_path, out, cause) : -ENOMEM;
-		cJSON_free(out);
-		cJSON_Delete(json);
-	}
-	diff_fini(&d);
-out:
 	session_close(&s[0]);
 	session_close(&s[1]);
 	return r;
