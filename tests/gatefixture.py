@@ -137,16 +137,18 @@ def each_figure(run, factor_rate, factor_unit):
                 "messages_received"):
         run[key] = max(1, int(run[key] * factor_rate))
     for iv in run["intervals"]:
-        iv["gbps"] *= factor_rate
-        iv["msgs_per_s"] *= factor_rate
+        for key in ("gbps", "msgs_per_s"):
+            if iv.get(key) is not None:
+                iv[key] *= factor_rate
         for side in ("sender", "receiver"):
             for key in PER_UNIT:
-                if iv[side].get(key) is not None:
+                if (iv.get(side) or {}).get(key) is not None:
                     iv[side][key] *= factor_unit
     for side in ("sender", "receiver"):
+        derived = (run.get(side) or {}).get("derived") or {}
         for key in PER_UNIT:
-            if run[side]["derived"].get(key) is not None:
-                run[side]["derived"][key] *= factor_unit
+            if derived.get(key) is not None:
+                derived[key] *= factor_unit
 
 
 def noise(args):

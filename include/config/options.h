@@ -93,8 +93,9 @@ struct options {
 	const char *json_stream; /* JSON lines as it happens; "-": stdout */
 	const char *diff;	 /* --diff OLD NEW: the old export */
 	const char *diff_new;	 /* and the new, the argument after */
+	const char *baseline;	 /* a study compared with this export */
 
-	/* A comparison (--diff): how it is said and judged. */
+	/* A comparison (--diff, --baseline): how it is said and judged. */
 	int diff_test;	  /* enum diff_test */
 	int diff_format;  /* enum diff_format: of standard output */
 	char gate[256];	  /* --gate RULES as given; "" none */

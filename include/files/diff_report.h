@@ -1,6 +1,7 @@
 /*
  * A comparison's reports: --diff OLD NEW (two exports read and compared as
- * model/diff.h says), printed on standard output as text or markdown, written as JSON (format
+ * model/diff.h says), and a study compared with --baseline OLD; printed on
+ * standard output as text or markdown, written as JSON (format
  * "nio-top-diff") and CSV, and judged by --gate (model/gate.h), whose
  * findings go to standard error and into the JSON.
  */
@@ -30,5 +31,21 @@ void diff_markdown(FILE *out, const struct diff *d, const struct gate *g,
  */
 int diff_exports(const struct options *given, int *status,
 		 size_t *uncompared_new, char **cause);
+
+/*
+ * --baseline OLD, read before the study runs (so that it never runs for
+ * nothing) as --diff reads an export: 0, or -errno with *cause.
+ */
+int diff_baseline_load(const struct options *given, struct session *old,
+		       char **cause);
+
+/*
+ * The baseline old against the study s, printed and judged as --diff
+ * does; *json the comparison as -o's "baseline" (caller frees with
+ * cJSON_Delete).  0 with *status the gate's, or -errno with *cause.
+ */
+int diff_baseline(const struct options *given, const struct session *old,
+		  const struct session *s, int *status, cJSON **json,
+		  char **cause);
 
 #endif

@@ -52,6 +52,11 @@ struct session {
 	struct analysis analysis; /* of the results, rebuilt as they change */
 	/* A loaded export's events: their names as saved, nothing encoded. */
 	struct counter_set loaded_counters;
+	/*
+	 * --baseline: the study compared with it, as --diff -o writes a
+	 * comparison (its gate's verdict in it); the export carries it.
+	 */
+	cJSON *baseline;
 };
 
 /*

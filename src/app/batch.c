@@ -306,10 +306,13 @@ static bool batch_done(const void *data)
 
 int batch_run(struct app *app, struct session *s)
 {
+	/* A comparison in markdown is all standard output says. */
+	bool markdown = s->options.baseline &&
+			s->options.diff_format == DIFF_FORMAT_MARKDOWN;
 	struct batch b = {.app = app,
 			  .session = s,
 			  .started_ns = clock_now_ns(),
-			  .quiet = app->stream_stdout};
+			  .quiet = app->stream_stdout || markdown};
 	const struct frontend fe = {
 		.data = &b,
 		.fds = batch_fds,

@@ -438,6 +438,12 @@ const struct option_row option_rows[] = {
 	 .offset = O(diff),
 	 .help = "compare two exports, OLD and the NEW one after it, point "
 		 "by point (--diff OLD.json NEW.json)"},
+	{.name = "baseline",
+	 .arg = "OLD",
+	 .type = OPTION_PATH,
+	 .offset = O(baseline),
+	 .help = "run the study headless, then compare it with the export "
+		 "OLD as --diff OLD NEW does"},
 	{.name = "diff-test",
 	 .arg = "TEST",
 	 .type = OPTION_CHOICE,

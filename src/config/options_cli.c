@@ -145,19 +145,27 @@ static int check_hosts(struct options *o, char **cause)
 }
 
 /*
- * A comparison's options: --diff's; --gate's rules read.
+ * A comparison's options: --diff's or --baseline's, each other's excluded;
+ * --gate's rules read; a study compared with a baseline runs headless.
  */
 static int check_compare(struct options *o, char **cause)
 {
 	static const char *const compare_only[] = {"gate", "change",
 						   "diff-test", "format"};
 
-	for (size_t i = 0; i < 4 && !o->diff; i++)
+	for (size_t i = 0; i < 4 && !o->diff && !o->baseline; i++)
 		if (options_given(o, compare_only[i]))
 			return cause_set(cause, -EINVAL,
 					 "--%s needs a comparison: --diff "
-					 "OLD NEW",
+					 "OLD NEW, or --baseline OLD",
 					 compare_only[i]);
+	if (o->baseline && (o->diff || o->load || o->serve))
+		return cause_set(cause, -EINVAL,
+				 "--baseline compares the study it runs: not "
+				 "with --%s",
+				 o->diff   ? "diff"
+				 : o->load ? "load"
+					   : "serve");
 	if (o->gate[0] && o->diff_test == DIFF_TEST_UTEST)
 		return cause_set(cause, -EINVAL,
 				 "--gate judges a change by its interval, and "
@@ -167,6 +175,8 @@ static int check_compare(struct options *o, char **cause)
 		return cause_set(cause, -EINVAL,
 				 "--change names the change under test for "
 				 "--gate");
+	if (o->baseline)
+		o->batch = true;
 	return o->gate[0]
 		       ? rules_parse(o->gate, o->rules, &o->rule_count, cause)
 		       : 0;

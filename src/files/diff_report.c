@@ -1,5 +1,6 @@
 /*
- * --diff: both sides loaded as --load loads one (their analysis built), compared (model/diff.h), printed as text or markdown,
+ * --diff and --baseline: both sides loaded as --load loads one (their
+ * analysis built), compared (model/diff.h), printed as text or markdown,
  * judged by --gate (model/gate.h), and written as JSON and CSV.
  */
 #include <errno.h>
@@ -317,5 +318,37 @@ int diff_exports(const struct options *given, int *status,
 	}
 	session_close(&s[0]);
 	session_close(&s[1]);
+	return r;
+}
+
+int diff_baseline_load(const struct options *given, struct session *old,
+		       char **cause)
+{
+	*cause = NULL;
+	session_init(old);
+	return diff_load(given->baseline, given, old, cause);
+}
+
+int diff_baseline(const struct options *given, const struct session *old,
+		  const struct session *s, int *status, cJSON **json,
+		  char **cause)
+{
+	const char *const paths[2] = {
+		given->baseline, given->output ? given->output : "this study"};
+	struct diff d;
+	int r;
+
+	*cause = NULL;
+	*status = 0;
+	*json = NULL;
+	r = diff_build(&d,
+		       (struct diff_side[2]){{old, old, 0, old->result_count},
+					     {s, s, 0, s->result_count}},
+		       (enum diff_test)given->diff_test);
+	if (r == 0) {
+		r = diff_report(given, &d, paths, NULL, NULL, json, status,
+				cause);
+		diff_fini(&d);
+	}
 	return r;
 }
