@@ -265,7 +265,7 @@ start "${utf8[@]}" -- --load "$tmp/saved.json" --min-measured 0
 wait_screen 'loaded export, 4 runs' 30
 ok $? "--load shows the export's runs"
 T send-keys -t ui 5
-wait_screen 'Analysis: 95% confidence' 20 && wait_screen 'stream, 1 flow: one-copy'
+wait_screen 'Analysis: a verdict needs its 90% interval' 20 && wait_screen 'stream, 1 flow: one-copy'
 ok $? "the analysis view shows the crossovers"
 T send-keys -t ui Right
 wait_screen 'nothing runs here' 50 && [ "$(net_snapshot)" = "$loaded_before" ]

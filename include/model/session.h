@@ -59,6 +59,11 @@ struct session {
 	bool probe_idle_known;
 	struct probe_key probe_idle_key;
 	struct probe_summary probe_idle;
+	/*
+	 * --baseline: the study compared with it, as --diff -o writes a
+	 * comparison (its gate's verdict in it); the export carries it.
+	 */
+	cJSON *baseline;
 };
 
 /*

@@ -199,9 +199,11 @@ static int app_load_second(struct app *app, const struct options *options,
 	/* They are s's now: closing second frees none of them. */
 	second->result_count = 0;
 	session_analyse(s);
-	r = diff_build(&app->diff, (struct diff_side[2]){{s, s, 0, old_count},
-							 {second, s, old_count,
-							  total - old_count}});
+	r = diff_build(&app->diff,
+		       (struct diff_side[2]){
+			       {s, s, 0, old_count},
+			       {second, s, old_count, total - old_count}},
+		       DIFF_TEST_WELCH);
 	if (r < 0) {
 		session_close(second);
 		return r;
@@ -324,19 +326,23 @@ static int app_open_explorer(struct app *app, struct options *o,
 
 /*
  * --diff OLD NEW: 0; 1 when an export could not be read or written, or a
- * point's new runs all failed (none could be compared).
+ * point's new runs all failed (none could be compared).  With --gate, the
+ * gate's status (0 passed, 1 a rule broken or a point's new runs all
+ * failed), and 2 on any error.
  */
 static int app_diff(const struct options *o)
 {
 	char *cause = NULL;
 	size_t uncompared;
-	int r = diff_exports(o, o->output, o->csv, &uncompared, &cause);
+	int status, r = diff_exports(o, &status, &uncompared, &cause);
 
 	if (r < 0) {
 		app_say("--diff: %s", cause ? cause : strerror(-r));
 		free(cause);
-		return 1;
+		return o->gate[0] ? 2 : 1;
 	}
+	if (o->gate[0])
+		return status;
 	if (uncompared) {
 		app_say("--diff: %zu point%s of the new export with no run "
 			"to compare (listed after the tables)",
@@ -344,6 +350,46 @@ static int app_diff(const struct options *o)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * --baseline OLD, before the study: read, or the exit status (2 with
+ * --gate, else 1, as an export --load cannot read).
+ */
+static int app_baseline_load(const struct options *o, struct session *old)
+{
+	char *cause = NULL;
+	int r = diff_baseline_load(o, old, &cause);
+
+	if (r == 0)
+		return 0;
+	app_say("--baseline: %s", cause ? cause : strerror(-r));
+	free(cause);
+	return o->gate[0] ? 2 : 1;
+}
+
+/*
+ * --baseline OLD after the study: the two compared and judged, the
+ * comparison kept for the export.  The exit status: the gate's with
+ * --gate, else the study's.
+ */
+static int app_baseline(const struct options *o, const struct session *old,
+			struct session *s, int status)
+{
+	char *cause = NULL;
+	int gate_status, r;
+
+	/* After the runs' table; markdown stands alone (it has none). */
+	if (o->diff_format == DIFF_FORMAT_TEXT)
+		printf("\n");
+	fflush(stdout);
+	r = diff_baseline(o, old, s, &gate_status, &s->baseline, &cause);
+	if (r < 0) {
+		app_say("--baseline: %s", cause ? cause : strerror(-r));
+		free(cause);
+		return o->gate[0] ? 2 : 1;
+	}
+	return o->gate[0] ? gate_status : status;
 }
 
 /* --json-stream: opened, and its start sent.  Non-zero: said, failed. */
@@ -450,6 +496,37 @@ void app_note(struct app *app, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * The session's front end: the explorer, a loaded export printed, or the
+ * study in batch (then compared with --baseline); its exit status.
+ */
+static int app_front(struct app *app, const struct options *options,
+		     struct session *session, struct ui *ui,
+		     struct report_style *style)
+{
+	int status, r;
+
+	if (ui) {
+		r = explore_run(app, session, ui);
+		app_report_style(ui, options, style);
+		ui_close(ui);
+		status = r < 0 ? 1 : 0;
+		if (r < 0)
+			app_say("%s", strerror(-r));
+		app_farewell(app);
+		return status;
+	}
+	app_report_style(NULL, options, style);
+	if (options->load)
+		return batch_loaded(app, session);
+	if (session->notice)
+		app_say("%s", session->notice);
+	status = batch_run(app, session);
+	if (options->baseline && !app->signal)
+		status = app_baseline(options, &app->baseline, session, status);
+	return status;
+}
+
 int app_run(const struct options *options)
 {
 	struct options opts = *options;
@@ -461,6 +538,8 @@ int app_run(const struct options *options)
 	struct ui *ui = NULL;
 	struct stream stream;
 	char *cause = NULL;
+	/* An error's status: --gate keeps 1 for a rule broken. */
+	int failed = options->gate[0] ? 2 : 1;
 	bool explore;
 	int status, r;
 
@@ -480,7 +559,10 @@ int app_run(const struct options *options)
 
 	status = app_check_outputs(options);
 	if (status)
-		return status;
+		return status == 1 ? failed : status;
+	session_init(&app.baseline);
+	if (options->baseline && app_baseline_load(options, &app.baseline))
+		return failed;
 	/* Without a terminal nio-top runs headless, as with --batch. */
 	explore = !options->batch && !options->serve && isatty(STDIN_FILENO) &&
 		  isatty(STDOUT_FILENO);
@@ -493,7 +575,8 @@ int app_run(const struct options *options)
 	r = options->load && !explore ? 0 : loop_setup(&app, explore);
 	if (r < 0) {
 		app_say("cannot set up signals and timers: %s", strerror(-r));
-		return 1;
+		session_close(&app.baseline);
+		return failed;
 	}
 	if (options->serve) {
 		status = serve_run(&app, options);
@@ -501,17 +584,9 @@ int app_run(const struct options *options)
 		return status;
 	}
 	app.wake = (struct remote_wake){.fd = {app.signal_fd, -1}};
-	if (explore) {
-		r = app_open_explorer(&app, &opts, &prefs, &ui, &cause);
-		if (r < 0) {
-			app_farewell(&app);
-			app_say("%s", cause ? cause : strerror(-r));
-			free(cause);
-			loop_teardown(&app);
-			return 1;
-		}
-	}
-	r = app_session(&app, &opts, &session, &loaded, &cause);
+	r = explore ? app_open_explorer(&app, &opts, &prefs, &ui, &cause) : 0;
+	if (r == 0)
+		r = app_session(&app, &opts, &session, &loaded, &cause);
 	if (r < 0) {
 		ui_close(ui);
 		app_farewell(&app);
@@ -521,49 +596,33 @@ int app_run(const struct options *options)
 		 * A signal that ended a wait for the agent is the exit's; a
 		 * key that quits ended it as the user asked.
 		 */
-		status = r != -EINTR		  ? 1
+		status = r != -EINTR		  ? failed
 			 : loop_take_signal(&app) ? 128 + app.signal
 						  : 0;
-		loop_teardown(&app);
-		return status;
+		goto out;
 	}
 	if (options->json_stream &&
 	    app_stream_open(&app, options->json_stream, &stream, &session)) {
 		ui_close(ui);
 		app_farewell(&app);
 		session_close(&session);
-		loop_teardown(&app);
-		return 1;
+		status = failed;
+		goto out;
 	}
-	if (ui) {
-		r = explore_run(&app, &session, ui);
-		app_report_style(ui, options, &style);
-		ui_close(ui);
-		status = r < 0 ? 1 : 0;
-		if (r < 0)
-			app_say("%s", strerror(-r));
-		app_farewell(&app);
-	} else if (options->load) {
-		app_report_style(NULL, options, &style);
-		status = batch_loaded(&app, &session);
-	} else {
-		app_report_style(NULL, options, &style);
-		if (session.notice)
-			app_say("%s", session.notice);
-		status = batch_run(&app, &session);
-	}
-
+	status = app_front(&app, options, &session, ui, &style);
 	if (app_write_reports(options, &session, &style))
-		status = 1;
+		status = failed;
 	if (app.stream && app_stream_close(&app, &session, explore))
-		status = 1;
+		status = failed;
 	session_close(&session);
 	if (app.compared) {
 		diff_fini(&app.diff);
 		session_close(&app.second);
 	}
-	loop_teardown(&app);
 	if (app.signal)
 		status = 128 + app.signal;
+out:
+	loop_teardown(&app);
+	session_close(&app.baseline);
 	return status;
 }

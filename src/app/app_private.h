@@ -73,6 +73,7 @@ struct app {
 	bool compared;
 	struct session second;
 	struct diff diff;
+	struct session baseline; /* --baseline: the export compared with */
 };
 
 /*

@@ -149,9 +149,10 @@ static void batch_analysis(const struct session *s)
 	    !a->stopped_runs && !a->busy_why[0] && !a->user_space_why[0] &&
 	    !a->counters_why[0] && !a->probe_count)
 		return;
-	printf("\nanalysis (a verdict needs 95%% confidence of a difference "
-	       "over %.0f%%; nio-top(1) ANALYSIS):\n",
-	       STATS_MIN_EFFECT * 100);
+	printf("\nanalysis (a verdict needs a ratio's whole %.0f%% interval "
+	       "beyond %.0f%%, or within it for a tie; nio-top(1) "
+	       "ANALYSIS):\n",
+	       STATS_INTERVAL_LEVEL * 100, STATS_MIN_EFFECT * 100);
 	for (size_t i = 0; i < a->crossover_count; i++) {
 		analysis_crossover_text(&a->crossovers[i], line, sizeof(line));
 		printf("  %s\n", line);
@@ -360,10 +361,13 @@ static bool batch_done(const void *data)
 
 int batch_run(struct app *app, struct session *s)
 {
+	/* A comparison in markdown is all standard output says. */
+	bool markdown = s->options.baseline &&
+			s->options.diff_format == DIFF_FORMAT_MARKDOWN;
 	struct batch b = {.app = app,
 			  .session = s,
 			  .started_ns = clock_now_ns(),
-			  .quiet = app->stream_stdout};
+			  .quiet = app->stream_stdout || markdown};
 	const struct frontend fe = {
 		.data = &b,
 		.fds = batch_fds,

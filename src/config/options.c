@@ -30,6 +30,9 @@ static const double duration_steps[] = {0, 1, 2, 5, 10, 30, 60};
 static const double gso_steps[] = {0, 131072, 185000, 262144, 524280};
 static const double busy_poll_steps[] = {0, 10, 50, 100, 200};
 
+const char *const diff_test_names[] = {"welch", "utest", NULL};
+const char *const diff_format_names[] = {"text", "markdown", NULL};
+
 #define STEPS(list)                                                            \
 	.steps = (list), .step_count = sizeof(list) / sizeof(*(list))
 
@@ -479,6 +482,48 @@ const struct option_row option_rows[] = {
 	 .offset = O(diff),
 	 .help = "compare two exports, OLD and the NEW one after it, point "
 		 "by point (--diff OLD.json NEW.json)"},
+	{.name = "baseline",
+	 .arg = "OLD",
+	 .type = OPTION_PATH,
+	 .offset = O(baseline),
+	 .help = "run the study headless, then compare it with the export "
+		 "OLD as --diff OLD NEW does"},
+	{.name = "diff-test",
+	 .arg = "TEST",
+	 .type = OPTION_CHOICE,
+	 .offset = O(diff_test),
+	 .names = diff_test_names,
+	 .def = "welch",
+	 .help = "what calls a change in a comparison: welch (its 90% "
+		 "interval leaves out none) or utest (benchstat's "
+		 "Mann-Whitney U, p < 0.05)"},
+	{.name = "format",
+	 .arg = "FORMAT",
+	 .type = OPTION_CHOICE,
+	 .offset = O(diff_format),
+	 .names = diff_format_names,
+	 .def = "text",
+	 .help = "a comparison on standard output as text, or as markdown "
+		 "tables (a review, a CI job's summary)"},
+	{.name = "gate",
+	 .arg = "RULES",
+	 .type = OPTION_TEXT,
+	 .offset = O(gate),
+	 .size = sizeof(((struct options *)0)->gate),
+	 .min = 1,
+	 .max = 255,
+	 .help = "judge a comparison: exit 1 when a change's whole 90% "
+		 "interval lies beyond a rule (gbps<-5%,p99_us>+10%), 0 "
+		 "when none does, 2 on an error"},
+	{.name = "change",
+	 .arg = "KEYS",
+	 .type = OPTION_TEXT,
+	 .offset = O(change),
+	 .size = sizeof(((struct options *)0)->change),
+	 .min = 1,
+	 .max = 255,
+	 .help = "what differs between the two sides on purpose (fields, "
+		 "kernel, host): --gate warns of any other difference"},
 	{.name = "load",
 	 .arg = "FILE",
 	 .type = OPTION_PATH,

@@ -571,6 +571,10 @@ int export_write(const char *path, const struct session *s, char **cause)
 	if (r == 0)
 		r = write_item(&f, item, 1);
 	cJSON_Delete(item);
+	if (r == 0 && s->baseline) {
+		outfile_puts(&f, ",\n\t\"baseline\":\t");
+		r = write_item(&f, s->baseline, 1);
+	}
 	outfile_puts(&f, "\n}\n");
 	if (r < 0 && !f.error)
 		f.error = r;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "estimate.h"
 #include "units.h"
 
 /* Pairs that differ by one idea; the first is the newer one. */
@@ -21,8 +22,6 @@ static const char *const pairs[][2] = {
 };
 
 #define PAIR_COUNT (sizeof(pairs) / sizeof(pairs[0]))
-/* An interval shorter than half a tick is a sliver of one. */
-#define SLIVER_S (RUN_TICK_MS / 2000.0)
 /*
  * Per mode and flow count: the pairs with each receive side, then each
  * strategy with each receive side but copy against itself with copy (the rx
@@ -40,47 +39,12 @@ bool analysis_lower_is_better(enum run_mode mode)
 void analysis_run_read(const struct run_result *r, uint64_t min_measured_ms,
 		       bool keep_stopped, struct analysis_run *out)
 {
-	int key = metric_find(r->config.mode == RUN_RR ? "msgs_per_s" : "gbps");
-	double *values = calloc(r->interval_count + 1, sizeof(*values));
-	double *lengths = calloc(r->interval_count + 1, sizeof(*lengths));
-	size_t n = 0;
+	struct estimate_of of = estimate_figure_of(r->config.mode);
+	size_t n;
 
 	*out = (struct analysis_run){.figure = NAN};
-	out->figure = r->config.mode == RUN_RR
-			      ? (r->latency.count ? r->latency.p50_us : NAN)
-			      : run_result_gbps(r);
-	for (size_t i = 0;
-	     values && lengths && key >= 0 && i < r->interval_count; i++) {
-		const struct run_interval *iv = &r->intervals[i];
-		double v = iv->side[1].value[key];
-
-		if (iv->warmup || !isfinite(v))
-			continue;
-		/*
-		 * A sliver (any tick under SLIVER_S: the window's last
-		 * partial one, or one a late loop cut short) joins the
-		 * interval before it, weighted by time: alone, its rate over
-		 * a few ms would count as much as 100 ms.
-		 */
-		if (n &&
-		    (iv->length_s < SLIVER_S || lengths[n - 1] < SLIVER_S)) {
-			double l = lengths[n - 1] + iv->length_s;
-
-			if (l > 0)
-				values[n - 1] = (values[n - 1] *
-							 lengths[n - 1] +
-						 v * iv->length_s) /
-						l;
-			lengths[n - 1] = l;
-			continue;
-		}
-		values[n] = v;
-		lengths[n++] = iv->length_s;
-	}
-	out->intervals = n;
-	stats_series(values, n, &out->series);
-	free(values);
-	free(lengths);
+	estimate_run(r, &of, &out->figure, &out->series);
+	n = out->intervals = out->series.count;
 	/* A teaching run that broke the buffer rule proves nothing. */
 	out->usable = !r->error && !r->config.settings.unsafe_reuse &&
 		      r->measured_s > 0 && isfinite(out->figure) &&
@@ -175,27 +139,25 @@ static int point_fill(struct analysis *a, struct analysis_point *p,
 	size_t n = p->runs;
 	double *figure = calloc(n + 1, sizeof(*figure));
 	double *p99 = calloc(n + 1, sizeof(*p99));
-	double *rel_se = calloc(n + 1, sizeof(*rel_se));
-	double *spread = calloc(n + 1, sizeof(*spread));
+	struct stats_series *series = calloc(n + 1, sizeof(*series));
 	double *cpu = calloc(n + 1, sizeof(*cpu));
 	double *copy = calloc(n + 1, sizeof(*copy));
 	int r = -ENOMEM;
 
-	if (!figure || !p99 || !rel_se || !spread || !cpu || !copy)
+	if (!figure || !p99 || !series || !cpu || !copy)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		size_t k = a->member[p->first + i];
 
 		figure[i] = runs[k].figure;
-		rel_se[i] = runs[k].series.rel_se;
-		spread[i] = runs[k].series.spread;
+		series[i] = runs[k].series;
 		p99[i] = results[k].latency.p99_us;
 		run_receiver(&results[k], &cpu[i], &copy[i]);
 		p->intervals += runs[k].intervals;
 	}
 	p->rx_cpu_ns_per_kib = median_known(cpu, n);
 	p->rx_copy_share = median_known(copy, n);
-	stats_point(figure, rel_se, spread, n, &p->estimate);
+	stats_point(figure, series, n, &p->estimate);
 	p->median = median(figure, n);
 	p->min = figure[0];
 	p->max = figure[n - 1];
@@ -206,8 +168,7 @@ static int point_fill(struct analysis *a, struct analysis_point *p,
 out:
 	free(figure);
 	free(p99);
-	free(rel_se);
-	free(spread);
+	free(series);
 	free(cpu);
 	free(copy);
 	return r;

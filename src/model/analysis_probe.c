@@ -60,20 +60,22 @@ static void probe_estimate(const struct run_result *results, const size_t *k,
 			   size_t n, bool ratio, struct stats_point *out)
 {
 	double *figure = calloc(n + 1, sizeof(*figure));
-	double *unknown = calloc(n + 1, sizeof(*unknown));
+	struct stats_series *unknown = calloc(n + 1, sizeof(*unknown));
 
 	if (!figure || !unknown) {
 		*out = (struct stats_point){.log_mean = NAN, .variance = NAN};
 		goto out;
 	}
+	/* A run's p99 has no intervals of its own: no floor within runs. */
 	for (size_t i = 0; i < n; i++) {
 		const struct run_probe *p = &results[k[i]].probe;
 
 		figure[i] = p->loaded.rtt.p99_us /
 			    (ratio ? p->idle.rtt.p99_us : 1);
-		unknown[i] = NAN;
+		unknown[i] = (struct stats_series){.spread = NAN,
+						   .rel_se = NAN};
 	}
-	stats_point(figure, unknown, unknown, n, out);
+	stats_point(figure, unknown, n, out);
 out:
 	free(figure);
 	free(unknown);

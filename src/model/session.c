@@ -255,6 +255,7 @@ void session_close(struct session *s)
 	free(s->run_facts);
 	free(s->plan);
 	free(s->notice);
+	cJSON_Delete(s->baseline);
 	analysis_fini(&s->analysis);
 	remote_close(s->remote);
 	topo_destroy(&s->topo);

@@ -80,8 +80,8 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 						: 600];
 
 	ui_box(ui->utf8, r, ROLE_BOX_HISTORY,
-	       r->w >= 64 ? "Analysis: 95% confidence of a 5% difference"
-			  : "Analysis (95% confidence of 5%)");
+	       r->w >= 64 ? "Analysis: a verdict needs its 90% interval past 5%"
+			  : "Analysis (90% interval, 5%)");
 	analysed(e->session, line, sizeof(line));
 	ui_lines_wrap(&l, ROLE_INACTIVE, width, 2, line);
 	if (!a->crossover_count)
