@@ -583,6 +583,7 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 		g->lines = gauge_lines(e, width, (enum gauge_why)told, g->line);
 		ui_lines_free(&g->foot);
 		gauge_foot(ui, e, width, &g->foot);
+		gauge_probe(e, width, &g->foot);
 		gauge_profile(e, width, (enum gauge_why)told, &g->foot);
 		*rows = gauges_rows(g->line, g->lines, &g->foot);
 	}
