@@ -1,8 +1,9 @@
 /*
  * What the files of the reports share, and nothing outside them includes:
  * the text they print into (report_text.c), the SVG page's measures, the
- * footer every figure has, and the figure of where each side's CPU goes
- * (report_profile.c), drawn after the course's four.
+ * head, footer and notes every figure has (report_page.c), and the figure
+ * of where each side's CPU goes (report_profile.c), drawn after the
+ * course's four.
  */
 #ifndef NIO_TOP_REPORT_PRIVATE_H
 #define NIO_TOP_REPORT_PRIVATE_H
