@@ -86,8 +86,6 @@ struct ui_commands {
 	size_t count;
 };
 
-struct ui_view;
-
 #define UI_VIEWS_MAX	 16
 #define UI_TYPEAHEAD_MAX 32
 
@@ -103,9 +101,7 @@ struct ui {
 	char **theme_names;
 	size_t theme_count;
 
-	/* The views and overlays (views.c) and each one's own state. */
-	const struct ui_view *const *views;
-	size_t view_count;
+	/* Each view's and overlay's own state, as ui_views[] (views.c). */
 	void *state[UI_VIEWS_MAX];
 	size_t view;	/* the view on screen */
 	size_t overlay; /* the overlay over it, or SIZE_MAX */

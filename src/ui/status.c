@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "keymap.h"
 #include "status.h"
+#include "views.h"
 
 void ui_note(struct ui *ui, const char *fmt, ...)
 {
@@ -184,7 +185,8 @@ bool ui_prompt_key(struct ui *ui, const struct explorer *e, int key,
 		}
 		/* A key of its own then does what it does (2: the runs). */
 		ui_note(ui, "the sweep goes on");
-		return !ui_key_find(key) || key == 27;
+		return (!ui_key_find(key) && ui_view_of_key(key) == SIZE_MAX) ||
+		       key == 27;
 	}
 	(void)e;
 	return false;
