@@ -318,9 +318,8 @@ static int run_check_stack(const struct run_config *config, enum topo_kind kind,
 	if (!run_wants_stack(&config->settings))
 		return 0;
 	if (kind == TOPO_REMOTE || config->role != RUN_BOTH)
-		why = "BIG TCP and GRO are set on links nio-top makes; over "
-		      "two "
-		      "hosts the links are the hosts' own";
+		why = "BIG TCP and GRO are set on links nio-top makes; "
+		      "over two hosts the links are the hosts' own";
 	else if (kind == TOPO_CURRENT)
 		why = "BIG TCP and GRO are set on links nio-top makes "
 		      "(--topology veth or loopback), not this namespace's lo";
@@ -624,8 +623,8 @@ static bool run_far_ended(struct run *run, uint64_t now_ns)
 	if (v->done || v->lost)
 		return true;
 	if (run->connections_cut && now_ns >= run->cut_ns + REPORT_GRACE_NS) {
-		run_set_error(run, "the agent did not report its end of the "
-				   "run");
+		run_set_error(run, "the agent did not report "
+				   "its end of the run");
 		return true;
 	}
 	return false;

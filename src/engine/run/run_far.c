@@ -82,8 +82,8 @@ void run_far_counter_value(const struct run *run, unsigned int i,
 					      .value = NAN,
 					      .running_pct = NAN};
 		snprintf(out->reason, sizeof(out->reason),
-			 "the agent's threads have not opened their counters "
-			 "yet");
+			 "the agent's threads have not opened "
+			 "their counters yet");
 		return;
 	}
 	far_set.pmu_present = v->pmu;

@@ -153,15 +153,14 @@ int uring_probe(bool zerocopy, char **cause)
 		char why[128];
 
 		if (r == -EPERM && disabled > 0)
-			snprintf(
-				why, sizeof(why),
-				"io_uring is disabled (kernel.io_uring_disabled"
-				"=%d)",
-				disabled);
+			snprintf(why, sizeof(why),
+				 "io_uring is disabled "
+				 "(kernel.io_uring_disabled=%d)",
+				 disabled);
 		else if (r == -EPERM)
 			snprintf(why, sizeof(why),
-				 "io_uring is refused (EPERM: a seccomp filter "
-				 "or LSM?)");
+				 "io_uring is refused "
+				 "(EPERM: a seccomp filter or LSM?)");
 		else
 			snprintf(why, sizeof(why), "io_uring_queue_init: %s",
 				 strerror(-r));
