@@ -3,10 +3,11 @@
  * explorer's chart view.  A quantity is a figure of a run -- a row of the
  * metric table on one side or summed over both ends, or a round-trip
  * percentile -- and a point's value is the median of its analysed runs,
- * with their range for error bars.  The table figures[] holds the course's
- * four -- throughput against message size, the rr round trip against flows,
- * cache misses per KiB and the cost per byte against message size -- and
- * the receiver's CPU time per KiB against size, a line per receive side.
+ * with their range for error bars.  The table figures[] holds the four
+ * figures of the course's report -- throughput against message size, the
+ * rr round trip against flows, cache misses per KiB and the cost per byte
+ * against message size -- and the receiver's CPU time per KiB against
+ * size, a line per receive side.
  */
 #ifndef NIO_TOP_FIGURE_H
 #define NIO_TOP_FIGURE_H
@@ -64,7 +65,10 @@ struct figure {
 	const struct figure *fallback;
 };
 
-/* The course's four, in order. */
+/*
+ * The four figures of the course's report, in its order, then the
+ * receiver's CPU time per KiB.
+ */
 extern const struct figure figures[];
 extern const size_t figure_count;
 

@@ -279,8 +279,8 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 }
 
 /*
- * The SVG report: the figures of figure.h (the course's four, the receive
- * side's) and where each side's CPU goes, one under the other,
+ * The SVG report: the figures of figure.h (the four of the course's report,
+ * the receive side's) and where each side's CPU goes, one under the other,
  * each a title, a legend, a grid of panels and a footer that says where and
  * how the numbers were made, so that a figure cut out of the page still
  * stands on its own.  A figure is laid out for every series it draws, as

@@ -1,6 +1,6 @@
 /*
- * What every figure of the SVG page has, whoever draws it (report.c the
- * course's figures, report_profile.c where the CPU goes): its head, the
+ * What every figure of the SVG page has, whoever draws it (report.c those
+ * of figure.h, report_profile.c where the CPU goes): its head, the
  * footer that says where and how its numbers were made, and a note under
  * its panels.
  */

@@ -2,8 +2,8 @@
  * What the files of the reports share, and nothing outside them includes:
  * the text they print into (report_text.c), the SVG page's measures, the
  * head, footer and notes every figure has (report_page.c), and the figure
- * of where each side's CPU goes (report_profile.c), drawn after the
- * course's four.
+ * of where each side's CPU goes (report_profile.c), drawn after the four
+ * figures of the course's report.
  */
 #ifndef NIO_TOP_REPORT_PRIVATE_H
 #define NIO_TOP_REPORT_PRIVATE_H

@@ -13,7 +13,10 @@
 #include "units.h"
 #include "views.h"
 
-/* The views v and 1-5 go through: the table's first, before the overlays. */
+/*
+ * How many views there are, the overlays left out: ui_views[] lists the
+ * views first, and v steps through them.
+ */
 static size_t view_count(void)
 {
 	size_t n = 0;

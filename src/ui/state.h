@@ -120,7 +120,12 @@ struct ui {
 	char note[256];
 	uint64_t note_ns; /* when the note was said */
 	bool note_news;	  /* the note is the explorer's, not a key's answer */
-	unsigned int seen_said; /* the explorer's news shown so far */
+	/*
+	 * The explorer's count of its messages (explorer.said) when the
+	 * status line last took one: a count that differs is a new message,
+	 * even one worded as the last.
+	 */
+	unsigned int said_taken;
 
 	/* The controls: which has the focus, and where they were drawn. */
 	size_t focus;	      /* options_control_at() */

@@ -250,8 +250,8 @@ int ui_status_text(struct ui *ui, const struct explorer *e, char *text,
 	uint64_t now = clock_now_ns();
 
 	/* The explorer's news becomes the note, once. */
-	if (e->said != ui->seen_said) {
-		ui->seen_said = e->said;
+	if (e->said != ui->said_taken) {
+		ui->said_taken = e->said;
 		snprintf(ui->note, sizeof(ui->note), "%s", e->message);
 		ui->note_ns = now + (UI_NEWS_S - UI_NOTE_S) * 1000 * NS_PER_MS;
 		ui->note_news = true;

@@ -42,7 +42,10 @@ struct chart {
 	size_t fixed[2]; /* by axis: the flows (by size), the size; 0: none */
 };
 
-/* The course's figures first, each quantity a chart of its own. */
+/*
+ * The figures of figure.h first (the four of the course's report, then the
+ * receive side's), each quantity a chart of its own.
+ */
 static size_t course_charts(struct chart_def *def)
 {
 	size_t n = 0;
