@@ -22,8 +22,9 @@
 #include "report.h"
 
 /*
- * The files -o, --csv, --svg and --json-stream name, before anything runs: no two the same
- * (2), and each one writable (1), so that a study never runs for nothing.
+ * The files -o, --csv, --svg and --json-stream name, before anything runs:
+ * no two the same (2), and each one writable (1), so that a study never
+ * runs for nothing.
  */
 static int app_check_outputs(const struct options *o)
 {

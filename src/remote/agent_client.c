@@ -197,7 +197,7 @@ static int agent_check_limits(struct agent *a, const struct run_config *c,
 				 "run.config.threads: %u flows; this agent "
 				 "allows %u (--max-threads)",
 				 c->threads, o->max_threads);
-	/* Every strategy that keeps slots: zero-copy's, sendfile's, splice's. */
+	/* Each strategy that keeps slots: zero-copy's, sendfile's, splice's. */
 	if ((c->strategy->zerocopy || c->strategy->local_receiver) &&
 	    strategy_slots(&c->settings, c->msg_size) > o->max_slots)
 		return cause_set(cause, -EINVAL,

@@ -773,7 +773,10 @@ static int rx_fill(struct uring_rx *u)
 	got = (size_t)res;
 	u->ready = (unsigned int)(got / u->slot[0].size);
 	if (got < want) {
-		/* Short means the stream ended: inside a message is an error. */
+		/*
+		 * Short means the stream ended: inside a message is an
+		 * error.
+		 */
 		u->ended = true;
 		if (got % u->slot[0].size)
 			u->error = -EPROTO;

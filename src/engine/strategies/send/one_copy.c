@@ -1,8 +1,9 @@
 /*
  * one-copy: the user-space serialization is gone.  sendmsg() gathers the
- * message's fields (--fields, eight by default) through an iovec and recvmsg() scatters straight into them, so the
- * only copies left are the kernel's own.  The path itself lives in scatter.c,
- * which zero-copy's receiver shares.
+ * message's fields (--fields, eight by default) through an iovec and
+ * recvmsg() scatters straight into them, so the only copies left are the
+ * kernel's own.  The path itself lives in scatter.c, which zero-copy's
+ * receiver shares.
  */
 #include "scatter.h"
 #include "strategy.h"

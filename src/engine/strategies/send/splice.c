@@ -75,7 +75,10 @@ static int splice_tx_open(const struct strategy_params *params, void **tx)
 		splice_tx_close(t);
 		return r;
 	}
-	/* Past fs.pipe-max-size (without CAP_SYS_RESOURCE): the most allowed. */
+	/*
+	 * Past fs.pipe-max-size (without CAP_SYS_RESOURCE): the most
+	 * allowed.
+	 */
 	want = pipe_bytes(params);
 	r = fcntl(t->pipe[1], F_SETPIPE_SZ, (int)want);
 	if (r < 0 && errno == EPERM) {
