@@ -376,7 +376,10 @@ void run_finish(struct run *run, struct run_result *result);
  */
 bool run_result_metric(const struct run_result *result, bool sender,
 		       size_t metric, double *value);
-/* Why run_result_metric() has no figure: the counter's own reason if it has one. */
+/*
+ * Why run_result_metric() has no figure: the counter's own reason if it has
+ * one.
+ */
 const char *run_result_metric_why(const struct run_result *result, bool sender,
 				  size_t metric);
 

@@ -49,7 +49,8 @@ extern const char *rx_mode_names[];
 enum nodelay {
 	NODELAY_RR, /* in request-response runs, as sockperf and netperf -D */
 	NODELAY_ON, /* always */
-	NODELAY_OFF, /* never: Nagle and the delayed ACK as the kernel has them */
+	/* Never: Nagle and the delayed ACK as the kernel has them. */
+	NODELAY_OFF,
 };
 
 extern const char *const nodelay_names[];

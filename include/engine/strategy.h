@@ -93,7 +93,7 @@ struct strategy_ops {
 	int (*tx_open)(const struct strategy_params *params, void **tx);
 	/* The slot to fill with the next message; waits for one to be free. */
 	int (*tx_slot)(void *tx, struct message **msg);
-	/* Sends msg; returns how many messages are now wholly with the kernel. */
+	/* Sends msg: how many messages are now wholly with the kernel. */
 	int (*tx_send)(void *tx, struct message *msg);
 	/*
 	 * Finishes every message sent; returns how many it finished.  NULL:

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "point.h"
 #include "run.h"
 #include "stats.h"
 
@@ -51,16 +52,11 @@ void analysis_run_read(const struct run_result *result,
 bool analysis_lower_is_better(enum run_mode mode);
 
 struct analysis_point {
-	const struct strategy_ops *strategy;
-	size_t msg_size;
-	unsigned int threads;
-	enum run_mode mode;
-	enum rx_mode rx;
-	struct settings_stack stack; /* the links' and sockets' knobs */
-	size_t runs;		     /* analysed */
-	size_t short_runs;	     /* left out as short */
-	size_t stopped_runs;	     /* left out: a stop ended their window */
-	size_t intervals;	     /* of the runs analysed */
+	struct point_key key;
+	size_t runs;	     /* analysed */
+	size_t short_runs;   /* left out as short */
+	size_t stopped_runs; /* left out: a stop ended their window */
+	size_t intervals;    /* of the runs analysed */
 	/* The results analysed: member[first .. first + runs) of analysis. */
 	size_t first;
 	/* The runs' figure: stream Gbit/s, rr p50 us (lower is better). */
@@ -242,13 +238,8 @@ void analysis_probe_text(const struct analysis *a,
 			 const struct analysis_probe *p, char *out,
 			 size_t size);
 
-/* The point of a run's configuration, or NULL. */
+/* The point of key (every part of it), or NULL. */
 const struct analysis_point *analysis_find(const struct analysis *a,
-					   enum run_mode mode,
-					   const struct strategy_ops *strategy,
-					   enum rx_mode rx,
-					   const struct settings_stack *stack,
-					   size_t msg_size,
-					   unsigned int threads);
+					   const struct point_key *key);
 
 #endif

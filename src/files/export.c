@@ -283,7 +283,7 @@ static cJSON *export_stack(const struct settings_stack *k)
  */
 static cJSON *export_analysed(const struct session *s)
 {
-	const struct figure_scope every = {.mode_any = true, .rx_any = true};
+	const struct figure_scope every = {.parts = 0};
 	struct figure_runs r;
 	cJSON *obj = cJSON_CreateObject();
 	bool any;
@@ -374,12 +374,12 @@ static cJSON *export_probe_verdict(const struct analysis *a,
 	cJSON *item = cJSON_CreateObject(), *versus;
 	char text[ANALYSIS_PROBE_TEXT_MAX];
 
-	cJSON_AddStringToObject(item, "strategy", pt->strategy->name);
-	jsonfile_add_u64(item, "msg_size", pt->msg_size);
-	cJSON_AddNumberToObject(item, "threads", pt->threads);
-	cJSON_AddStringToObject(item, "mode", run_mode_name(pt->mode));
-	cJSON_AddStringToObject(item, "rx", rx_mode_names[pt->rx]);
-	cJSON_AddItemToObject(item, "stack", export_stack(&pt->stack));
+	cJSON_AddStringToObject(item, "strategy", pt->key.strategy->name);
+	jsonfile_add_u64(item, "msg_size", pt->key.msg_size);
+	cJSON_AddNumberToObject(item, "threads", pt->key.threads);
+	cJSON_AddStringToObject(item, "mode", run_mode_name(pt->key.mode));
+	cJSON_AddStringToObject(item, "rx", rx_mode_names[pt->key.rx]);
+	cJSON_AddItemToObject(item, "stack", export_stack(&pt->key.stack));
 	cJSON_AddNumberToObject(item, "runs", (double)p->runs);
 	cJSON_AddItemToObject(item, "gbps", number_or_null(true, p->gbps));
 	cJSON_AddItemToObject(item, "idle_p99_us",
@@ -432,18 +432,19 @@ cJSON *export_analysis(const struct session *s)
 	list = cJSON_AddArrayToObject(obj, "points");
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
-		bool rr = p->mode == RUN_RR;
+		const struct point_key *k = &p->key;
+		bool rr = k->mode == RUN_RR;
 		cJSON *item;
 
 		if (!p->runs)
 			continue;
 		item = cJSON_CreateObject();
-		cJSON_AddStringToObject(item, "strategy", p->strategy->name);
-		jsonfile_add_u64(item, "msg_size", p->msg_size);
-		cJSON_AddNumberToObject(item, "threads", p->threads);
-		cJSON_AddStringToObject(item, "mode", run_mode_name(p->mode));
-		cJSON_AddStringToObject(item, "rx", rx_mode_names[p->rx]);
-		cJSON_AddItemToObject(item, "stack", export_stack(&p->stack));
+		cJSON_AddStringToObject(item, "strategy", k->strategy->name);
+		jsonfile_add_u64(item, "msg_size", k->msg_size);
+		cJSON_AddNumberToObject(item, "threads", k->threads);
+		cJSON_AddStringToObject(item, "mode", run_mode_name(k->mode));
+		cJSON_AddStringToObject(item, "rx", rx_mode_names[k->rx]);
+		cJSON_AddItemToObject(item, "stack", export_stack(&k->stack));
 		cJSON_AddStringToObject(item, "metric", rr ? "p50_us" : "gbps");
 		cJSON_AddNumberToObject(item, "runs", (double)p->runs);
 		cJSON_AddNumberToObject(item, "short_runs",

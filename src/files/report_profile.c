@@ -76,7 +76,7 @@ static bool point_drawn(const struct analysis *a,
 {
 	struct run_profile tx;
 
-	return p->mode == RUN_STREAM && p->threads == threads &&
+	return p->key.mode == RUN_STREAM && p->key.threads == threads &&
 	       point_profile(a, results, p, 0, &tx);
 }
 
@@ -138,15 +138,15 @@ static size_t panel_sizes(const struct session *s, unsigned int threads,
 		if (!point_drawn(a, s->results, p, threads))
 			continue;
 		for (size_t k = 0; k < n; k++)
-			if (sizes[k] == p->msg_size)
+			if (sizes[k] == p->key.msg_size)
 				at = SIZE_MAX;
 		if (at == SIZE_MAX || n == most)
 			continue;
-		while (at > 0 && sizes[at - 1] > p->msg_size) {
+		while (at > 0 && sizes[at - 1] > p->key.msg_size) {
 			sizes[at] = sizes[at - 1];
 			at--;
 		}
-		sizes[at] = p->msg_size;
+		sizes[at] = p->key.msg_size;
 		n++;
 	}
 	return n;
@@ -155,11 +155,7 @@ static size_t panel_sizes(const struct session *s, unsigned int threads,
 /* "uring rx-trunc (bound) busy-poll 50us": the name under a point's bars. */
 static void point_name(const struct analysis_point *p, char *out, size_t size)
 {
-	char knobs[96];
-
-	settings_stack_tag(&p->stack, knobs, sizeof(knobs));
-	snprintf(out, size, "%s%s%s", p->strategy->name, rx_side_of(p->rx)->tag,
-		 knobs);
+	point_key_label(&p->key, POINT_LINE, out, size);
 }
 
 /*
@@ -221,7 +217,7 @@ static size_t size_points(const struct bar_layout *l, size_t msg_size)
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->point_count; i++)
-		n += a->points[i].msg_size == msg_size &&
+		n += a->points[i].key.msg_size == msg_size &&
 		     point_drawn(a, l->s->results, &a->points[i], l->threads);
 	return n;
 }
@@ -282,7 +278,7 @@ static size_t bar_rows(struct text *t, const struct bar_layout *l, double y)
 		for (size_t i = 0; i < a->point_count; i++) {
 			const struct analysis_point *p = &a->points[i];
 
-			if (p->msg_size != sizes[k] ||
+			if (p->key.msg_size != sizes[k] ||
 			    !point_drawn(a, l->s->results, p, l->threads))
 				continue;
 			if (in_row == per_row) {
@@ -412,8 +408,9 @@ double report_profile_figure(struct text *t, const struct session *s,
 {
 	static const struct report_font none_font = {.size = 14};
 	const struct analysis *a = &s->analysis;
-	const struct figure_scope scope = {
-		.mode = RUN_STREAM, .axis = FIGURE_BY_SIZE, .rx_any = true};
+	const struct figure_scope scope = {.key.mode = RUN_STREAM,
+					   .parts = POINT_MODE,
+					   .axis = FIGURE_BY_SIZE};
 	unsigned int flows[ANALYSIS_SIZES_MAX];
 	size_t panels = 0;
 	double at;
@@ -422,11 +419,11 @@ double report_profile_figure(struct text *t, const struct session *s,
 		const struct analysis_point *p = &a->points[i];
 		size_t k = 0;
 
-		while (k < panels && flows[k] != p->threads)
+		while (k < panels && flows[k] != p->key.threads)
 			k++;
 		if (k == panels && panels < ANALYSIS_SIZES_MAX &&
-		    point_drawn(a, s->results, p, p->threads))
-			flows[panels++] = p->threads;
+		    point_drawn(a, s->results, p, p->key.threads))
+			flows[panels++] = p->key.threads;
 	}
 	at = y + report_figure_head(
 			 t, "profile", number, "Where each side's CPU goes",

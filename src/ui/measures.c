@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "measures.h"
-#include "units.h"
 
 static const char *const side_names[SIDE_COUNT] = {"sender", "receiver"};
 
@@ -32,18 +31,14 @@ void ui_metric_name(const struct ui_metric *m, char *out, size_t size)
 
 void ui_result_label(const struct run_result *r, char *out, size_t size)
 {
-	struct settings_stack stack = settings_stack_of(&r->config.settings);
-	char bytes[24], knobs[96];
+	struct point_key key = point_key_of(&r->config);
 
-	units_format_size_iec(r->config.msg_size, bytes, sizeof(bytes));
-	settings_stack_tag(&stack, knobs, sizeof(knobs));
 	/*
 	 * The mode has a column of its own; the receive side and the knobs
 	 * do not.
 	 */
-	snprintf(out, size, "%s %s x%u%s%s", r->config.strategy->name, bytes,
-		 r->config.threads, rx_side_of(r->config.settings.rx)->tag,
-		 knobs);
+	point_key_label(&key, (POINT_ALL & ~POINT_MODE) | POINT_SIZE_IEC, out,
+			size);
 }
 
 void ui_label_fit(bool utf8, const char *label, int width, char *out,

@@ -599,7 +599,10 @@ void ui_gauges_free(struct ui_gauges *g)
 	free(g);
 }
 
-/* "Sender", or over two hosts which host's: "Receiver (agent 10.0.0.2:5310)". */
+/*
+ * "Sender", or over two hosts which host's: "Receiver (agent
+ * 10.0.0.2:5310)".
+ */
 static void side_title(const struct explorer *e, enum gauge_side side,
 		       char *out, size_t size)
 {

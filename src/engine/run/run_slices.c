@@ -45,14 +45,6 @@ void run_profile_free(struct run *run)
 	free(run->rtt_excluded);
 }
 
-void run_net(const struct run *run, const struct sample *raw,
-	     struct sample *net)
-{
-	/* In a sampled interval the clock stands where the interval began. */
-	sampler_delta(&run->excluded, run->slicing ? &run->slice_from : raw,
-		      net);
-}
-
 /*
  * Sampling on: each thread that gave its id gets its event, opened and
  * enabled (a thread whose event does not open keeps why); off: each is

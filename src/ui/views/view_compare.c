@@ -35,10 +35,11 @@ struct compare {
 struct compare_set {
 	size_t pick[COMPARE_MAX];
 	size_t n;
-	size_t marked; /* marked runs in all; 0: the selected one and its peer */
-	size_t first;  /* of the marked after the base, the first shown */
-	int column;    /* cells a run's column takes */
-	bool ratio;    /* the columns have room for ratios */
+	/* Marked runs in all; 0: the selected one and its peer. */
+	size_t marked;
+	size_t first; /* of the marked after the base, the first shown */
+	int column;   /* cells a run's column takes */
+	bool ratio;   /* the columns have room for ratios */
 	bool rr, mixed, same;
 	bool probe; /* a run with a probe is among them */
 };
@@ -387,7 +388,10 @@ static void compare_head(bool utf8, const struct explorer *e,
 			else {
 				char fitted[64];
 
-				/* Too long: cut with a marker, never silently. */
+				/*
+				 * Too long: cut with a marker, never
+				 * silently.
+				 */
 				ui_label_fit(utf8, cell, set->column - 1,
 					     fitted, sizeof(fitted));
 				len += (size_t)snprintf(line + len,

@@ -95,8 +95,8 @@ const struct strategy_ops strategy_sendfile = {
 			 "copied (only a zero-copy send's pinned pages are "
 			 "copied at delivery)",
 			 NULL, "copy_deferred"},
-			{"kernel: the receiver's TCP queue (still the sender's "
-			 "pages)",
+			{"kernel: the receiver's TCP queue "
+			 "(still the sender's pages)",
 			 "recvmsg(iovec): the kernel copies into the fields",
 			 "copy_receive", NULL},
 			{"receiver: the message fields on the heap", NULL, NULL,
