@@ -103,6 +103,11 @@ struct run_settings {
 	 * (profile.h); 0: no profile.
 	 */
 	unsigned int profile_hz;
+	/*
+	 * No context switch is watched in the sampled intervals: no account
+	 * of where the threads' time goes off the CPU (offcpu.h).
+	 */
+	bool no_waits;
 };
 
 /*
