@@ -1200,6 +1200,7 @@ int report_write_svg(const char *path, const struct session *s,
 		y += svg_figure(&g, i + 1, y) + FIGURE_GAP;
 	}
 	y += report_profile_figure(&body, s, figure_count + 1, y) + FIGURE_GAP;
+	y += report_time_figure(&body, s, figure_count + 2, y) + FIGURE_GAP;
 	report_put(
 		&t,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -1,8 +1,8 @@
 /*
  * What the files of the reports share, and nothing outside them includes:
  * the text they print into (report_text.c), the SVG page's measures, the
- * footer every figure has, and the figure of where each side's CPU goes
- * (report_profile.c), drawn after the course's four.
+ * footer every figure has, and the figures of where each side's CPU and
+ * time go (report_profile.c), drawn after the others.
  */
 #ifndef NIO_TOP_REPORT_PRIVATE_H
 #define NIO_TOP_REPORT_PRIVATE_H
@@ -93,5 +93,12 @@ double report_note(struct text *t, const char *cls, const char *text, double y);
  */
 double report_profile_figure(struct text *t, const struct session *s,
 			     size_t number, double y);
+/*
+ * Figure number at y: for each strategy at each size, the sender's and the
+ * receiver's wall time on the CPU and off it by reason, stacked; returns
+ * its height.
+ */
+double report_time_figure(struct text *t, const struct session *s,
+			  size_t number, double y);
 
 #endif
