@@ -105,7 +105,7 @@ static void batch_analysis(const struct session *s)
 
 	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs &&
 	    !a->stopped_runs && !a->busy_why[0] && !a->user_space_why[0] &&
-	    !a->counters_why[0])
+	    !a->counters_why[0] && !a->wait_count)
 		return;
 	printf("\nanalysis (a verdict needs 95%% confidence of a difference "
 	       "over %.0f%%; nio-top(1) ANALYSIS):\n",
@@ -134,6 +134,14 @@ static void batch_analysis(const struct session *s)
 		printf("  sampled where the CPU goes: %s\n", a->user_space_why);
 	if (a->counters_why[0])
 		printf("  counting: %s\n", a->counters_why);
+	if (a->wait_count)
+		printf("  where the time goes (nio-top(1) WAITS):\n");
+	for (size_t i = 0; i < a->wait_count; i++) {
+		analysis_wait_text(a, &a->waits[i], line, sizeof(line));
+		printf("    %s\n", line);
+	}
+	for (size_t i = 0; i < a->wait_group_count; i++)
+		printf("    %s\n", a->wait_groups[i]);
 	fflush(stdout);
 }
 

@@ -350,6 +350,64 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	return item;
 }
 
+/*
+ * Where each stream point's time went: {"points": [{"point", "limit",
+ * "sender", "receiver", "wakeups_per_msg", "rcvlowat", "text"}], "groups":
+ * [text]}.
+ */
+static cJSON *export_waits(const struct analysis *a)
+{
+	static const char *const limits[] = {"cpu", "wakeups", "shared_cpu",
+					     "unclear"};
+	cJSON *obj = cJSON_CreateObject();
+	cJSON *points = cJSON_AddArrayToObject(obj, "points");
+	cJSON *groups = cJSON_AddArrayToObject(obj, "groups");
+	char text[ANALYSIS_WAIT_TEXT];
+
+	for (size_t i = 0; i < a->wait_count; i++) {
+		const struct analysis_wait *w = &a->waits[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "point", (double)w->point);
+		cJSON_AddStringToObject(item, "limit", limits[w->limit]);
+		for (int side = 0; side < 2; side++) {
+			const struct analysis_side_time *t = &w->side[side];
+			cJSON *part = cJSON_AddObjectToObject(
+				item, side ? "receiver" : "sender");
+			bool waited = t->largest < reason_count;
+
+			cJSON_AddItemToObject(part, "cpu",
+					      number_or_null(true, t->cpu));
+			cJSON_AddItemToObject(
+				part, "on_cpu_share",
+				number_or_null(true, t->on_cpu / t->window));
+			if (waited)
+				cJSON_AddStringToObject(
+					part, "largest",
+					reasons[t->largest].key);
+			else
+				cJSON_AddNullToObject(part, "largest");
+			cJSON_AddItemToObject(
+				part, "largest_share",
+				number_or_null(waited, t->wait[t->largest] /
+							       t->window));
+		}
+		cJSON_AddItemToObject(item, "wakeups_per_msg",
+				      number_or_null(true, w->wakeups_per_msg));
+		if (w->mark_known)
+			jsonfile_add_u64(item, "rcvlowat", w->rcvlowat);
+		else
+			cJSON_AddNullToObject(item, "rcvlowat");
+		analysis_wait_text(a, w, text, sizeof(text));
+		cJSON_AddStringToObject(item, "text", text);
+		cJSON_AddItemToArray(points, item);
+	}
+	for (size_t i = 0; i < a->wait_group_count; i++)
+		cJSON_AddItemToArray(groups,
+				     cJSON_CreateString(a->wait_groups[i]));
+	return obj;
+}
+
 cJSON *export_analysis(const struct session *s)
 {
 	const struct analysis *a = &s->analysis;
@@ -419,6 +477,7 @@ cJSON *export_analysis(const struct session *s)
 		cJSON_AddStringToObject(obj, "rr_counters", a->counters_why);
 	else
 		cJSON_AddNullToObject(obj, "rr_counters");
+	cJSON_AddItemToObject(obj, "waits", export_waits(a));
 	return obj;
 }
 

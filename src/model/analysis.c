@@ -793,6 +793,8 @@ int analysis_build(const struct run_result *results,
 	analysis_busy_why(results, count, a->busy_why, sizeof(a->busy_why));
 	user_space_why(a, results, count);
 	counters_why(a, results, count);
+	if (r == 0 && analysis_waits(a, results) < 0)
+		r = -ENOMEM;
 	return r;
 }
 
@@ -801,6 +803,8 @@ void analysis_fini(struct analysis *a)
 	free(a->points);
 	free(a->member);
 	free(a->crossovers);
+	free(a->waits);
+	free(a->wait_groups);
 	memset(a, 0, sizeof(*a));
 }
 
