@@ -100,7 +100,9 @@ int offcpu_thread_open(struct offcpu_thread *t, pid_t tid, clockid_t cpu_clock,
 		t->error = -fd;
 		return fd;
 	}
-	r = perf_ring_map(&t->ring, fd, RING_PAGES);
+	/* Without samples a switch is two records of 24 bytes: less room. */
+	r = perf_ring_map(&t->ring, fd,
+			  t->user_only ? RING_PAGES / 8 : RING_PAGES);
 	if (r < 0) {
 		t->error = -r;
 		close(fd);
@@ -429,7 +431,10 @@ void offcpu_tally_fini(struct offcpu_tally *tally)
 	*tally = (struct offcpu_tally){0};
 }
 
-/* The function that named most of a reason's time. */
+/*
+ * The function that named most of a reason's time; "" where none did (no
+ * call chains: a switch flagged runnable is preempted, unnamed).
+ */
 static void reason_function(const struct offcpu_reason_tally *rt, char *out,
 			    size_t size)
 {
@@ -438,7 +443,7 @@ static void reason_function(const struct offcpu_reason_tally *rt, char *out,
 	for (size_t k = 1; k < OFFCPU_FUNCTIONS; k++)
 		if (rt->function[k].ns > rt->function[most].ns)
 			most = k;
-	if (!rt->function[most].ns)
+	if (!rt->function[most].ns || rt->function[most].symbol == SYMBOL_NONE)
 		out[0] = '\0';
 	else if (rt->function[most].symbol == SYMBOL_ALREADY_OFF)
 		snprintf(out, size, "(off as sampling began)");
