@@ -113,10 +113,10 @@ ok $? "and the CSV's time cells are empty"
 for size in 120x40 80x24; do
 	start -- -s one-copy -m 64K -d 3 -w 0.2
 	if [ "$size" = 120x40 ]; then
-		wait_screen 'Receiver +CPU [0-9]+%  ' 300
+		wait_screen 'Receiver time +CPU [0-9]+%  ' 300
 		ok $? "$size: the gauges show where the receiver's time goes, live"
-		wait_screen 'Where the time goes there'
-		ok $? "$size: under its heading"
+		wait_screen 'Sender time +CPU [0-9]+%'
+		ok $? "$size: and the sender's"
 	else
 		wait_screen 'rx time CPU [0-9]+%' 300
 		ok $? "$size: the gauges show where the receiver's time goes, live"

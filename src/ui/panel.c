@@ -436,7 +436,7 @@ static void gauge_profile(const struct explorer *e, int width,
 		if (!p[side])
 			continue;
 		/* Narrow, the label gives its room to the roles. */
-		int label = width >= 60 ? 13 : 7;
+		int label = width >= 60 ? 14 : 7;
 
 		if (p[side]->samples)
 			ui_profile_text(p[side], width - 1 - label, roles_text,
@@ -459,19 +459,21 @@ static void gauge_profile(const struct explorer *e, int width,
 }
 
 /*
- * Where each side's time goes in the same intervals, beside where its CPU
- * goes: a line per side, its share on the CPU then its largest waits; why
- * where it could not be watched.  Nothing where it was not.
+ * Where each side's time goes in the same intervals, under where its CPU
+ * goes: a line per side ("Receiver time", "rx time"), its share on the CPU
+ * then its largest waits; why where it could not be watched.  Nothing
+ * where it was not.
  */
 static void gauge_time(const struct explorer *e, int width, enum gauge_why told,
 		       struct ui_lines *foot)
 {
-	static const char *const side_names[] = {"Sender", "Receiver"};
+	static const char *const side_names[] = {"Sender time",
+						 "Receiver time"};
 	const struct session *s = e->session;
 	const struct run_time *t[SIDE_COUNT] = {NULL, NULL};
 	char text[320], parts[256];
 	/* Narrow, the label gives its room to the parts. */
-	int label = width >= 60 ? 13 : 8;
+	int label = width >= 60 ? 14 : 8;
 
 	for (int side = 0; side < SIDE_COUNT; side++) {
 		if (e->live.running && e->live.timed[side])
@@ -482,10 +484,6 @@ static void gauge_time(const struct explorer *e, int width, enum gauge_why told,
 	}
 	if (!t[SIDE_SENDER] && !t[SIDE_RECEIVER])
 		return;
-	if (width >= 60)
-		ui_lines_wrap(foot, ROLE_MISC, width, 2,
-			      "Where the time goes there, on the CPU or "
-			      "waiting:");
 	for (int side = 0; side < SIDE_COUNT; side++) {
 		bool known = t[side] && t[side]->window_s > 0;
 
