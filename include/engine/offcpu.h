@@ -3,10 +3,11 @@
  * context-switch software event (PERF_COUNT_SW_CONTEXT_SWITCHES, period 1)
  * on each worker thread, sampled at every switch out with its kernel call
  * chain, and the kernel's switch records (PERF_RECORD_SWITCH, with
- * sample_id_all) for when the thread runs again.  Each interval off the CPU
- * gets its length and the reason its switch's chain names (reason.h).  The
- * thread's own CPU clock says how long it ran meanwhile: the two are read
- * apart and checked against the wall time, never made from each other.
+ * sample_id_all) for when it goes and runs again: they tile the thread's
+ * window into time on the CPU and intervals off it, each of which gets its
+ * length and the reason its switch's chain names (reason.h).  The thread's
+ * own CPU clock, read apart from any event, is kept beside them as a check
+ * of the time on the CPU.
  *
  * Sampling every switch costs each switch a call chain, so a run does it
  * in the intervals it samples its profile in (run.h), which every measured
