@@ -135,6 +135,11 @@ struct run_settings {
 	unsigned int load_rate_mbps;
 	struct probe_settings probe;
 	enum probe_cpu probe_cpu;
+	/*
+	 * No context switch is watched in the sampled intervals: no account
+	 * of where the threads' time goes off the CPU (offcpu.h).
+	 */
+	bool no_waits;
 };
 
 /*

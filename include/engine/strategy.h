@@ -75,6 +75,13 @@ struct strategy_ops {
 	 * receiver must be a thread of this process, not on another host.
 	 */
 	bool local_receiver;
+	/*
+	 * What a poll or a sleep of its sender, and of its receiver, waits
+	 * for: a reason's key (reason.h), since the kernel's frames of a poll
+	 * say only that it polls; NULL: it neither polls nor sleeps.
+	 */
+	const char *tx_waits;
+	const char *rx_waits;
 	/* Descriptors each end holds besides its socket (an io_uring's). */
 	unsigned int descriptors;
 	/* The data path from the sender's fields to the receiver's. */

@@ -93,7 +93,8 @@ static const struct {
 /* The delivered figures, each side's CSV metrics, and the error. */
 #define CSV_MAX                                                                \
 	(CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 2 * (ROLES_MAX + 1) +     \
-	 RX_MODE_COUNT * RX_COUNTERS_MAX + CSV_PROBE + 1)
+	 2 * (REASONS_MAX + 3) + RX_MODE_COUNT * RX_COUNTERS_MAX + CSV_PROBE + \
+	 1)
 
 static const cJSON *at_path(const cJSON *obj, const char *path)
 {
@@ -229,6 +230,40 @@ static size_t csv_layout_probe(const char *names[CSV_MAX], char paths[][96],
 	return n;
 }
 
+/*
+ * Each side's time: its window, its time on the CPU and its switches, then
+ * each reason's seconds, as sender_window_s, sender_on_cpu_s,
+ * sender_switches, sender_wait_data_s, ...; from column n on.
+ */
+static size_t csv_layout_time(const char *names[CSV_MAX], char paths[][96],
+			      const char *when[CSV_MAX], size_t n)
+{
+	static const char *const parts[] = {"window_s", "on_cpu_s", "switches"};
+	static char time_names[2 * (REASONS_MAX + 3)][64];
+	size_t k = 0;
+
+	for (int side = 0; side < 2; side++) {
+		const char *name = side ? "receiver" : "sender";
+
+		for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++) {
+			snprintf(time_names[k], sizeof(time_names[k]), "%s_%s",
+				 name, parts[i]);
+			names[n] = time_names[k++];
+			snprintf(paths[n], 96, "time.%s.%s", name, parts[i]);
+			when[n++] = NULL;
+		}
+		for (size_t r = 0; r < reason_count; r++) {
+			snprintf(time_names[k], sizeof(time_names[k]),
+				 "%s_wait_%s_s", name, reasons[r].key);
+			names[n] = time_names[k++];
+			snprintf(paths[n], 96, "time.%s.reasons.%s.seconds",
+				 name, reasons[r].key);
+			when[n++] = NULL;
+		}
+	}
+	return n;
+}
+
 /* Every column, in order: its name and its path in a run. */
 static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 			 const char *when[CSV_MAX])
@@ -277,6 +312,7 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 		}
 	}
 	n = csv_layout_profile(names, paths, when, n);
+	n = csv_layout_time(names, paths, when, n);
 	csv_add(names, paths, when, &n, "error", "error", NULL);
 	return n;
 }
@@ -1156,7 +1192,8 @@ int report_write_svg(const char *path, const struct session *s,
 		y += svg_figure(&g, i + 1, y) + FIGURE_GAP;
 	}
 	y += report_profile_figure(&body, s, figure_count + 1, y) + FIGURE_GAP;
-	probe_h = report_probe_figure(&body, s, g.style, figure_count + 2, y);
+	y += report_time_figure(&body, s, figure_count + 2, y) + FIGURE_GAP;
+	probe_h = report_probe_figure(&body, s, g.style, figure_count + 3, y);
 	if (probe_h > 0)
 		y += probe_h + FIGURE_GAP;
 	report_put(

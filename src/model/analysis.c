@@ -751,6 +751,8 @@ int analysis_build(const struct run_result *results,
 	counters_why(a, results, count);
 	if (r == 0)
 		r = analysis_probe_build(a, results);
+	if (r == 0 && analysis_waits(a, results) < 0)
+		r = -ENOMEM;
 	return r;
 }
 
@@ -760,6 +762,8 @@ void analysis_fini(struct analysis *a)
 	free(a->member);
 	free(a->crossovers);
 	free(a->probes);
+	free(a->waits);
+	free(a->wait_groups);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -41,40 +41,6 @@ static void agent_close_data(struct agent *a)
 	a->data_fd = -1;
 }
 
-/* The run's report: this host's ends over the window the client paced. */
-static cJSON *agent_result(struct agent *a, const struct run_result *r,
-			   const struct latency_hist *rtt)
-{
-	bool sender = a->config.role == RUN_SENDERS;
-	const struct run_side_counters *side = sender ? &r->sender
-						      : &r->receiver;
-	unsigned int events = r->config.counters ? r->config.counters->count
-						 : 0;
-	cJSON *msg = proto_message("result", a->run_id);
-	cJSON *totals = cJSON_AddObjectToObject(msg, "totals");
-
-	codec_write_totals(&r->totals, a->config.settings.rx, totals);
-	codec_write(&run_summary_record, r, msg);
-	cJSON_AddBoolToObject(msg, "counted", r->counted);
-	cJSON_AddItemToObject(msg, "counters",
-			      codec_list(&counter_value_record, side->value,
-					 sizeof(side->value[0]),
-					 r->counted ? events : 0));
-	cJSON_AddItemToObject(msg, "derived",
-			      codec_metrics(&side->derived, false));
-	cJSON_AddItemToObject(msg, "latency",
-			      rtt ? codec_hist(rtt) : cJSON_CreateNull());
-	cJSON_AddItemToObject(msg, "profile",
-			      r->profile[!sender].present
-				      ? codec_profile(&r->profile[!sender])
-				      : cJSON_CreateNull());
-	if (r->error)
-		cJSON_AddStringToObject(msg, "error", r->error);
-	else
-		cJSON_AddNullToObject(msg, "error");
-	return msg;
-}
-
 static void agent_log_result(struct agent *a, const struct run_result *r)
 {
 	const struct run_totals *t = &r->totals;
@@ -133,7 +99,9 @@ static void agent_finish_run(struct agent *a)
 	a->idle_since_ns = clock_now_ns();
 	/* A run that never got going is refused, with why. */
 	if (a->announced)
-		agent_send(a, agent_result(a, &result, rtt));
+		agent_send(a, proto_result(a->run_id, &result,
+					   a->config.role == RUN_SENDERS,
+					   a->config.settings.rx, rtt));
 	else
 		agent_refuse(a, a->run_id,
 			     result.error ? result.error

@@ -96,6 +96,48 @@ void ui_zc_copied(const struct run_totals *t, char *out, size_t size)
 			 (unsigned long long)t->zc_copied_min);
 }
 
+void ui_time_text(const struct run_time *t, int width, char *out, size_t size)
+{
+	size_t order[REASONS_MAX], n = 0, len = 0;
+
+	out[0] = '\0';
+	if (!t->present || t->window_s <= 0)
+		return;
+	len = (size_t)snprintf(out, size, "CPU %.0f%%",
+			       100 * run_time_on_cpu_share(t));
+	if (len >= size)
+		return;
+	if (t->user_only) {
+		snprintf(out + len, size - len,
+			 "  off CPU %.0f%% (reasons n/a)",
+			 100 * run_time_off_cpu_share(t));
+		return;
+	}
+	for (size_t r = 0; r < reason_count; r++) {
+		size_t at = n;
+
+		/* Under 1%: not worth a place. */
+		if (run_time_share(t, r) < 0.01)
+			continue;
+		while (at > 0 &&
+		       t->reason[r].seconds > t->reason[order[at - 1]].seconds)
+			at--;
+		memmove(&order[at + 1], &order[at], (n - at) * sizeof(*order));
+		order[at] = r;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char item[48];
+		int w = snprintf(item, sizeof(item), "  %s %.0f%%",
+				 reasons[order[i]].abbrev,
+				 100 * run_time_share(t, order[i]));
+
+		if ((int)len + w > width || len + (size_t)w >= size)
+			break;
+		len += (size_t)snprintf(out + len, size - len, "%s", item);
+	}
+}
+
 /* Whether role a goes before role b in a profile's line. */
 static bool role_before(const struct run_profile *p, size_t a, size_t b)
 {

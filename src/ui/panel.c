@@ -503,7 +503,7 @@ static void gauge_profile(const struct explorer *e, int width,
 		if (!p[side])
 			continue;
 		/* Narrow, the label gives its room to the roles. */
-		int label = width >= 60 ? 13 : 7;
+		int label = width >= 60 ? 14 : 7;
 
 		if (p[side]->samples)
 			ui_profile_text(p[side], width - 1 - label, roles_text,
@@ -523,6 +523,55 @@ static void gauge_profile(const struct explorer *e, int width,
 			      width, label, text);
 	}
 	profile_foot_why(p, width, told, foot);
+}
+
+/*
+ * Where each side's time goes in the same intervals, under where its CPU
+ * goes: a line per side ("Receiver time", "rx time"), its share on the CPU
+ * then its largest waits; why where it could not be watched.  Nothing
+ * where it was not.
+ */
+static void gauge_time(const struct explorer *e, int width, enum gauge_why told,
+		       struct ui_lines *foot)
+{
+	static const char *const side_names[] = {"Sender time",
+						 "Receiver time"};
+	const struct session *s = e->session;
+	const struct run_time *t[SIDE_COUNT] = {NULL, NULL};
+	char text[320], parts[256];
+	/* Narrow, the label gives its room to the parts. */
+	int label = width >= 60 ? 14 : 8;
+
+	for (int side = 0; side < SIDE_COUNT; side++) {
+		if (e->live.running && e->live.timed[side])
+			t[side] = &e->live.time[side];
+		else if (!e->live.running && s->result_count &&
+			 s->results[s->result_count - 1].time[side].present)
+			t[side] = &s->results[s->result_count - 1].time[side];
+	}
+	if (!t[SIDE_SENDER] && !t[SIDE_RECEIVER])
+		return;
+	for (int side = 0; side < SIDE_COUNT; side++) {
+		bool known = t[side] && t[side]->window_s > 0;
+
+		if (!t[side])
+			continue;
+		if (known)
+			ui_time_text(t[side], width - 1 - label, parts,
+				     sizeof(parts));
+		else
+			told_reason(t[side]->why[0] ? t[side]->why
+						    : "no interval watched yet",
+				    told < WHY_FIX ? told : WHY_FIX, parts,
+				    sizeof(parts));
+		snprintf(text, sizeof(text), "%-*s%s", label,
+			 width >= 60 ? side_names[side]
+			 : side	     ? "rx time"
+				     : "tx time",
+			 parts);
+		ui_lines_wrap(foot, known ? ROLE_TEXT : ROLE_INACTIVE, width,
+			      label, text);
+	}
 }
 
 /* The rows n gauge lines take. */
@@ -573,6 +622,7 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 	gauge_foot(ui, e, width, &g->foot);
 	gauge_probe(e, width, &g->foot);
 	gauge_profile(e, width, WHY_WHOLE, &g->foot);
+	gauge_time(e, width, WHY_WHOLE, &g->foot);
 	*rows = gauges_rows(g->line, g->lines, &g->foot);
 	for (int told = WHY_SHORT; told <= WHY_COUNTED; told++) {
 		/* One line each: the names go first where they crowd it. */
@@ -585,6 +635,7 @@ struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 		gauge_foot(ui, e, width, &g->foot);
 		gauge_probe(e, width, &g->foot);
 		gauge_profile(e, width, (enum gauge_why)told, &g->foot);
+		gauge_time(e, width, (enum gauge_why)told, &g->foot);
 		*rows = gauges_rows(g->line, g->lines, &g->foot);
 	}
 	return g;

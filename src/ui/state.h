@@ -38,7 +38,7 @@ struct ui_metric {
 #define UI_METRICS_MAX (2 * METRICS_MAX)
 
 /* The runs table's columns, by what they sort on. */
-#define UI_COLUMNS_MAX 12
+#define UI_COLUMNS_MAX 14
 
 struct ui_column {
 	char key[32];		 /* "#", "run", "secs", a metric's key, "p50" */
@@ -60,6 +60,13 @@ struct ui_column {
 	 */
 	bool profile;
 	size_t role;
+	/*
+	 * A share of metric.side's wall time, in %: a reason's, on the CPU
+	 * (reason reason_count), or the largest wait's (SIZE_MAX), whose
+	 * cell names it ("data 62%").  Unwatched runs show "-".
+	 */
+	bool time;
+	size_t reason;
 };
 
 /* The runs table: what is selected, marked, sorted and filtered. */

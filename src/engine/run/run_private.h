@@ -93,6 +93,12 @@ struct run {
 	 * raw sample one began at, and its round trips so far.
 	 */
 	struct profile_tally tally[2]; /* sender, receiver */
+	/*
+	 * Where their time goes off the CPU (offcpu.h), and the reason a
+	 * poll or a sleep of each side waits for, as its strategy says.
+	 */
+	struct offcpu_tally waits[2];
+	size_t poll_reason[2];
 	struct sample excluded;
 	struct sample slice_from;
 	bool slicing;

@@ -122,7 +122,7 @@ static void worker_count_me(struct worker_flow *flow, bool sender)
 	snprintf(name, sizeof(name), "nio-%s%u", sender ? "tx" : "rx",
 		 flow->index);
 	pthread_setname_np(pthread_self(), name);
-	if (flow->profile_hz) {
+	if (flow->profile_hz || flow->offcpu) {
 		*(sender ? &flow->tx_tid : &flow->rx_tid) = gettid();
 		atomic_store_explicit(sender ? &flow->tx_profiled
 					     : &flow->rx_profiled,

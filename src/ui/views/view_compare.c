@@ -569,7 +569,10 @@ static void compare_rows(const struct ui *ui, const struct explorer *e,
 	}
 }
 
-/* Whether any compared run's profile has a share of column c's role. */
+/*
+ * Whether any compared run has a share of column c (a role's of its
+ * profile, a reason's of its time) of half a per cent or more.
+ */
 static bool any_share(const struct explorer *e, const struct compare_set *set,
 		      const struct ui_column *c)
 {
@@ -667,6 +670,38 @@ static void compare_profiles(const struct explorer *e,
 					"");
 	}
 	ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
+}
+
+/*
+ * Where each side's time went: a row for its share on the CPU, then one per
+ * reason any of these runs waited for (1% or more), side by side.
+ */
+static void compare_times(const struct explorer *e,
+			  const struct compare_set *set, struct ui_lines *l)
+{
+	char name[64];
+
+	for (int side = 0; side < SIDE_COUNT; side++)
+		for (size_t r = 0; r <= reason_count; r++) {
+			/* reason_count: on the CPU, first. */
+			struct ui_column c = {
+				.metric = {0, (enum gauge_side)side},
+				.time = true,
+				.reason = r == 0 ? reason_count : r - 1};
+
+			if (!any_share(e, set, &c))
+				continue;
+			if (c.reason == reason_count)
+				snprintf(name, sizeof(name),
+					 "Time on the CPU %% (%s)",
+					 side ? "receiver" : "sender");
+			else
+				snprintf(name, sizeof(name),
+					 "Waiting: %s %% (%s)",
+					 reasons[c.reason].abbrev,
+					 side ? "receiver" : "sender");
+			compare_row(e, set, &c, name, l);
+		}
 }
 
 /* Shares the gauges' foot gives live: what the kernel did. */
@@ -791,6 +826,7 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 	compare_rows(ui, e, &set, &l);
 	compare_shares(e, &set, &l);
 	compare_profiles(e, &set, r->w - 4, &l);
+	compare_times(e, &set, &l);
 	/* Where the rows scroll, the corner over the names says how. */
 	if (r->h - 2 - (int)l.fixed < (int)(l.count - l.fixed))
 		memcpy(l.line[2].text, "(Up/Down scroll)", 16);

@@ -571,6 +571,7 @@ static const struct strategy_ops strategy_rx_zerocopy = {
 	.name = "rx-zerocopy",
 	.summary = "TCP_ZEROCOPY_RECEIVE: the receiver maps the queued pages "
 		   "and reads them in place",
+	.rx_waits = "data", /* its poll for the low-water mark */
 	.probe = rx_zc_probe,
 	.rx_memory = rx_zc_memory,
 	.rx_open = rx_zc_open,

@@ -75,7 +75,8 @@ const struct strategy_ops strategy_sendfile = {
 	.summary = "the fields in a memfd's pages, sendfile() to the socket; "
 		   "a slot reused once the receiver has read it",
 	.local_receiver = true,
-	.descriptors = 1, /* the memfd */
+	.tx_waits = "completion", /* a slot, until the receiver read it */
+	.descriptors = 1,	  /* the memfd */
 	.tx_memory = slot_pool_memory,
 	.tx_open = sendfile_tx_open,
 	.tx_slot = sendfile_tx_slot,

@@ -158,7 +158,8 @@ const struct strategy_ops strategy_splice = {
 	.summary = "vmsplice() the fields' pages into a pipe, splice() it to "
 		   "the socket; a slot reused once the receiver has read it",
 	.local_receiver = true,
-	.descriptors = 2, /* the pipe */
+	.tx_waits = "completion", /* a slot, until the receiver read it */
+	.descriptors = 2,	  /* the pipe */
 	.tx_memory = slot_pool_memory,
 	.tx_open = splice_tx_open,
 	.tx_slot = splice_tx_slot,

@@ -301,6 +301,7 @@ const struct strategy_ops strategy_zero_copy = {
 	.summary = "SO_ZEROCOPY + sendmsg(MSG_ZEROCOPY), completions from the "
 		   "error queue; receives as one-copy",
 	.zerocopy = true,
+	.tx_waits = "completion", /* its poll on the error queue */
 	.probe = zero_copy_probe,
 	.tx_memory = zero_copy_tx_memory,
 	.tx_open = zero_copy_tx_open,
