@@ -261,10 +261,13 @@ static int add_points(struct analysis *a, const struct run_result *results)
 static bool peers(const struct analysis_point *x,
 		  const struct analysis_point *y, bool ladder)
 {
-	return x->key.threads == y->key.threads && x->key.msg_size == y->key.msg_size &&
+	return x->key.threads == y->key.threads &&
+	       x->key.msg_size == y->key.msg_size &&
 	       settings_stack_equal(&x->key.stack, &y->key.stack) &&
-	       (ladder ? x->key.strategy == y->key.strategy && x->key.rx != y->key.rx
-		       : x->key.strategy != y->key.strategy && x->key.rx == y->key.rx);
+	       (ladder ? x->key.strategy == y->key.strategy &&
+				 x->key.rx != y->key.rx
+		       : x->key.strategy != y->key.strategy &&
+				 x->key.rx == y->key.rx);
 }
 
 /* Whether wait k is the first of its group (peers of each other). */
@@ -316,14 +319,16 @@ static bool group_text(const struct analysis *a, size_t k, bool ladder,
 				at ? ", " : "",
 				ladder ? (rx_side_of(q->key.rx)->own
 						  ? "rx copy"
-						  : rx_side_of(q->key.rx)->tag + 1)
+						  : rx_side_of(q->key.rx)->tag +
+							    1)
 				       : q->key.strategy->name,
 				isfinite(w->wakeups_per_msg) ? "" : "n/a",
 				w->wakeups_per_msg);
 	}
 	if (members < 2 || (!ladder && bound < 2))
 		return false;
-	len = (size_t)snprintf(out, size, "stream, %u flow%s, %s: ", p->key.threads,
+	len = (size_t)snprintf(out, size,
+			       "stream, %u flow%s, %s: ", p->key.threads,
 			       p->key.threads == 1 ? "" : "s", bytes);
 	if (len >= size)
 		return true;
