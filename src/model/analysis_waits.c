@@ -261,13 +261,12 @@ static int add_points(struct analysis *a, const struct run_result *results)
 static bool peers(const struct analysis_point *x,
 		  const struct analysis_point *y, bool ladder)
 {
-	return x->key.threads == y->key.threads &&
-	       x->key.msg_size == y->key.msg_size &&
-	       settings_stack_equal(&x->key.stack, &y->key.stack) &&
-	       (ladder ? x->key.strategy == y->key.strategy &&
-				 x->key.rx != y->key.rx
-		       : x->key.strategy != y->key.strategy &&
-				 x->key.rx == y->key.rx);
+	const unsigned int same = POINT_STACK | POINT_SIZE | POINT_FLOWS |
+				  (ladder ? POINT_STRATEGY : POINT_RX);
+	const unsigned int other = ladder ? POINT_RX : POINT_STRATEGY;
+
+	return point_key_equal(&x->key, &y->key, same) &&
+	       !point_key_equal(&x->key, &y->key, other);
 }
 
 /* Whether wait k is the first of its group (peers of each other). */
