@@ -166,12 +166,12 @@ unsigned int strategy_slots(const struct run_settings *settings,
 			    size_t msg_size);
 
 /*
- * The most bytes a sender of ops can have taken but not yet read by its
- * receiver before it must wait for the receiver (sendfile's and splice's
- * slots are rewritten only once read), or 0: no such bound (the others
- * wait for the kernel, not the reader).
+ * The fewest bytes a sender of ops leaves unread whenever it waits for its
+ * receiver (sendfile's and splice's slots are rewritten only once read:
+ * every slot but the one being read, and 1 with a single slot), or 0: no
+ * such wait (the others wait for the kernel, not the reader).
  */
-size_t strategy_unread_max(const struct strategy_ops *ops,
+size_t strategy_unread_least(const struct strategy_ops *ops,
 			   const struct strategy_params *params);
 
 size_t strategy_count(void);

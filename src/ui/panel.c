@@ -409,11 +409,13 @@ static void probe_pair(const struct probe_summary *w, char *out, size_t size)
 /*
  * The probe's line, for the run going on or else the last one: its p50
  * and p99 alone and beside the load, its round trips and late sends (its
- * own timer's error, never hidden).
+ * own timer's error, never hidden).  A figure's name stays with it when
+ * the line wraps.
  */
-static void gauge_probe(const struct explorer *e, int width,
-			struct ui_lines *foot)
+static void gauge_probe(const struct ui *ui, const struct explorer *e,
+			int width, struct ui_lines *foot)
 {
+	const char *nb = ui->utf8 ? "\u00a0" : "=";
 	const struct session *s = e->session;
 	const struct run_probe *p = &e->live.probe;
 	enum run_probe_phase phase = e->live.probe_phase;
@@ -449,14 +451,14 @@ static void gauge_probe(const struct explorer *e, int width,
 	/* Narrow, the words give way to the numbers. */
 	if (width < 60)
 		snprintf(text, sizeof(text),
-			 "Probe p50/p99 us: alone %s, loaded %s (%llu late)",
-			 alone, loaded, (unsigned long long)w->late);
+			 "Probe p50/p99 us: alone%s%s, loaded%s%s (%llu late)",
+			 nb, alone, nb, loaded, (unsigned long long)w->late);
 	else
 		snprintf(text, sizeof(text),
-			 "Probe p50/p99 us: alone %s%s, under the load %s "
+			 "Probe p50/p99 us: alone%s%s%s, under the load%s%s "
 			 "(%llu round trips, %llu late%s)",
-			 alone, p->idle_reused ? " (earlier)" : "", loaded,
-			 (unsigned long long)w->rtt.count,
+			 nb, alone, p->idle_reused ? " (earlier)" : "", nb,
+			 loaded, (unsigned long long)w->rtt.count,
 			 (unsigned long long)w->late,
 			 w->skipped ? ", some skipped" : "");
 	ui_lines_wrap(foot, w->rtt.count ? ROLE_HIGHLIGHT : ROLE_MISC, width, 2,
@@ -609,34 +611,69 @@ static bool names_crowd(const struct ui_gauges *g, int width)
 	return false;
 }
 
+/*
+ * What the foot gives up, last first, where the gauges would not show at
+ * all: the time rows, then the CPU rows, both a keypress away in the data
+ * path (x), which the foot then says.
+ */
+enum foot_shed {
+	SHED_NONE,
+	SHED_TIME,
+	SHED_CPU,
+};
+
+/* The lines below the gauges, less what shed gives up. */
+static void gauges_foot(const struct ui *ui, const struct explorer *e,
+			int width, enum gauge_why told, enum foot_shed shed,
+			struct ui_lines *foot)
+{
+	struct ui_lines given_up = {0};
+
+	gauge_foot(ui, e, width, foot);
+	gauge_probe(ui, e, width, foot);
+	gauge_profile(e, width, told, shed >= SHED_CPU ? &given_up : foot);
+	gauge_time(e, width, told, shed >= SHED_TIME ? &given_up : foot);
+	if (given_up.count)
+		ui_lines_wrap(foot, ROLE_INACTIVE, width, 2,
+			      "Where each side's CPU and time go: x");
+	ui_lines_free(&given_up);
+}
+
 /* The gauges' lines that fit in at most max rows: whole reasons if they can. */
 struct ui_gauges *ui_gauges_layout(const struct ui *ui,
 				   const struct explorer *e, int width, int max,
 				   int *rows)
 {
 	struct ui_gauges *g = calloc(1, sizeof(*g));
+	enum gauge_why told = WHY_WHOLE;
+	enum foot_shed shed = SHED_NONE;
 
 	if (!g)
 		return NULL;
-	g->lines = gauge_lines(e, width, WHY_WHOLE, g->line);
-	gauge_foot(ui, e, width, &g->foot);
-	gauge_probe(e, width, &g->foot);
-	gauge_profile(e, width, WHY_WHOLE, &g->foot);
-	gauge_time(e, width, WHY_WHOLE, &g->foot);
-	*rows = gauges_rows(g->line, g->lines, &g->foot);
-	for (int told = WHY_SHORT; told <= WHY_COUNTED; told++) {
+	for (;;) {
+		g->lines = gauge_lines(e, width, told, g->line);
+		gauges_foot(ui, e, width, told, shed, &g->foot);
+		*rows = gauges_rows(g->line, g->lines, &g->foot);
 		/* One line each: the names go first where they crowd it. */
 		if (*rows <= max &&
 		    (told != WHY_COUNTED || !names_crowd(g, width)))
 			break;
+		if (told < WHY_COUNTED) {
+			told++;
+		} else {
+			/*
+			 * Rows for three gauges and the count of the rest, or
+			 * the foot gives up what it can.
+			 */
+			int room = max - (*rows -
+					  gauge_lines_rows(g->line, g->lines));
+
+			if (*rows <= max || room >= 4 || shed == SHED_CPU)
+				break;
+			shed++;
+		}
 		gauge_lines_free(g->line, g->lines);
-		g->lines = gauge_lines(e, width, (enum gauge_why)told, g->line);
 		ui_lines_free(&g->foot);
-		gauge_foot(ui, e, width, &g->foot);
-		gauge_probe(e, width, &g->foot);
-		gauge_profile(e, width, (enum gauge_why)told, &g->foot);
-		gauge_time(e, width, (enum gauge_why)told, &g->foot);
-		*rows = gauges_rows(g->line, g->lines, &g->foot);
 	}
 	return g;
 }

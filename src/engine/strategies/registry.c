@@ -175,12 +175,12 @@ size_t strategy_memory(const struct strategy_ops *ops,
 	return memory ? memory(params) : params->msg_size;
 }
 
-size_t strategy_unread_max(const struct strategy_ops *ops,
+size_t strategy_unread_least(const struct strategy_ops *ops,
 			   const struct strategy_params *params)
 {
 	if (!ops->local_receiver || params->settings->unsafe_reuse)
 		return 0;
-	return slot_pool_unread_max(params);
+	return slot_pool_unread_least(params);
 }
 
 unsigned int strategy_slots(const struct run_settings *settings,
