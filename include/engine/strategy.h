@@ -172,7 +172,7 @@ unsigned int strategy_slots(const struct run_settings *settings,
  * such wait (the others wait for the kernel, not the reader).
  */
 size_t strategy_unread_least(const struct strategy_ops *ops,
-			   const struct strategy_params *params);
+			     const struct strategy_params *params);
 
 size_t strategy_count(void);
 const struct strategy_ops *strategy_at(size_t index);

@@ -176,7 +176,7 @@ size_t strategy_memory(const struct strategy_ops *ops,
 }
 
 size_t strategy_unread_least(const struct strategy_ops *ops,
-			   const struct strategy_params *params)
+			     const struct strategy_params *params)
 {
 	if (!ops->local_receiver || params->settings->unsafe_reuse)
 		return 0;
