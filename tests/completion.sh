@@ -30,8 +30,9 @@ ok $? "a list's last item completes after its comma"
 got=$(complete_words --rx '' | sort | paste -sd' ')
 [ "$got" = "copy trunc uring zerocopy" ]
 ok $? "--rx completes to the receive sides ($got)"
-got=$(NIO_TOP_PRESETS="$NIO_TOP_SOURCE/presets" complete_words -p la)
-[[ "$got" == *latency* ]]
+got=$(NIO_TOP_PRESETS="$NIO_TOP_SOURCE/presets" complete_words -p la |
+	sort | paste -sd' ')
+[ "$got" = "latency latency-under-load" ]
 ok $? "-p completes a preset's name from its folder ($got)"
 
 # Every option --help lists, in each shell's script.

@@ -34,7 +34,8 @@ jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
 PY
 	ok $? "the schema refuses threads [0], as nio-top does"
 fi
-for name in pa02 quick zerocopy-crossover latency uring receive; do
+for name in pa02 quick zerocopy-crossover latency uring receive \
+	latency-under-load; do
 	err=$("$NIO_TOP" -p "$name" --list-strategies 2>&1 >/dev/null)
 	[ $? = 0 ] && [ -z "$err" ]
 	ok $? "-p $name loads without a word"

@@ -151,13 +151,12 @@ static void test_t(void)
 static void point_of(const double *figures, size_t n, double rel_se,
 		     struct stats_point *p)
 {
-	double se[8], spread[8];
+	struct stats_series series[8];
 
-	for (size_t i = 0; i < n; i++) {
-		se[i] = rel_se;
-		spread[i] = rel_se * 3;
-	}
-	stats_point(figures, se, spread, n, p);
+	for (size_t i = 0; i < n; i++)
+		series[i] = (struct stats_series){.rel_se = rel_se,
+						  .spread = rel_se * 3};
+	stats_point(figures, series, n, p);
 }
 
 static void test_compare(void)

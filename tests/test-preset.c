@@ -35,8 +35,8 @@ static void test_schema(const char *dir)
 
 static void test_shipped(const char *dir)
 {
-	const char *names[] = {"pa02", "quick", "zerocopy-crossover", "latency",
-			       "uring"};
+	const char *names[] = {"pa02",	  "quick", "zerocopy-crossover",
+			       "latency", "uring", "latency-under-load"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct options opts;

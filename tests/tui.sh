@@ -249,7 +249,7 @@ T send-keys -t ui p
 wait_screen 'Presets \(Enter loads' 20 && wait_screen 'pa02' &&
 	wait_screen 'zerocopy-crossover' && wait_screen '│ saved-'
 ok $? "p lists the shipped presets and the one saved"
-# Seven presets: PgDn goes to the last, four up is quick, the third.
+# Eight presets: PgDn goes to the last, four up is quick, the fourth.
 T send-keys -t ui NPage Up Up Up Up Enter
 wait_screen 'preset quick: ([0-9]+ of 7, run [0-9]+|7 runs)' 20 && wait_screen 'sweep [0-9]/7' 20
 ok $? "PgDn, Up x3 and Enter load the chosen preset (quick) and run its grid as a sweep"
@@ -281,7 +281,7 @@ start "${utf8[@]}" -- --load "$tmp/saved.json" --min-measured 0
 wait_screen 'loaded export, 4 runs' 30
 ok $? "--load shows the export's runs"
 T send-keys -t ui 5
-wait_screen 'Analysis: 95% confidence' 20 && wait_screen 'stream, 1 flow: one-copy'
+wait_screen 'Analysis: a verdict needs its 90% interval' 20 && wait_screen 'stream, 1 flow: one-copy'
 ok $? "the analysis view shows the crossovers"
 T send-keys -t ui Right
 wait_screen 'nothing runs here' 50 && [ "$(net_snapshot)" = "$loaded_before" ]

@@ -222,6 +222,9 @@ said() {
 }
 wait_until said
 ok $? "80x24, rr with --rx zerocopy: no gauge missing without a word${missing:+ (missing:$missing)}"
+shows "Throughput .*Gbit/s" && shows "Where each side's CPU and time go: x"
+ok $? "80x24, rr with --rx zerocopy: the foot gives its CPU and time rows up to the gauges, and says where they are" ||
+	screen | sed 's/^/# /'
 T send-keys -t ui q
 wait_exit
 T kill-server
@@ -233,7 +236,8 @@ T send-keys -t ui p
 wait_screen 'Presets \(Enter loads' 50 &&
 	wait_screen 'quick +[0-9]+ runs, about [0-9]+ s: Every'
 ok $? "the preset list says how many runs a preset starts, and how long ($(screen | grep -oE 'quick +[0-9]+ runs[^:]*'))"
-T send-keys -t ui Down Down
+# latency, latency-under-load, pa02, quick: the fourth.
+T send-keys -t ui Down Down Down
 T send-keys -t ui Enter
 wait_screen 'preset quick' 50
 ok $? "the quick preset runs as a sweep"

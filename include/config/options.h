@@ -22,6 +22,7 @@
 
 #include "codec.h"
 #include "counters.h"
+#include "rules.h"
 #include "run.h"
 #include "settings.h"
 #include "strategy.h"
@@ -66,6 +67,8 @@ struct options {
 	size_t gso_size_count;
 	unsigned int busy_polls[OPTIONS_LIST_MAX];
 	size_t busy_poll_count;
+	unsigned int load_rates[OPTIONS_LIST_MAX]; /* Mbit/s; 0: flat out */
+	size_t load_rate_count;
 	unsigned int repeat; /* runs of each point, interleaved */
 	/* Runs measured for less than this are short (see analysis.h). */
 	uint64_t min_measured_ms;
@@ -92,6 +95,15 @@ struct options {
 	const char *json_stream; /* JSON lines as it happens; "-": stdout */
 	const char *diff;	 /* --diff OLD NEW: the old export */
 	const char *diff_new;	 /* and the new, the argument after */
+	const char *baseline;	 /* a study compared with this export */
+
+	/* A comparison (--diff, --baseline): how it is said and judged. */
+	int diff_test;	  /* enum diff_test */
+	int diff_format;  /* enum diff_format: of standard output */
+	char gate[256];	  /* --gate RULES as given; "" none */
+	char change[256]; /* --change KEY,...: the change under test */
+	struct rule rules[RULES_MAX]; /* --gate's, parsed */
+	size_t rule_count;
 
 	/* The screen, and what it remembers between starts. */
 	unsigned int refresh_ms;
@@ -122,6 +134,20 @@ struct options {
 	bool given[OPTIONS_MAX];
 };
 
+/* --diff-test: how a comparison calls a change (diff_test_names). */
+enum diff_test {
+	DIFF_TEST_WELCH, /* the interval of the analysis' estimator */
+	DIFF_TEST_UTEST, /* benchstat's Mann-Whitney U, p < 0.05 */
+};
+extern const char *const diff_test_names[];
+
+/* --format: what a comparison prints (diff_format_names). */
+enum diff_format {
+	DIFF_FORMAT_TEXT,
+	DIFF_FORMAT_MARKDOWN,
+};
+extern const char *const diff_format_names[];
+
 enum option_type {
 	OPTION_FLAG,	   /* bool; no argument; not in presets */
 	OPTION_BOOL,	   /* bool; a flag on the command line */
@@ -142,6 +168,7 @@ enum option_type {
 	OPTION_EVENTS,	   /* perf event names */
 	OPTION_CPUS,	   /* struct cpu_list */
 	OPTION_PRESET,	   /* -p: another preset's options, first */
+	OPTION_PROBE,	   /* struct probe_settings: "RATE[,SIZE]" */
 	OPTION_TYPE_COUNT, /* not a type: how many there are */
 };
 

@@ -1,10 +1,10 @@
 /*
  * The plan: the runs a grid of options asks for -- every combination of
  * their lists (modes, receive sides, GRO settings, GSO sizes, busy-poll
- * settings, strategies, message sizes and thread counts, in that order),
- * with their settings, the whole grid repeated --repeat times (repeats
- * interleaved, so a slow minute of a shared machine spreads over every
- * point).  The one grid expansion: batch runs it, the explorer sweeps it.
+ * settings, load rates, strategies, message sizes and thread counts, in
+ * that order), with their settings, the whole grid repeated --repeat times
+ * (repeats interleaved, so a slow minute of a shared machine spreads over
+ * every point).  The one grid expansion: batch runs it, the explorer sweeps it.
  */
 #ifndef NIO_TOP_PLAN_H
 #define NIO_TOP_PLAN_H

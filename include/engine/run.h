@@ -19,6 +19,8 @@
 
 #include "latency.h"
 #include "metric.h"
+#include "offcpu.h"
+#include "probe.h"
 #include "profile.h"
 #include "record.h"
 #include "sampler.h"
@@ -147,6 +149,11 @@ struct run_result {
 	struct run_profile profile[2];
 	double sampling_effect;
 	/*
+	 * Where each side's wall time went in the sampled intervals: on the
+	 * CPU, and off it by reason (offcpu.h).
+	 */
+	struct run_time time[2];
+	/*
 	 * The sockets as the kernel had them (the first flow's: sender,
 	 * receiver), where this host ran that end: at the end of the
 	 * measured window, and at its start (buffers autotune as it runs).
@@ -163,7 +170,8 @@ struct run_result {
 	struct topo_stack stack[2];
 	bool has_stack;
 	struct run_host_load host_load;
-	char *error; /* NULL when the run completed cleanly */
+	struct run_probe probe; /* --probe: its round trips alone and loaded */
+	char *error;		/* NULL when the run completed cleanly */
 };
 
 /* What the far end has said of its ends of the current run. */
@@ -181,6 +189,7 @@ struct run_far_view {
 	bool counted;
 	struct run_side_counters side;
 	struct run_profile profile; /* its side's, where it sampled */
+	struct run_time time;	    /* and where its time went */
 	char *error;		    /* once its ends failed, or it is gone */
 	bool lost;		    /* the far end is gone */
 };
@@ -280,6 +289,8 @@ uint64_t run_sampled_ms(const struct run_config *c);
  */
 bool run_profile_now(const struct run *run, bool sender,
 		     struct run_profile *out);
+/* One side's account of its time so far, as run_profile_now(). */
+bool run_time_now(const struct run *run, bool sender, struct run_time *out);
 
 /*
  * Event i of one side over delta (two run_sample() readings apart): status,
@@ -304,6 +315,27 @@ const char *run_error(const struct run *run);
  * the warm-up); false in stream mode.
  */
 bool run_latency(const struct run *run, struct latency_hist *out);
+
+/* What a run's probe is doing. */
+enum run_probe_phase {
+	RUN_PROBE_NONE,	  /* no probe, or not started yet */
+	RUN_PROBE_ALONE,  /* alone, before the load: its idle figures */
+	RUN_PROBE_LOADED, /* beside the load */
+	RUN_PROBE_DONE,	  /* stopped with the load */
+};
+
+/*
+ * The probe so far, for live views: its idle figures once known, and
+ * under the load over the measured window so far (sampled intervals left
+ * out, as the load's figures leave them); what it is doing.
+ */
+enum run_probe_phase run_probe_now(const struct run *run,
+				   struct run_probe *out);
+/*
+ * Idle figures for the run's probe from an earlier run with the same
+ * probe_key: the probe does not run alone again.  Before the first tick.
+ */
+void run_probe_reuse_idle(struct run *run, const struct probe_summary *idle);
 
 /* What the run runs. */
 const struct run_config *run_config_of(const struct run *run);
@@ -353,7 +385,10 @@ void run_finish(struct run *run, struct run_result *result);
  */
 bool run_result_metric(const struct run_result *result, bool sender,
 		       size_t metric, double *value);
-/* Why run_result_metric() has no figure: the counter's own reason if it has one. */
+/*
+ * Why run_result_metric() has no figure: the counter's own reason if it has
+ * one.
+ */
 const char *run_result_metric_why(const struct run_result *result, bool sender,
 				  size_t metric);
 

@@ -49,7 +49,8 @@ extern const char *rx_mode_names[];
 enum nodelay {
 	NODELAY_RR, /* in request-response runs, as sockperf and netperf -D */
 	NODELAY_ON, /* always */
-	NODELAY_OFF, /* never: Nagle and the delayed ACK as the kernel has them */
+	/* Never: Nagle and the delayed ACK as the kernel has them. */
+	NODELAY_OFF,
 };
 
 extern const char *const nodelay_names[];
@@ -63,6 +64,30 @@ enum gro_mode {
 };
 
 extern const char *const gro_mode_names[];
+
+/*
+ * The probe (--probe RATE[,SIZE]): a request/response flow of its own beside
+ * the load, a request of size bytes every 1/rate_hz s on a schedule, answered
+ * at once.  rate_hz 0: no probe.
+ */
+struct probe_settings {
+	unsigned int rate_hz;
+	unsigned int size;
+};
+
+#define PROBE_RATE_MAX	   100000
+#define PROBE_SIZE_MIN	   16 /* a sequence number and a send time */
+#define PROBE_SIZE_MAX	   65536
+#define PROBE_SIZE_DEFAULT 64
+
+/* Where the probe's threads run, given --pin (--probe-cpu). */
+enum probe_cpu {
+	PROBE_CPU_SAME,	 /* on the CPUs of the load's first flow */
+	PROBE_CPU_OTHER, /* on CPUs the load's threads are not pinned to */
+	PROBE_CPU_COUNT,
+};
+
+extern const char *const probe_cpu_names[];
 
 struct run_settings {
 	uint64_t duration_ms; /* 0: until stopped */
@@ -105,18 +130,32 @@ struct run_settings {
 	 * (profile.h); 0: no profile.
 	 */
 	unsigned int profile_hz;
+	/*
+	 * The load's pace, all its flows together, in Mbit/s
+	 * (SO_MAX_PACING_RATE on each sender, split evenly); 0: flat out.
+	 */
+	unsigned int load_rate_mbps;
+	struct probe_settings probe;
+	enum probe_cpu probe_cpu;
+	/*
+	 * No context switch is watched in the sampled intervals: no account
+	 * of where the threads' time goes off the CPU (offcpu.h).
+	 */
+	bool no_waits;
 };
 
 /*
  * The links' and sockets' knobs that set a run's point apart from another
  * at the same strategy, receive side, size and flows: the grid's other
- * dimensions (BIG TCP's sizes, GRO, busy polling).  All 0: as built.
+ * dimensions (BIG TCP's sizes, GRO, busy polling, the load's pace).  All 0:
+ * as built, flat out.
  */
 struct settings_stack {
 	unsigned int gso_max_size;
 	unsigned int gro_max_size;
 	enum gro_mode gro;
 	unsigned int busy_poll;
+	unsigned int load_rate_mbps;
 };
 
 static inline struct settings_stack settings_stack_of(
@@ -127,6 +166,7 @@ static inline struct settings_stack settings_stack_of(
 		.gro_max_size = s->gro_max_size,
 		.gro = s->gro,
 		.busy_poll = s->busy_poll,
+		.load_rate_mbps = s->load_rate_mbps,
 	};
 }
 
@@ -135,12 +175,13 @@ static inline bool settings_stack_equal(const struct settings_stack *a,
 {
 	return a->gso_max_size == b->gso_max_size &&
 	       a->gro_max_size == b->gro_max_size && a->gro == b->gro &&
-	       a->busy_poll == b->busy_poll;
+	       a->busy_poll == b->busy_poll &&
+	       a->load_rate_mbps == b->load_rate_mbps;
 }
 
 /*
  * The knobs set, as a label's tail: " gso-ipv4 185000 GRO on busy-poll
- * 50us"; "" where all are as built.
+ * 50us paced 2000M"; "" where all are as built and the load runs flat out.
  */
 void settings_stack_tag(const struct settings_stack *k, char *out, size_t size);
 

@@ -39,12 +39,21 @@ struct explorer_live {
 	/* RUN_RR: the round trips of the measured window so far. */
 	struct latency_summary latency;
 	/*
+	 * --probe: what it is doing, its idle figures (so far, while it
+	 * runs alone) and under the load over the window so far.
+	 */
+	enum run_probe_phase probe_phase;
+	struct run_probe probe;
+	/*
 	 * Where each side's CPU went in the run's sampled intervals so far
 	 * (false: not sampled here), and what sampling did to the rate.
 	 */
 	bool profiled[SIDE_COUNT];
 	struct run_profile profile[SIDE_COUNT];
 	double sampling_effect;
+	/* Where each side's time went there, on the CPU and off it. */
+	bool timed[SIDE_COUNT];
+	struct run_time time[SIDE_COUNT];
 };
 
 /* One refresh's gauges; NaN where not known. */

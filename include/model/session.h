@@ -52,6 +52,18 @@ struct session {
 	struct analysis analysis; /* of the results, rebuilt as they change */
 	/* A loaded export's events: their names as saved, nothing encoded. */
 	struct counter_set loaded_counters;
+	/*
+	 * The probe alone, as the last run that measured it found it: a run
+	 * whose probe has the same key reuses it instead of running alone.
+	 */
+	bool probe_idle_known;
+	struct probe_key probe_idle_key;
+	struct probe_summary probe_idle;
+	/*
+	 * --baseline: the study compared with it, as --diff -o writes a
+	 * comparison (its gate's verdict in it); the export carries it.
+	 */
+	cJSON *baseline;
 };
 
 /*
@@ -69,6 +81,12 @@ struct run_config session_base(const struct session *session);
 /* Starts a run over the session's network and agent. */
 int session_start_run(struct session *session, const struct run_config *config,
 		      struct run **run, char **cause);
+/*
+ * How long a run of config will run its probe alone before its load (0:
+ * no probe, or its idle figures are known from an earlier run), in ms.
+ */
+uint64_t session_probe_alone_ms(const struct session *session,
+				const struct run_config *config);
 
 /* Takes ownership of *result; the analysis follows. */
 int session_add_result(struct session *session, struct run_result *result);

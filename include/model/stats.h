@@ -15,11 +15,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* One-sided, as "A is ahead with 95% confidence". */
-#define STATS_CONFIDENCE 0.95
+/*
+ * One-sided, as "A is ahead with 95% confidence": each bound of an
+ * interval, so the interval between them holds 90% (the level said).
+ */
+#define STATS_CONFIDENCE     0.95
+#define STATS_INTERVAL_LEVEL (2 * STATS_CONFIDENCE - 1)
 /* Less than this is no difference worth a verdict (5%). */
-#define STATS_MIN_EFFECT	  0.05
-#define STATS_BOOTSTRAP_RESAMPLES 400
+#define STATS_MIN_EFFECT 0.05
 
 /* One run's series of interval figures, summarized. */
 struct stats_series {
@@ -32,13 +35,16 @@ struct stats_series {
 
 /*
  * The intervals' mean and the standard error of that mean by a moving-block
- * bootstrap (blocks of ceil(n^(1/3)) intervals, STATS_BOOTSTRAP_RESAMPLES
- * resamples from a fixed seed, so the same data gives the same answer).
+ * bootstrap: blocks of round(n^(1/3)) intervals (at most n/2), a resample
+ * n values of blocks drawn from the n - b + 1 places with equal chance, the
+ * last one cut short.  Its variance is computed exactly, not by drawing:
+ * (n div b) times the variance of a b-block's sum over the places, plus
+ * the variance of the sum of a block's first n mod b values, over n^2.
  * Values that are not finite are skipped.
  */
 void stats_series(const double *values, size_t count, struct stats_series *out);
 
-/* A point: k runs' figures (all > 0) and their within-run relative SEs. */
+/* A point: k runs' figures (all > 0) and their intervals' series. */
 struct stats_point {
 	size_t runs;
 	double log_mean; /* mean of ln(figure) */
@@ -47,17 +53,19 @@ struct stats_point {
 	 * runs and the runs' mean variance within, over k.  NaN below 2 runs.
 	 */
 	double variance;
-	double df;     /* degrees of freedom of variance: k - 1 */
-	double spread; /* between runs: SD / mean; one run: its intervals' */
+	double between; /* of ln(figure) between the runs; 0 below 2 runs */
+	double within;	/* the runs' mean rel_se^2; NaN where none is known */
+	double df;	/* degrees of freedom of variance: k - 1 */
+	double spread;	/* between runs: SD / mean; one run: its intervals' */
 };
 
 /*
- * figures[i] > 0 of run i; within_rel_se[i] its intervals' rel_se (NaN
- * where unknown); interval_spread[i] its intervals' spread.
+ * The one estimate of a point, for every figure the analysis and --diff
+ * compare: figures[i] > 0 of run i, series[i] its intervals' (a rel_se of
+ * NaN where unknown: no floor from that run).
  */
-void stats_point(const double *figures, const double *within_rel_se,
-		 const double *interval_spread, size_t runs,
-		 struct stats_point *out);
+void stats_point(const double *figures, const struct stats_series *series,
+		 size_t runs, struct stats_point *out);
 
 enum stats_outcome {
 	STATS_AHEAD,	   /* a better by at least the minimum effect */
@@ -82,6 +90,32 @@ struct stats_difference {
  */
 void stats_compare(const struct stats_point *a, const struct stats_point *b,
 		   bool higher_is_better, struct stats_difference *out);
+
+/*
+ * Go's benchstat's test, for --diff-test utest: Mann-Whitney's U, two-sided,
+ * its p-value from the exact distribution for samples of up to 50 each (25
+ * with ties, whose exact distribution is taken over the tied blocks), else
+ * from the normal with the tie and continuity corrections.  NaN where it
+ * cannot be taken (an empty sample, every value alike).
+ */
+#define STATS_UTEST_ALPHA	    0.05
+#define STATS_UTEST_EXACT_MAX(tied) ((tied) ? 25u : 50u)
+double stats_utest(const double *a, size_t na, const double *b, size_t nb);
+/*
+ * The fewest runs a side with which the U test can reach alpha at all
+ * (benchstat's "need >= 4 samples": 4 at 0.05); 0 past 50.
+ */
+size_t stats_utest_runs_needed(double alpha);
+
+/*
+ * How many runs a side would give a 90% interval narrower than effect
+ * either way (a change of that size told from none), at the per-run
+ * variance a and b showed (their floors included): 0 when either has
+ * fewer than 2 runs, SIZE_MAX when more than most would not.
+ */
+size_t stats_runs_to_tell(const struct stats_point *a,
+			  const struct stats_point *b, double effect,
+			  size_t most);
 
 /* Student's t quantile for one-sided 95% at df degrees of freedom. */
 double stats_t95(double df);

@@ -4,6 +4,7 @@
  * short by a signal is not a result.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,46 @@ static void batch_header(void)
 	       "msgs/s", "bytes", "corrupt", "zc-copied", "p50-us", "p99-us",
 	       "note");
 	fflush(stdout);
+}
+
+/* "p50 31.2 / p99 48.0 us, 4990 round trips, 2 late": one window's. */
+static void batch_probe_window(const struct probe_summary *w, char *out,
+			       size_t size)
+{
+	char skipped[40] = "";
+
+	if (!w->rtt.count) {
+		snprintf(out, size, "no round trip");
+		return;
+	}
+	if (w->skipped)
+		snprintf(skipped, sizeof(skipped), ", %llu skipped",
+			 (unsigned long long)w->skipped);
+	snprintf(out, size,
+		 "p50 %.1f p99 %.1f p99.9 %.1f us, %llu round trips, %llu "
+		 "late%s",
+		 w->rtt.p50_us, w->rtt.p99_us, w->rtt.p99_9_us,
+		 (unsigned long long)w->rtt.count, (unsigned long long)w->late,
+		 skipped);
+}
+
+/* A run's probe, idle and under the load, under its row. */
+static void batch_probe(const struct run_result *r)
+{
+	char idle[160], loaded[160];
+
+	if (!r->probe.present)
+		return;
+	batch_probe_window(&r->probe.idle, idle, sizeof(idle));
+	batch_probe_window(&r->probe.loaded, loaded, sizeof(loaded));
+	printf("    probe %u/s x %u B: alone%s %s\n",
+	       r->config.settings.probe.rate_hz, r->config.settings.probe.size,
+	       r->probe.idle_reused ? " (an earlier run's)" : "", idle);
+	printf("      under the load %s", loaded);
+	if (isfinite(r->probe.loaded.per_minute))
+		printf(", %.0f round trips a minute",
+		       r->probe.loaded.per_minute);
+	printf("\n");
 }
 
 /* Row number (from 1) of the session's results. */
@@ -79,6 +120,7 @@ static void batch_row(const struct session *s, size_t number)
 		       facts->stopped ? "; left out of the analysis "
 					"(--keep-stopped keeps it)"
 				      : "");
+	batch_probe(r);
 	if (r->config.settings.unsafe_reuse)
 		printf("    UNSAFE REUSE: pages rewritten before the receiver "
 		       "read them (a teaching run, left out of the "
@@ -105,14 +147,21 @@ static void batch_analysis(const struct session *s)
 
 	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs &&
 	    !a->stopped_runs && !a->busy_why[0] && !a->user_space_why[0] &&
-	    !a->counters_why[0])
+	    !a->counters_why[0] && !a->probe_count && !a->wait_count)
 		return;
-	printf("\nanalysis (a verdict needs 95%% confidence of a difference "
-	       "over %.0f%%; nio-top(1) ANALYSIS):\n",
-	       STATS_MIN_EFFECT * 100);
+	printf("\nanalysis (a verdict needs a ratio's whole %.0f%% interval "
+	       "beyond %.0f%%, or within it for a tie; nio-top(1) "
+	       "ANALYSIS):\n",
+	       STATS_INTERVAL_LEVEL * 100, STATS_MIN_EFFECT * 100);
 	for (size_t i = 0; i < a->crossover_count; i++) {
 		analysis_crossover_text(&a->crossovers[i], line, sizeof(line));
 		printf("  %s\n", line);
+	}
+	for (size_t i = 0; i < a->probe_count; i++) {
+		char probe[ANALYSIS_PROBE_TEXT_MAX];
+
+		analysis_probe_text(a, &a->probes[i], probe, sizeof(probe));
+		printf("  %s\n", probe);
 	}
 	if (a->zerocopy_why[0])
 		printf("  zero-copy: %s\n", a->zerocopy_why);
@@ -134,6 +183,14 @@ static void batch_analysis(const struct session *s)
 		printf("  sampled where the CPU goes: %s\n", a->user_space_why);
 	if (a->counters_why[0])
 		printf("  counting: %s\n", a->counters_why);
+	if (a->wait_count)
+		printf("  where the time goes (nio-top(1) WAITS):\n");
+	for (size_t i = 0; i < a->wait_count; i++) {
+		analysis_wait_text(a, &a->waits[i], line, sizeof(line));
+		printf("    %s\n", line);
+	}
+	for (size_t i = 0; i < a->wait_group_count; i++)
+		printf("    %s\n", a->wait_groups[i]);
 	fflush(stdout);
 }
 
@@ -152,10 +209,12 @@ static void batch_eta(uint64_t started_ns, size_t done, size_t total, char *out,
 	snprintf(out, size, "%d:%02d", (int)left_s / 60, (int)left_s % 60);
 }
 
-static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
+static void batch_progress(const struct session *s,
+			   const struct run_config *cfg, size_t i, size_t n,
 			   uint64_t started_ns)
 {
-	char size[24], eta[24], bar[21], sampled[40] = "", knobs[96];
+	uint64_t alone_ms = session_probe_alone_ms(s, cfg);
+	char size[24], eta[24], bar[21], sampled[80] = "", knobs[96];
 	struct settings_stack stack = settings_stack_of(&cfg->settings);
 	size_t filled = n ? 20 * i / n : 0;
 
@@ -168,6 +227,11 @@ static void batch_progress(const struct run_config *cfg, size_t i, size_t n,
 	if (run_sampled_ms(cfg))
 		snprintf(sampled, sizeof(sampled), " + %.3g s sampled",
 			 (double)run_sampled_ms(cfg) / 1000);
+	if (alone_ms)
+		snprintf(sampled + strlen(sampled),
+			 sizeof(sampled) - strlen(sampled),
+			 ", after %.3g s of the probe alone",
+			 (double)alone_ms / 1000);
 	fprintf(stderr,
 		"[%s] %zu/%zu ETA %s  %s %s x%u %s%s%s, %.3g s + %.3g s "
 		"warm-up%s\n",
@@ -187,7 +251,7 @@ static void batch_start(struct batch *b)
 		char size[24], *cause = NULL;
 		int r;
 
-		batch_progress(cfg, b->next, s->plan_count, b->started_ns);
+		batch_progress(s, cfg, b->next, s->plan_count, b->started_ns);
 		b->next++;
 		r = session_start_run(s, cfg, &b->run, &cause);
 		if (r == 0)
@@ -305,10 +369,13 @@ static bool batch_done(const void *data)
 
 int batch_run(struct app *app, struct session *s)
 {
+	/* A comparison in markdown is all standard output says. */
+	bool markdown = s->options.baseline &&
+			s->options.diff_format == DIFF_FORMAT_MARKDOWN;
 	struct batch b = {.app = app,
 			  .session = s,
 			  .started_ns = clock_now_ns(),
-			  .quiet = app->stream_stdout};
+			  .quiet = app->stream_stdout || markdown};
 	const struct frontend fe = {
 		.data = &b,
 		.fds = batch_fds,

@@ -44,6 +44,9 @@ static const char *const mode_moves[] = {"ctx_switches_per_s", NULL};
 static const char *const busy_moves[] = {"cpu_pct", "ctx_switches_per_s", NULL};
 static const char *const cost_moves[] = {"cpu_ns_per_kib", NULL};
 
+const char *const diff_test_names[] = {"welch", "utest", NULL};
+const char *const diff_format_names[] = {"text", "markdown", NULL};
+
 #define STEPS(list)                                                            \
 	.steps = (list), .step_count = sizeof(list) / sizeof(*(list))
 
@@ -437,6 +440,50 @@ const struct option_row option_rows[] = {
 	 .flags = OPTION_RUN,
 	 .help = "CPUs for the flows' threads, senders then receivers, "
 		 "round-robin (e.g. 0,1 or 0-3)"},
+	{.name = "load-rate",
+	 .arg = "LIST",
+	 .key = "load_rate_mbps",
+	 .run_key = "load_rate_mbps",
+	 .type = OPTION_COUNTS,
+	 .offset = O(load_rates),
+	 .count_offset = O(load_rate_count),
+	 .run_offset = R(settings.load_rate_mbps),
+	 .max = 1000000,
+	 .def = "0",
+	 .flags = OPTION_RUN,
+	 .help = "the load's pace, all its flows together, in Mbit/s, a grid "
+		 "dimension (0,2000: flat out and at 2 Gbit/s): "
+		 "SO_MAX_PACING_RATE on each sender, split evenly, so that "
+		 "strategies are compared at equal throughput; 0: flat out"},
+	{.name = "probe",
+	 .arg = "RATE[,SIZE]",
+	 .key = "probe",
+	 .run_key = "probe",
+	 .type = OPTION_PROBE,
+	 .offset = O(run.probe),
+	 .run_offset = R(settings.probe),
+	 .def = "off",
+	 .flags = OPTION_RUN,
+	 .help = "beside each run, a request/response flow of its own (its "
+		 "own connection, send/recv with TCP_NODELAY whatever the "
+		 "load's strategy): RATE requests of SIZE bytes (64) a "
+		 "second on a schedule, each answered at once; its round "
+		 "trips alone and under the load (probe.idle, probe.loaded); "
+		 "0 or off: none"},
+	{.name = "probe-cpu",
+	 .arg = "WHERE",
+	 .key = "probe_cpu",
+	 .run_key = "probe_cpu",
+	 .type = OPTION_CHOICE,
+	 .offset = O(run.probe_cpu),
+	 .run_offset = R(settings.probe_cpu),
+	 .names = probe_cpu_names,
+	 .def = "same",
+	 .flags = OPTION_RUN,
+	 .help = "with --pin, the probe's threads on the CPUs of the load's "
+		 "first flow (same: its requester beside the receiver, its "
+		 "answerer beside the sender) or on CPUs the load is not "
+		 "pinned to (other)"},
 	{.name = "events",
 	 .arg = "LIST",
 	 .key = "events",
@@ -468,6 +515,17 @@ const struct option_row option_rows[] = {
 	 .type = OPTION_FLAG,
 	 .offset = O(no_profile),
 	 .help = "sample nothing: no profile of where each side's CPU goes"},
+	{.name = "no-waits",
+	 .key = "no_waits",
+	 .run_key = "no_waits",
+	 .type = OPTION_BOOL,
+	 .offset = O(run.no_waits),
+	 .run_offset = R(settings.no_waits),
+	 .flags = OPTION_RUN,
+	 .help = "watch no context switches: no account of where each side's "
+		 "time goes off the CPU (waiting for data, for buffer space, "
+		 "preempted, ...), which is sampled in the profile's "
+		 "intervals"},
 	{.name = "output",
 	 .letter = 'o',
 	 .arg = "FILE",
@@ -497,6 +555,48 @@ const struct option_row option_rows[] = {
 	 .offset = O(diff),
 	 .help = "compare two exports, OLD and the NEW one after it, point "
 		 "by point (--diff OLD.json NEW.json)"},
+	{.name = "baseline",
+	 .arg = "OLD",
+	 .type = OPTION_PATH,
+	 .offset = O(baseline),
+	 .help = "run the study headless, then compare it with the export "
+		 "OLD as --diff OLD NEW does"},
+	{.name = "diff-test",
+	 .arg = "TEST",
+	 .type = OPTION_CHOICE,
+	 .offset = O(diff_test),
+	 .names = diff_test_names,
+	 .def = "welch",
+	 .help = "what calls a change in a comparison: welch (its 90% "
+		 "interval leaves out none) or utest (benchstat's "
+		 "Mann-Whitney U, p < 0.05)"},
+	{.name = "format",
+	 .arg = "FORMAT",
+	 .type = OPTION_CHOICE,
+	 .offset = O(diff_format),
+	 .names = diff_format_names,
+	 .def = "text",
+	 .help = "a comparison on standard output as text, or as markdown "
+		 "tables (a review, a CI job's summary)"},
+	{.name = "gate",
+	 .arg = "RULES",
+	 .type = OPTION_TEXT,
+	 .offset = O(gate),
+	 .size = sizeof(((struct options *)0)->gate),
+	 .min = 1,
+	 .max = 255,
+	 .help = "judge a comparison: exit 1 when a change's whole 90% "
+		 "interval lies beyond a rule (gbps<-5%,p99_us>+10%), 0 "
+		 "when none does, 2 on an error"},
+	{.name = "change",
+	 .arg = "KEYS",
+	 .type = OPTION_TEXT,
+	 .offset = O(change),
+	 .size = sizeof(((struct options *)0)->change),
+	 .min = 1,
+	 .max = 255,
+	 .help = "what differs between the two sides on purpose (fields, "
+		 "kernel, host): --gate warns of any other difference"},
 	{.name = "load",
 	 .arg = "FILE",
 	 .type = OPTION_PATH,

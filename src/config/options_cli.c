@@ -144,6 +144,67 @@ static int check_hosts(struct options *o, char **cause)
 	return 0;
 }
 
+/*
+ * The probe runs both its ends here: over two hosts the agent would have to
+ * answer it and hold its flows while the probe runs alone, which the
+ * protocol does not say.  Kept off the load's CPUs, it needs to know them.
+ */
+static int check_probe(const struct options *o, char **cause)
+{
+	if (!o->run.probe.rate_hz)
+		return 0;
+	if (o->connect)
+		return cause_set(cause, -EINVAL,
+				 "--probe runs both of its ends on this host; "
+				 "over two hosts (--connect) the agent would "
+				 "have to answer it and hold its flows while "
+				 "the probe runs alone, which the protocol "
+				 "cannot say yet");
+	if (o->run.probe_cpu == PROBE_CPU_OTHER && !o->run.pin.count)
+		return cause_set(cause, -EINVAL,
+				 "--probe-cpu other needs --pin: the probe "
+				 "keeps off the CPUs the load is pinned to");
+	return 0;
+}
+
+/*
+ * A comparison's options: --diff's or --baseline's, each other's excluded;
+ * --gate's rules read; a study compared with a baseline runs headless.
+ */
+static int check_compare(struct options *o, char **cause)
+{
+	static const char *const compare_only[] = {"gate", "change",
+						   "diff-test", "format"};
+
+	for (size_t i = 0; i < 4 && !o->diff && !o->baseline; i++)
+		if (options_given(o, compare_only[i]))
+			return cause_set(cause, -EINVAL,
+					 "--%s needs a comparison: --diff "
+					 "OLD NEW, or --baseline OLD",
+					 compare_only[i]);
+	if (o->baseline && (o->diff || o->load || o->serve))
+		return cause_set(cause, -EINVAL,
+				 "--baseline compares the study it runs: not "
+				 "with --%s",
+				 o->diff   ? "diff"
+				 : o->load ? "load"
+					   : "serve");
+	if (o->gate[0] && o->diff_test == DIFF_TEST_UTEST)
+		return cause_set(cause, -EINVAL,
+				 "--gate judges a change by its interval, and "
+				 "--diff-test utest gives a p-value, no "
+				 "interval: use one or the other");
+	if (o->change[0] && !o->gate[0])
+		return cause_set(cause, -EINVAL,
+				 "--change names the change under test for "
+				 "--gate");
+	if (o->baseline)
+		o->batch = true;
+	return o->gate[0]
+		       ? rules_parse(o->gate, o->rules, &o->rule_count, cause)
+		       : 0;
+}
+
 /* The passes over argv: options that shape the lookup, presets, the rest. */
 enum parse_phase {
 	PHASE_EARLY,
@@ -254,11 +315,15 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 				 "available on this machine");
 	r = check_hosts(o, cause);
 	if (r == 0)
+		r = check_compare(o, cause);
+	if (r == 0)
 		r = check_rx(o, cause);
 	if (r == 0)
 		r = check_congestion(o, cause);
 	if (r == 0)
 		r = check_topology(&o->topo, cause);
+	if (r == 0)
+		r = check_probe(o, cause);
 	if (o->no_profile)
 		o->run.profile_hz = 0;
 	if (r == 0 && !o->load)

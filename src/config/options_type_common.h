@@ -80,4 +80,7 @@ extern const struct option_type_ops option_type_preset;
 extern const struct option_type_ops option_type_cpus;
 extern const struct option_type_ops option_type_subnet;
 
+/* options_probe.c */
+extern const struct option_type_ops option_type_probe;
+
 #endif

@@ -11,6 +11,7 @@
  *   options_type_choices.c   strategies, perf events, a choice, choices
  *   options_type_names.c     a name, text, a path, -p's preset
  *   options_type_network.c   CPU lists, a subnet
+ *   options_probe.c          --probe's rate and request size
  *
  * and what the families share is options_type_common.c.  Adding a type is
  * its struct in its family's file, declared in options_type_common.h, and
@@ -38,4 +39,5 @@ const struct option_type_ops *const option_types[OPTION_TYPE_COUNT] = {
 	[OPTION_EVENTS] = &option_type_events,
 	[OPTION_CPUS] = &option_type_cpus,
 	[OPTION_PRESET] = &option_type_preset,
+	[OPTION_PROBE] = &option_type_probe,
 };

@@ -25,6 +25,7 @@ static const struct {
 	{"gro", "GRO settings"},
 	{"gso-ipv4-max-size", "GSO sizes"},
 	{"busy-poll", "busy-poll settings"},
+	{"load-rate", "load rates"},
 	{"strategy", "strategies"},
 	{"msg-size", "sizes"},
 	{"threads", "flow counts"},

@@ -144,20 +144,50 @@ static void export_ends(cJSON *obj, const char *key, const struct record *rec,
 				  : cJSON_CreateNull());
 }
 
-/* Each side's profile where it was sampled, else null; null: none at all. */
-static cJSON *export_profiles(const struct run_result *r)
+/*
+ * Each side's profile, or where its time went (time), where it was
+ * sampled, else null; null: neither side.
+ */
+static cJSON *export_sampled(const struct run_result *r, bool time)
 {
+	bool present[2];
 	cJSON *obj;
 
-	if (!r->profile[0].present && !r->profile[1].present)
+	for (int side = 0; side < 2; side++)
+		present[side] = time ? r->time[side].present
+				     : r->profile[side].present;
+	if (!present[0] && !present[1])
 		return cJSON_CreateNull();
 	obj = cJSON_CreateObject();
 	for (int side = 0; side < 2; side++)
-		cJSON_AddItemToObject(obj, side ? "receiver" : "sender",
-				      r->profile[side].present
-					      ? codec_profile(&r->profile[side])
-					      : cJSON_CreateNull());
+		cJSON_AddItemToObject(
+			obj, side ? "receiver" : "sender",
+			!present[side] ? cJSON_CreateNull()
+			: time	       ? codec_time(&r->time[side])
+				       : codec_profile(&r->profile[side]));
 	return obj;
+}
+
+/*
+ * The probe's figures into the object of its settings, which the run's
+ * config wrote ("probe": {"rate_hz", "size"}; null without a probe).
+ */
+static void export_probe(cJSON *obj, const struct run_result *r)
+{
+	cJSON *probe = cJSON_GetObjectItemCaseSensitive(obj, "probe");
+
+	if (!cJSON_IsObject(probe))
+		return;
+	cJSON_AddItemToObject(probe, "idle",
+			      r->probe.present
+				      ? codec_probe_window(&r->probe.idle)
+				      : cJSON_CreateNull());
+	cJSON_AddItemToObject(probe, "loaded",
+			      r->probe.present
+				      ? codec_probe_window(&r->probe.loaded)
+				      : cJSON_CreateNull());
+	if (r->probe.present)
+		codec_write(&run_probe_record, &r->probe, probe);
 }
 
 cJSON *export_run(const struct session *s, const struct run_result *r)
@@ -168,6 +198,7 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	/* The run's number, as the table and the header show it. */
 	cJSON_AddNumberToObject(obj, "run", (double)index + 1);
 	options_run_to_json(&r->config, obj);
+	export_probe(obj, r);
 	cJSON_AddItemToObject(obj, "topology", export_topology(&s->topo, s));
 	/* Over two hosts: which ends the agent ran (the others ran here). */
 	if (r->config.role != RUN_BOTH)
@@ -221,7 +252,8 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 		obj, "receiver",
 		r->counted ? export_side(r->config.counters, &r->receiver)
 			   : cJSON_CreateNull());
-	cJSON_AddItemToObject(obj, "profile", export_profiles(r));
+	cJSON_AddItemToObject(obj, "profile", export_sampled(r, false));
+	cJSON_AddItemToObject(obj, "time", export_sampled(r, true));
 	cJSON_AddItemToObject(obj, "intervals", export_intervals(r));
 	if (r->error)
 		cJSON_AddStringToObject(obj, "error", r->error);
@@ -249,6 +281,7 @@ static cJSON *export_stack(const struct settings_stack *k)
 	cJSON_AddNumberToObject(obj, "gro_ipv4_max_size", k->gro_max_size);
 	cJSON_AddStringToObject(obj, "gro", gro_mode_names[k->gro]);
 	cJSON_AddNumberToObject(obj, "busy_poll_us", k->busy_poll);
+	cJSON_AddNumberToObject(obj, "load_rate_mbps", k->load_rate_mbps);
 	return obj;
 }
 
@@ -259,7 +292,7 @@ static cJSON *export_stack(const struct settings_stack *k)
  */
 static cJSON *export_analysed(const struct session *s)
 {
-	const struct figure_scope every = {.mode_any = true, .rx_any = true};
+	const struct figure_scope every = {.parts = 0};
 	struct figure_runs r;
 	cJSON *obj = cJSON_CreateObject();
 	bool any;
@@ -341,6 +374,114 @@ static cJSON *export_crossover(const struct analysis_crossover *c)
 	return item;
 }
 
+/* The probe at a point: its tail under the load against alone and one-copy. */
+static cJSON *export_probe_verdict(const struct analysis *a,
+				   const struct analysis_probe *p)
+{
+	const struct analysis_point *pt = &a->points[p->point];
+	const struct stats_difference *d = &p->versus;
+	cJSON *item = cJSON_CreateObject(), *versus;
+	char text[ANALYSIS_PROBE_TEXT_MAX];
+
+	cJSON_AddStringToObject(item, "strategy", pt->key.strategy->name);
+	jsonfile_add_u64(item, "msg_size", pt->key.msg_size);
+	cJSON_AddNumberToObject(item, "threads", pt->key.threads);
+	cJSON_AddStringToObject(item, "mode", run_mode_name(pt->key.mode));
+	cJSON_AddStringToObject(item, "rx", rx_mode_names[pt->key.rx]);
+	cJSON_AddItemToObject(item, "stack", export_stack(&pt->key.stack));
+	cJSON_AddNumberToObject(item, "runs", (double)p->runs);
+	cJSON_AddItemToObject(item, "gbps", number_or_null(true, p->gbps));
+	cJSON_AddItemToObject(item, "idle_p99_us",
+			      number_or_null(true, p->idle_p99_us));
+	cJSON_AddItemToObject(item, "loaded_p50_us",
+			      number_or_null(true, p->loaded_p50_us));
+	cJSON_AddItemToObject(item, "loaded_p99_us",
+			      number_or_null(true, p->loaded_p99_us));
+	cJSON_AddItemToObject(item, "ratio", number_or_null(true, p->ratio));
+	cJSON_AddItemToObject(item, "low", number_or_null(true, p->low));
+	cJSON_AddItemToObject(item, "high", number_or_null(true, p->high));
+	if (p->has_versus) {
+		/* How many times one-copy's p99 this one's is, as said. */
+		versus = cJSON_AddObjectToObject(item, "versus");
+		cJSON_AddStringToObject(versus, "strategy", "one-copy");
+		cJSON_AddItemToObject(versus, "gbps",
+				      number_or_null(true, p->versus_gbps));
+		cJSON_AddItemToObject(versus, "loaded_p99_us",
+				      number_or_null(true, p->versus_p99_us));
+		cJSON_AddStringToObject(versus, "outcome",
+					stats_outcome_name(d->outcome));
+		cJSON_AddItemToObject(versus, "ratio",
+				      number_or_null(true, 1 / d->ratio));
+		cJSON_AddItemToObject(versus, "low",
+				      number_or_null(true, 1 / d->high));
+		cJSON_AddItemToObject(versus, "high",
+				      number_or_null(true, 1 / d->low));
+	} else {
+		cJSON_AddNullToObject(item, "versus");
+	}
+	analysis_probe_text(a, p, text, sizeof(text));
+	cJSON_AddStringToObject(item, "text", text);
+	return item;
+}
+
+/*
+ * Where each stream point's time went: {"points": [{"point", "limit",
+ * "sender", "receiver", "wakeups_per_msg", "rcvlowat", "text"}], "groups":
+ * [text]}.
+ */
+static cJSON *export_waits(const struct analysis *a)
+{
+	static const char *const limits[] = {"cpu", "wakeups", "shared_cpu",
+					     "unclear"};
+	cJSON *obj = cJSON_CreateObject();
+	cJSON *points = cJSON_AddArrayToObject(obj, "points");
+	cJSON *groups = cJSON_AddArrayToObject(obj, "groups");
+	char text[ANALYSIS_WAIT_TEXT];
+
+	for (size_t i = 0; i < a->wait_count; i++) {
+		const struct analysis_wait *w = &a->waits[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "point", (double)w->point);
+		cJSON_AddStringToObject(item, "limit", limits[w->limit]);
+		for (int side = 0; side < 2; side++) {
+			const struct analysis_side_time *t = &w->side[side];
+			cJSON *part = cJSON_AddObjectToObject(
+				item, side ? "receiver" : "sender");
+			bool waited = t->largest < reason_count;
+
+			cJSON_AddItemToObject(part, "cpu",
+					      number_or_null(true, t->cpu));
+			cJSON_AddItemToObject(
+				part, "on_cpu_share",
+				number_or_null(true, t->on_cpu / t->window));
+			if (waited)
+				cJSON_AddStringToObject(
+					part, "largest",
+					reasons[t->largest].key);
+			else
+				cJSON_AddNullToObject(part, "largest");
+			cJSON_AddItemToObject(
+				part, "largest_share",
+				number_or_null(waited, t->wait[t->largest] /
+							       t->window));
+		}
+		cJSON_AddItemToObject(item, "wakeups_per_msg",
+				      number_or_null(true, w->wakeups_per_msg));
+		if (w->mark_known)
+			jsonfile_add_u64(item, "rcvlowat", w->rcvlowat);
+		else
+			cJSON_AddNullToObject(item, "rcvlowat");
+		analysis_wait_text(a, w, text, sizeof(text));
+		cJSON_AddStringToObject(item, "text", text);
+		cJSON_AddItemToArray(points, item);
+	}
+	for (size_t i = 0; i < a->wait_group_count; i++)
+		cJSON_AddItemToArray(groups,
+				     cJSON_CreateString(a->wait_groups[i]));
+	return obj;
+}
+
 cJSON *export_analysis(const struct session *s)
 {
 	const struct analysis *a = &s->analysis;
@@ -358,18 +499,19 @@ cJSON *export_analysis(const struct session *s)
 	list = cJSON_AddArrayToObject(obj, "points");
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
-		bool rr = p->mode == RUN_RR;
+		const struct point_key *k = &p->key;
+		bool rr = k->mode == RUN_RR;
 		cJSON *item;
 
 		if (!p->runs)
 			continue;
 		item = cJSON_CreateObject();
-		cJSON_AddStringToObject(item, "strategy", p->strategy->name);
-		jsonfile_add_u64(item, "msg_size", p->msg_size);
-		cJSON_AddNumberToObject(item, "threads", p->threads);
-		cJSON_AddStringToObject(item, "mode", run_mode_name(p->mode));
-		cJSON_AddStringToObject(item, "rx", rx_mode_names[p->rx]);
-		cJSON_AddItemToObject(item, "stack", export_stack(&p->stack));
+		cJSON_AddStringToObject(item, "strategy", k->strategy->name);
+		jsonfile_add_u64(item, "msg_size", k->msg_size);
+		cJSON_AddNumberToObject(item, "threads", k->threads);
+		cJSON_AddStringToObject(item, "mode", run_mode_name(k->mode));
+		cJSON_AddStringToObject(item, "rx", rx_mode_names[k->rx]);
+		cJSON_AddItemToObject(item, "stack", export_stack(&k->stack));
 		cJSON_AddStringToObject(item, "metric", rr ? "p50_us" : "gbps");
 		cJSON_AddNumberToObject(item, "runs", (double)p->runs);
 		cJSON_AddNumberToObject(item, "short_runs",
@@ -393,6 +535,10 @@ cJSON *export_analysis(const struct session *s)
 	list = cJSON_AddArrayToObject(obj, "crossovers");
 	for (size_t i = 0; i < a->crossover_count; i++)
 		cJSON_AddItemToArray(list, export_crossover(&a->crossovers[i]));
+	list = cJSON_AddArrayToObject(obj, "probe");
+	for (size_t i = 0; i < a->probe_count; i++)
+		cJSON_AddItemToArray(list,
+				     export_probe_verdict(a, &a->probes[i]));
 	if (a->busy_why[0])
 		cJSON_AddStringToObject(obj, "busy_host", a->busy_why);
 	else
@@ -410,6 +556,7 @@ cJSON *export_analysis(const struct session *s)
 		cJSON_AddStringToObject(obj, "rr_counters", a->counters_why);
 	else
 		cJSON_AddNullToObject(obj, "rr_counters");
+	cJSON_AddItemToObject(obj, "waits", export_waits(a));
 	return obj;
 }
 
@@ -493,6 +640,10 @@ int export_write(const char *path, const struct session *s, char **cause)
 	if (r == 0)
 		r = write_item(&f, item, 1);
 	cJSON_Delete(item);
+	if (r == 0 && s->baseline) {
+		outfile_puts(&f, ",\n\t\"baseline\":\t");
+		r = write_item(&f, s->baseline, 1);
+	}
 	outfile_puts(&f, "\n}\n");
 	if (r < 0 && !f.error)
 		f.error = r;
@@ -607,24 +758,30 @@ static int load_intervals(const cJSON *list, const char *path,
 	return 0;
 }
 
-/* Each side's profile, where it was sampled: {"sender", "receiver"}. */
-static int load_profiles(const cJSON *obj, const char *path,
-			 struct run_result *r, char **cause)
+/*
+ * Each side's profile, or its time (time), where it was sampled:
+ * {"sender", "receiver"}.
+ */
+static int load_sampled(const cJSON *obj, const char *path,
+			struct run_result *r, bool time, char **cause)
 {
-	const cJSON *part = cJSON_GetObjectItemCaseSensitive(obj, "profile");
+	const char *key = time ? "time" : "profile";
+	const cJSON *part = cJSON_GetObjectItemCaseSensitive(obj, key);
 	char at[8192];
 
-	r->sampling_effect = NAN; /* unless the summary says */
 	if (!part || cJSON_IsNull(part))
-		return 0; /* an export older than profiles, or none taken */
+		return 0; /* an export older than them, or none taken */
 	for (int side = 0; side < 2; side++) {
 		const char *name = side ? "receiver" : "sender";
 		const cJSON *p = cJSON_GetObjectItemCaseSensitive(part, name);
 
-		snprintf(at, sizeof(at), "%s.profile.%s", path, name);
-		if (p && !cJSON_IsNull(p) &&
-		    codec_read_profile(p, &r->profile[side], at, CODEC_FILE,
-				       cause) < 0)
+		snprintf(at, sizeof(at), "%s.%s.%s", path, key, name);
+		if (!p || cJSON_IsNull(p))
+			continue;
+		if (time ? codec_read_time(p, &r->time[side], at, CODEC_FILE,
+					   cause)
+			 : codec_read_profile(p, &r->profile[side], at,
+					      CODEC_FILE, cause))
 			return -EINVAL;
 	}
 	return 0;
@@ -667,6 +824,53 @@ static int load_ends(const cJSON *obj, const char *path, const char *key,
  * Each end's socket as the kernel made it, and the links as the run had
  * them.
  */
+/*
+ * A run's probe, where its settings had one: its windows, checked as
+ * figures the probe could have had, and its counts.  A probe that never
+ * started (its windows null) is none.
+ */
+static int load_probe(const cJSON *obj, const char *path, struct run_result *r,
+		      char **cause)
+{
+	const struct probe_settings *set = &r->config.settings.probe;
+	const cJSON *probe = cJSON_GetObjectItemCaseSensitive(obj, "probe");
+	double alone_s = (double)probe_idle_ms(&r->config.settings) / 1e3;
+	char at[8192], *why = NULL;
+	struct {
+		const char *key;
+		struct probe_summary *w;
+		double span_s;
+	} windows[] = {
+		{"idle", &r->probe.idle, alone_s},
+		{"loaded", &r->probe.loaded,
+		 run_span_s(&r->config, r->measured_s)},
+	};
+
+	r->probe = (struct run_probe){.requester_cpu = -1, .answerer_cpu = -1};
+	if (!set->rate_hz || !cJSON_IsObject(probe) ||
+	    cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(probe, "idle")))
+		return 0;
+	snprintf(at, sizeof(at), "%s.probe", path);
+	if (codec_read(&run_probe_record, probe, &r->probe, at, CODEC_FILE,
+		       cause) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(at, sizeof(at), "%s.probe.%s", path, windows[i].key);
+		if (codec_read_probe_window(cJSON_GetObjectItemCaseSensitive(
+						    probe, windows[i].key),
+					    windows[i].w, at, cause) < 0)
+			return -EINVAL;
+		if (probe_summary_check(windows[i].w, set, windows[i].span_s,
+					&why) < 0) {
+			cause_set(cause, -EINVAL, "%s.%s", at, why);
+			free(why);
+			return -EINVAL;
+		}
+	}
+	r->probe.present = true;
+	return 0;
+}
+
 static int load_sockets(const cJSON *obj, const char *path,
 			struct run_result *r, char **cause)
 {
@@ -781,7 +985,9 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 	    load_number(obj, "stopped_s", path, &r->stopped_s, cause) < 0)
 		return -EINVAL;
 	/* The summary's delivered figures are the receiver's derived ones. */
-	if (load_profiles(obj, path, r, cause) < 0 ||
+	r->sampling_effect = NAN; /* unless the summary says */
+	if (load_sampled(obj, path, r, false, cause) < 0 ||
+	    load_sampled(obj, path, r, true, cause) < 0 ||
 	    codec_read(&run_summary_record, obj, r, path, CODEC_FILE, cause) ||
 	    codec_read_totals(obj, &r->totals, r->config.settings.rx, path,
 			      CODEC_FILE, cause))
@@ -802,7 +1008,8 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 			   path, cause) < 0)
 		return -EINVAL;
 	if (load_sockets(obj, path, r, cause) < 0 ||
-	    load_host_load(obj, path, &r->host_load, cause) < 0)
+	    load_host_load(obj, path, &r->host_load, cause) < 0 ||
+	    load_probe(obj, path, r, cause) < 0)
 		return -EINVAL;
 	part = cJSON_GetObjectItemCaseSensitive(obj, "link");
 	snprintf(at, sizeof(at), "%s.link", path);

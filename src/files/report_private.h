@@ -1,8 +1,9 @@
 /*
  * What the files of the reports share, and nothing outside them includes:
  * the text they print into (report_text.c), the SVG page's measures, the
- * footer every figure has, and the figure of where each side's CPU goes
- * (report_profile.c), drawn after the course's four.
+ * head, footer and notes every figure has (report_page.c), and the figures
+ * drawn after the four figures of the course's report: where each side's
+ * CPU and time go (report_profile.c) and the probe (report_probe.c).
  */
 #ifndef NIO_TOP_REPORT_PRIVATE_H
 #define NIO_TOP_REPORT_PRIVATE_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 
 #include "figure.h"
+#include "report.h"
 #include "session.h"
 
 /* A growing text buffer. */
@@ -93,5 +95,46 @@ double report_note(struct text *t, const char *cls, const char *text, double y);
  */
 double report_profile_figure(struct text *t, const struct session *s,
 			     size_t number, double y);
+/*
+ * Figure number at y: for each strategy at each size, the sender's and the
+ * receiver's wall time on the CPU and off it by reason, stacked; returns
+ * its height.
+ */
+double report_time_figure(struct text *t, const struct session *s,
+			  size_t number, double y);
+
+/*
+ * Figure number at y, where runs had a probe: each point's probe beside
+ * the load (p50, a whisker to p99) against its Gbit/s, the probe alone as
+ * reference lines; returns its height, 0 where no run had a probe.
+ */
+double report_probe_figure(struct text *t, const struct session *s,
+			   const struct report_style *style, size_t number,
+			   double y);
+
+/* 1, 2 or 5 times a power of ten, at least x. */
+double report_nice_step(double x);
+/* The 1, 2 or 5 times a power of ten nearest v, above (up) or below. */
+double report_nice_bound(double v, bool up);
+/* "2.5", "1200", "40k": a tick's value, no more digits than it needs. */
+void report_tick_text(double v, double step, char *out, size_t size);
+
+/*
+ * How series i looks.  Past the palette's last colour the colours come
+ * round again, each time with the next marker and dash: two series of one
+ * colour differ in both for as many rounds as there are shapes, more than
+ * a figure's series need with a palette of five colours or more.
+ */
+struct report_look {
+	const char *colour;
+	size_t shape;
+	const char *dash;
+};
+
+struct report_look report_series_look(const struct report_style *style,
+				      size_t i);
+/* Marker shape at x, y (hollow: filled white). */
+void report_marker(struct text *t, size_t shape, double x, double y,
+		   const char *colour, bool hollow);
 
 #endif

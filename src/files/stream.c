@@ -195,10 +195,16 @@ void stream_start(struct stream *st, const struct session *s)
 	stream_line(st, "start", head);
 }
 
+/*
+ * An interval of run: its figures, and the probe's round trips under the
+ * load so far in the measured window (null without a probe).
+ */
 static void stream_interval(struct stream *st, const struct session *s,
-			    const struct run_config *c,
+			    const struct run *run,
 			    const struct run_interval *iv)
 {
+	const struct run_config *c = run_config_of(run);
+	struct run_probe probe;
 	cJSON *data = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(data, "run", (double)session_next_run(s));
@@ -214,6 +220,10 @@ static void stream_interval(struct stream *st, const struct session *s,
 			      codec_metrics(&iv->side[0], false));
 	cJSON_AddItemToObject(data, "receiver",
 			      codec_metrics(&iv->side[1], false));
+	cJSON_AddItemToObject(data, "probe",
+			      run_probe_now(run, &probe) != RUN_PROBE_NONE
+				      ? codec_probe_window(&probe.loaded)
+				      : cJSON_CreateNull());
 	stream_line(st, "interval", data);
 }
 
@@ -237,7 +247,7 @@ void stream_intervals(struct stream *st, const struct session *s,
 	for (size_t i = first; i < n; i++) {
 		if (!run_interval_at(run, i, &iv))
 			continue;
-		stream_interval(st, s, run_config_of(run), &iv);
+		stream_interval(st, s, run, &iv);
 		st->sent_t_s = iv.t_s;
 	}
 }

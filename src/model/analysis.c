@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "estimate.h"
 #include "units.h"
 
 /* Pairs that differ by one idea; the first is the newer one. */
@@ -21,8 +22,6 @@ static const char *const pairs[][2] = {
 };
 
 #define PAIR_COUNT (sizeof(pairs) / sizeof(pairs[0]))
-/* An interval shorter than half a tick is a sliver of one. */
-#define SLIVER_S (RUN_TICK_MS / 2000.0)
 /*
  * Per mode and flow count: the pairs with each receive side, then each
  * strategy with each receive side but copy against itself with copy (the rx
@@ -40,47 +39,12 @@ bool analysis_lower_is_better(enum run_mode mode)
 void analysis_run_read(const struct run_result *r, uint64_t min_measured_ms,
 		       bool keep_stopped, struct analysis_run *out)
 {
-	int key = metric_find(r->config.mode == RUN_RR ? "msgs_per_s" : "gbps");
-	double *values = calloc(r->interval_count + 1, sizeof(*values));
-	double *lengths = calloc(r->interval_count + 1, sizeof(*lengths));
-	size_t n = 0;
+	struct estimate_of of = estimate_figure_of(r->config.mode);
+	size_t n;
 
 	*out = (struct analysis_run){.figure = NAN};
-	out->figure = r->config.mode == RUN_RR
-			      ? (r->latency.count ? r->latency.p50_us : NAN)
-			      : run_result_gbps(r);
-	for (size_t i = 0;
-	     values && lengths && key >= 0 && i < r->interval_count; i++) {
-		const struct run_interval *iv = &r->intervals[i];
-		double v = iv->side[1].value[key];
-
-		if (iv->warmup || !isfinite(v))
-			continue;
-		/*
-		 * A sliver (any tick under SLIVER_S: the window's last
-		 * partial one, or one a late loop cut short) joins the
-		 * interval before it, weighted by time: alone, its rate over
-		 * a few ms would count as much as 100 ms.
-		 */
-		if (n &&
-		    (iv->length_s < SLIVER_S || lengths[n - 1] < SLIVER_S)) {
-			double l = lengths[n - 1] + iv->length_s;
-
-			if (l > 0)
-				values[n - 1] = (values[n - 1] *
-							 lengths[n - 1] +
-						 v * iv->length_s) /
-						l;
-			lengths[n - 1] = l;
-			continue;
-		}
-		values[n] = v;
-		lengths[n++] = iv->length_s;
-	}
-	out->intervals = n;
-	stats_series(values, n, &out->series);
-	free(values);
-	free(lengths);
+	estimate_run(r, &of, &out->figure, &out->series);
+	n = out->intervals = out->series.count;
 	/* A teaching run that broke the buffer rule proves nothing. */
 	out->usable = !r->error && !r->config.settings.unsafe_reuse &&
 		      r->measured_s > 0 && isfinite(out->figure) &&
@@ -117,30 +81,17 @@ static double median(double *v, size_t n)
 
 static bool at_point(const struct analysis_point *p, const struct run_config *c)
 {
-	struct settings_stack stack = settings_stack_of(&c->settings);
+	struct point_key key = point_key_of(c);
 
-	return p->strategy == c->strategy && p->msg_size == c->msg_size &&
-	       p->threads == c->threads && p->mode == c->mode &&
-	       p->rx == c->settings.rx &&
-	       settings_stack_equal(&p->stack, &stack);
+	return point_key_equal(&p->key, &key, POINT_ALL);
 }
 
 const struct analysis_point *analysis_find(const struct analysis *a,
-					   enum run_mode mode,
-					   const struct strategy_ops *strategy,
-					   enum rx_mode rx,
-					   const struct settings_stack *stack,
-					   size_t msg_size,
-					   unsigned int threads)
+					   const struct point_key *key)
 {
-	for (size_t i = 0; i < a->point_count; i++) {
-		const struct analysis_point *p = &a->points[i];
-
-		if (p->mode == mode && p->strategy == strategy && p->rx == rx &&
-		    settings_stack_equal(&p->stack, stack) &&
-		    p->msg_size == msg_size && p->threads == threads)
-			return p;
-	}
+	for (size_t i = 0; i < a->point_count; i++)
+		if (point_key_equal(&a->points[i].key, key, POINT_ALL))
+			return &a->points[i];
 	return NULL;
 }
 
@@ -175,27 +126,25 @@ static int point_fill(struct analysis *a, struct analysis_point *p,
 	size_t n = p->runs;
 	double *figure = calloc(n + 1, sizeof(*figure));
 	double *p99 = calloc(n + 1, sizeof(*p99));
-	double *rel_se = calloc(n + 1, sizeof(*rel_se));
-	double *spread = calloc(n + 1, sizeof(*spread));
+	struct stats_series *series = calloc(n + 1, sizeof(*series));
 	double *cpu = calloc(n + 1, sizeof(*cpu));
 	double *copy = calloc(n + 1, sizeof(*copy));
 	int r = -ENOMEM;
 
-	if (!figure || !p99 || !rel_se || !spread || !cpu || !copy)
+	if (!figure || !p99 || !series || !cpu || !copy)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		size_t k = a->member[p->first + i];
 
 		figure[i] = runs[k].figure;
-		rel_se[i] = runs[k].series.rel_se;
-		spread[i] = runs[k].series.spread;
+		series[i] = runs[k].series;
 		p99[i] = results[k].latency.p99_us;
 		run_receiver(&results[k], &cpu[i], &copy[i]);
 		p->intervals += runs[k].intervals;
 	}
 	p->rx_cpu_ns_per_kib = median_known(cpu, n);
 	p->rx_copy_share = median_known(copy, n);
-	stats_point(figure, rel_se, spread, n, &p->estimate);
+	stats_point(figure, series, n, &p->estimate);
 	p->median = median(figure, n);
 	p->min = figure[0];
 	p->max = figure[n - 1];
@@ -206,8 +155,7 @@ static int point_fill(struct analysis *a, struct analysis_point *p,
 out:
 	free(figure);
 	free(p99);
-	free(rel_se);
-	free(spread);
+	free(series);
 	free(cpu);
 	free(copy);
 	return r;
@@ -220,17 +168,17 @@ static int cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static const struct analysis_point *find_named(
-	const struct analysis *a, enum run_mode mode, const char *name,
-	enum rx_mode rx, const struct settings_stack *stack, size_t msg_size,
-	unsigned int threads)
+/* The point of the strategy named, at key's other parts, if it has runs. */
+static const struct analysis_point *find_named(const struct analysis *a,
+					       const char *name,
+					       struct point_key key)
 {
-	const struct strategy_ops *ops = strategy_find(name);
 	const struct analysis_point *p;
 
-	if (!ops)
+	key.strategy = strategy_find(name);
+	if (!key.strategy)
 		return NULL;
-	p = analysis_find(a, mode, ops, rx, stack, msg_size, threads);
+	p = analysis_find(a, &key);
 	return p && p->runs ? p : NULL;
 }
 
@@ -239,7 +187,7 @@ static void add_copied(const struct analysis *a, const struct analysis_point *p,
 		       const struct run_result *results, uint64_t *completions,
 		       uint64_t *copied)
 {
-	if (!p->strategy->zerocopy)
+	if (!p->key.strategy->zerocopy)
 		return;
 	for (size_t i = 0; i < p->runs; i++) {
 		const struct run_totals *t =
@@ -328,11 +276,19 @@ static bool crossover_fill(struct analysis *a, const struct run_result *results,
 
 	for (size_t j = 0; j < n && c->size_count < ANALYSIS_SIZES_MAX; j++) {
 		const struct analysis_point *p = find_named(
-			a, c->mode, c->strategy, c->rx, &c->stack, sizes[j],
-			c->threads);
+			a, c->strategy,
+			(struct point_key){.mode = c->mode,
+					   .rx = c->rx,
+					   .stack = c->stack,
+					   .msg_size = sizes[j],
+					   .threads = c->threads});
 		const struct analysis_point *q = find_named(
-			a, c->mode, c->versus, versus_rx, &c->versus_stack,
-			sizes[j], c->threads);
+			a, c->versus,
+			(struct point_key){.mode = c->mode,
+					   .rx = versus_rx,
+					   .stack = c->versus_stack,
+					   .msg_size = sizes[j],
+					   .threads = c->threads});
 		struct analysis_size *s;
 
 		if (!p || !q)
@@ -363,7 +319,8 @@ static bool crossover_fill(struct analysis *a, const struct run_result *results,
 			c->spread = s->spread;
 		/* Zero-copy sends against a peer that copies. */
 		copies_less = !c->rx_pair && !c->stack_pair &&
-			      p->strategy->zerocopy && !q->strategy->zerocopy;
+			      p->key.strategy->zerocopy &&
+			      !q->key.strategy->zerocopy;
 		if (copies_less)
 			add_copied(a, p, results, &completions, &copied);
 	}
@@ -395,7 +352,9 @@ static struct analysis_crossover *crossover_slot(struct analysis *a)
 
 /*
  * Whether stack b is a differs by one knob, b's lower: the pair that says
- * what raising that knob alone did.
+ * what raising that knob alone did.  The load's pace is no such knob: a
+ * load held to a rate moves less by design, and is compared only with
+ * loads at the same pace.
  */
 static bool one_knob_up(const struct settings_stack *a,
 			const struct settings_stack *b)
@@ -406,9 +365,10 @@ static bool one_knob_up(const struct settings_stack *a,
 		     (a->gro_max_size != b->gro_max_size) + (a->gro != b->gro) +
 		     (a->busy_poll != b->busy_poll);
 
-	return differ == 1 && (a->gso_max_size > b->gso_max_size ||
-			       a->gro_max_size > b->gro_max_size || ga > gb ||
-			       a->busy_poll > b->busy_poll);
+	return differ == 1 && a->load_rate_mbps == b->load_rate_mbps &&
+	       (a->gso_max_size > b->gso_max_size ||
+		a->gro_max_size > b->gro_max_size || ga > gb ||
+		a->busy_poll > b->busy_poll);
 }
 
 static int add_crossovers(struct analysis *a, const struct run_result *results,
@@ -429,16 +389,18 @@ static int add_crossovers(struct analysis *a, const struct run_result *results,
 		const struct analysis_point *p = &a->points[i];
 		bool seen = false, known = false;
 
-		if (!p->runs || p->mode != mode || p->threads != threads)
+		if (!p->runs || p->key.mode != mode ||
+		    p->key.threads != threads)
 			continue;
 		for (size_t j = 0; j < n; j++)
-			seen |= sizes[j] == p->msg_size;
+			seen |= sizes[j] == p->key.msg_size;
 		if (!seen)
-			sizes[n++] = p->msg_size;
+			sizes[n++] = p->key.msg_size;
 		for (size_t j = 0; j < ns; j++)
-			known |= settings_stack_equal(&stacks[j], &p->stack);
+			known |= settings_stack_equal(&stacks[j],
+						      &p->key.stack);
 		if (!known)
-			stacks[ns++] = p->stack;
+			stacks[ns++] = p->key.stack;
 	}
 	qsort(sizes, n, sizeof(*sizes), cmp_size);
 	/*
@@ -624,14 +586,7 @@ static int build_points(struct analysis *a, const struct run_result *results,
 				p = &a->points[j];
 		if (!p) {
 			p = &a->points[a->point_count++];
-			*p = (struct analysis_point){
-				.strategy = c->strategy,
-				.msg_size = c->msg_size,
-				.threads = c->threads,
-				.mode = c->mode,
-				.rx = c->settings.rx,
-				.stack = settings_stack_of(&c->settings),
-			};
+			*p = (struct analysis_point){.key = point_key_of(c)};
 		}
 		if (runs[i].stopped) {
 			p->stopped_runs++;
@@ -784,15 +739,20 @@ int analysis_build(const struct run_result *results,
 		bool seen = false;
 
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = a->points[j].mode == p->mode &&
-			       a->points[j].threads == p->threads;
+			seen = point_key_equal(&a->points[j].key, &p->key,
+					       POINT_MODE | POINT_FLOWS);
 		if (!seen)
-			r = add_crossovers(a, results, p->mode, p->threads);
+			r = add_crossovers(a, results, p->key.mode,
+					   p->key.threads);
 	}
 	zerocopy_why(a, results, count);
 	analysis_busy_why(results, count, a->busy_why, sizeof(a->busy_why));
 	user_space_why(a, results, count);
 	counters_why(a, results, count);
+	if (r == 0)
+		r = analysis_probe_build(a, results);
+	if (r == 0 && analysis_waits(a, results) < 0)
+		r = -ENOMEM;
 	return r;
 }
 
@@ -801,6 +761,9 @@ void analysis_fini(struct analysis *a)
 	free(a->points);
 	free(a->member);
 	free(a->crossovers);
+	free(a->probes);
+	free(a->waits);
+	free(a->wait_groups);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -14,13 +14,15 @@
 #include "codec.h"
 #include "diff.h"
 #include "escape.h"
+#include "estimate.h"
 #include "options.h"
 #include "stats.h"
 #include "units.h"
 
 /* Run settings that change how a point was measured, not what it is. */
 static const char *const measuring_keys[] = {
-	"run", "round", "duration_s", "warmup_s", "profile_hz", "events", NULL,
+	"run",	      "round",	  "duration_s", "warmup_s",
+	"profile_hz", "no_waits", "events",	NULL,
 };
 /* In every point's label, whether or not they vary. */
 static const char *const named_keys[] = {
@@ -210,27 +212,19 @@ static void diff_labels(struct diff *d)
 }
 
 /*
- * Result i's figure for a row: metric < 0 the analysis' own (Gbit/s or p50
- * round trip, with its intervals' uncertainty), else the metric table's.
- * False for a run the analysis leaves out, or an unknown figure.
+ * Result i's value of a figure, and its intervals' series: false for a run
+ * the analysis leaves out, or one that does not know the figure.
  */
-static bool run_value(const struct session *s, size_t i, int metric,
-		      bool sender, double *value, double *rel_se,
-		      double *spread)
+static bool run_value(const struct session *s, size_t i,
+		      const struct estimate_of *of, double *value,
+		      struct stats_series *series)
 {
 	const struct analysis_run *facts = &s->run_facts[i];
 
 	if (i >= s->run_fact_count || !facts->usable || facts->short_run ||
 	    facts->stopped)
 		return false;
-	*rel_se = *spread = NAN;
-	if (metric < 0) {
-		*value = facts->figure;
-		*rel_se = facts->series.rel_se;
-		*spread = facts->series.spread;
-		return isfinite(*value);
-	}
-	return run_result_metric(&s->results[i], sender, (size_t)metric, value);
+	return estimate_run(&s->results[i], of, value, series);
 }
 
 /*
@@ -327,102 +321,164 @@ static int double_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One side's runs at a point: its median, spread and statistics. */
-static size_t diff_side(const struct diff *d, const struct diff_point *p, int k,
-			int metric, bool sender, double *median,
-			struct stats_point *estimate)
+/* The median of n values (n > 0), sorted in place. */
+static double median_of(double *v, size_t n)
 {
-	size_t n = 0, count = p->count[k];
-	double *v = calloc(count + 1, 3 * sizeof(double));
-	double *rel_se = v + count + 1, *spread = rel_se + count + 1;
-	bool positive = true;
-
-	*median = NAN;
-	*estimate = (struct stats_point){.spread = NAN};
-	if (!v)
-		return 0;
-	for (size_t j = 0; j < count; j++)
-		n += run_value(d->side[k].runs, p->run[k][j], metric, sender,
-			       &v[n], &rel_se[n], &spread[n]);
-	for (size_t j = 0; j < n; j++)
-		positive &= v[j] > 0;
-	if (n && positive)
-		stats_point(v, rel_se, spread, n, estimate);
 	qsort(v, n, sizeof(*v), double_cmp);
-	if (n)
-		*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	free(v);
-	return n;
-}
-
-/* The row of a metric at point j, if both exports measured it there. */
-static int diff_row_add(struct diff *d, size_t j, int metric, bool sender)
-{
-	const struct diff_point *p = &d->point[j];
-	struct stats_point estimate[2];
-	struct diff_row row = {.point = j};
-	void *more;
-
-	for (int k = 0; k < 2; k++) {
-		row.runs[k] = diff_side(d, p, k, metric, sender, &row.median[k],
-					&estimate[k]);
-		row.spread[k] = estimate[k].spread;
-		if (!row.runs[k])
-			return 0;
-	}
-	if (metric < 0) {
-		bool rr = p->mode == RUN_RR;
-
-		row.key = rr ? "p50_us" : "gbps";
-		snprintf(row.metric, sizeof(row.metric), "%s",
-			 rr ? "p50 round trip (us)" : "Gbit/s delivered");
-	} else {
-		const struct metric *m = &metrics[metric];
-		bool per = m->unit[0] == '/';
-
-		row.key = m->key;
-		row.side = m->delivered ? NULL : sender ? "sender" : "receiver";
-		snprintf(row.metric, sizeof(row.metric), "%s%s%s%s%s%s",
-			 m->label, m->unit[0] && !per ? " (" : "", m->unit,
-			 m->unit[0] && !per ? ")" : "", row.side ? ", " : "",
-			 row.side ? row.side : "");
-	}
-	row.change = (struct stats_difference){.ratio = NAN,
-					       .low = NAN,
-					       .high = NAN,
-					       .outcome = STATS_TOO_FEW_RUNS};
-	if (estimate[0].runs && estimate[1].runs)
-		stats_compare(&estimate[1], &estimate[0], true, &row.change);
-	else if (row.median[0] != 0)
-		row.change.ratio = row.median[1] / row.median[0];
-	more = realloc(d->row, (d->row_count + 1) * sizeof(*d->row));
-	if (!more)
-		return -ENOMEM;
-	d->row = more;
-	d->row[d->row_count++] = row;
-	return 0;
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
- * The rows, a metric at a time: the analysis' figure of stream points,
- * then of rr points, then each metric of the table, each side.
+ * One side's runs at a point: their values (values[], count + 1 of them)
+ * and the estimate of stats_point(); the number of runs with a value.
  */
-static int diff_rows(struct diff *d)
+static size_t diff_side(const struct diff *d, const struct diff_point *p, int k,
+			const struct estimate_of *of, double *values,
+			struct stats_point *estimate)
+{
+	struct stats_series *series = calloc(p->count[k] + 1, sizeof(*series));
+	bool positive = true;
+	size_t n = 0;
+
+	*estimate = (struct stats_point){.spread = NAN};
+	if (!series)
+		return 0;
+	for (size_t j = 0; j < p->count[k]; j++)
+		n += run_value(d->side[k].runs, p->run[k][j], of, &values[n],
+			       &series[n]);
+	for (size_t j = 0; j < n; j++)
+		positive &= values[j] > 0;
+	if (n && positive)
+		stats_point(values, series, n, estimate);
+	free(series);
+	return n;
+}
+
+/* "Gbit/s delivered", "p99 round trip (us)", "CPU (%), sender" */
+static void row_name(struct diff_row *row, const struct estimate_of *of)
+{
+	const struct metric *m;
+	bool per;
+
+	row->key = estimate_key(of);
+	if (of->metric < 0 || strcmp(row->key, "gbps") == 0) {
+		snprintf(row->metric, sizeof(row->metric), "%s",
+			 of->metric >= 0	? "Gbit/s delivered"
+			 : of->percentile == 99 ? "p99 round trip (us)"
+						: "p50 round trip (us)");
+		return;
+	}
+	m = &metrics[of->metric];
+	per = m->unit[0] == '/';
+	row->side = m->delivered ? NULL : of->sender ? "sender" : "receiver";
+	snprintf(row->metric, sizeof(row->metric), "%s%s%s%s%s%s", m->label,
+		 m->unit[0] && !per ? " (" : "", m->unit,
+		 m->unit[0] && !per ? ")" : "", row->side ? ", " : "",
+		 row->side ? row->side : "");
+}
+
+/*
+ * The change from old to new and what can be said of it: its interval by
+ * Welch's t, none with fewer than DIFF_MIN_RUNS runs a side (and how many
+ * would tell); the U test's p-value beside it.
+ */
+static void row_change(struct diff_row *row, const struct stats_point est[2],
+		       double *const values[2])
+{
+	row->change = (struct stats_difference){.ratio = NAN,
+						.low = NAN,
+						.high = NAN,
+						.outcome = STATS_TOO_FEW_RUNS};
+	if (est[0].runs && est[1].runs)
+		stats_compare(&est[1], &est[0], true, &row->change);
+	row->p = stats_utest(values[0], row->runs[0], values[1], row->runs[1]);
+	if (row->runs[0] >= DIFF_MIN_RUNS && row->runs[1] >= DIFF_MIN_RUNS)
+		return;
+	row->too_few = true;
+	row->change.low = row->change.high = NAN;
+	row->change.outcome = STATS_TOO_FEW_RUNS;
+	if (est[0].runs >= 2 && est[1].runs >= 2)
+		row->runs_needed = stats_runs_to_tell(
+			&est[0], &est[1], STATS_MIN_EFFECT, DIFF_RUNS_HINT_MAX);
+}
+
+/* The row of a figure at point j, if both exports measured it there. */
+static int diff_row_add(struct diff *d, size_t j, const struct estimate_of *of)
+{
+	const struct diff_point *p = &d->point[j];
+	double *values[2] = {calloc(p->count[0] + 1, sizeof(double)),
+			     calloc(p->count[1] + 1, sizeof(double))};
+	struct stats_point estimate[2];
+	struct diff_row row = {.point = j, .p = NAN, .test = d->test};
+	int r = -ENOMEM;
+	void *more;
+
+	if (!values[0] || !values[1])
+		goto out;
+	r = 0;
+	for (int k = 0; k < 2; k++) {
+		row.runs[k] = diff_side(d, p, k, of, values[k], &estimate[k]);
+		row.spread[k] = estimate[k].spread;
+		if (!row.runs[k])
+			goto out;
+	}
+	row_name(&row, of);
+	row_change(&row, estimate, values);
+	for (int k = 0; k < 2; k++)
+		row.median[k] = median_of(values[k], row.runs[k]);
+	if (!isfinite(row.change.ratio) && row.median[0] != 0)
+		row.change.ratio = row.median[1] / row.median[0];
+	more = realloc(d->row, (d->row_count + 1) * sizeof(*d->row));
+	if (!more) {
+		r = -ENOMEM;
+		goto out;
+	}
+	d->row = more;
+	d->row[d->row_count++] = row;
+out:
+	free(values[0]);
+	free(values[1]);
+	return r;
+}
+
+/* Every point of a mode, each with the figure of. */
+static int diff_rows_of(struct diff *d, enum run_mode mode,
+			const struct estimate_of *of)
 {
 	int r = 0;
 
-	for (int mode = RUN_STREAM; mode <= RUN_RR; mode++)
-		for (size_t j = 0; j < d->point_count && r == 0; j++)
-			if (d->point[j].mode == (enum run_mode)mode)
-				r = diff_row_add(d, j, -1, false);
+	for (size_t j = 0; j < d->point_count && r == 0; j++)
+		if (d->point[j].mode == mode)
+			r = diff_row_add(d, j, of);
+	return r;
+}
+
+/*
+ * The rows, a figure at a time: the analysis' figure of stream points
+ * (Gbit/s), then rr points' p50 and p99 round trips, then each metric of
+ * the table, each side.
+ */
+static int diff_rows(struct diff *d)
+{
+	struct estimate_of of = estimate_figure_of(RUN_STREAM);
+	int r = diff_rows_of(d, RUN_STREAM, &of);
+
+	of = estimate_figure_of(RUN_RR);
+	if (r == 0)
+		r = diff_rows_of(d, RUN_RR, &of);
+	of.percentile = 99;
+	if (r == 0)
+		r = diff_rows_of(d, RUN_RR, &of);
 	for (size_t m = 0; m < metric_count && r == 0; m++) {
 		if (strcmp(metrics[m].key, "gbps") == 0)
 			continue;
 		for (int side = 0; side < 2 && r == 0; side++) {
 			if (metrics[m].delivered && side == 0)
 				continue;
+			of = (struct estimate_of){.metric = (int)m,
+						  .sender = side == 0};
 			for (size_t j = 0; j < d->point_count && r == 0; j++)
-				r = diff_row_add(d, j, (int)m, side == 0);
+				r = diff_row_add(d, j, &of);
 		}
 	}
 	return r;
@@ -516,29 +572,90 @@ bool diff_row_interval(const struct diff_row *row)
 	return isfinite(row->change.low) && isfinite(row->change.high);
 }
 
-/* Whether the interval leaves out no change at all. */
-bool diff_row_significant(const struct diff_row *row)
+bool diff_row_too_few(const struct diff_row *row)
 {
-	return diff_row_interval(row) &&
-	       (row->change.low > 1 || row->change.high < 1);
+	size_t need = stats_utest_runs_needed(STATS_UTEST_ALPHA);
+
+	if (row->test == DIFF_TEST_UTEST)
+		return !(row->p <= STATS_UTEST_ALPHA) && row->runs[0] < need &&
+		       row->runs[1] < need;
+	return row->too_few;
 }
 
-/* "~ (-2.1% .. +4.0%)", "+66.7% (+60.1% .. +73.5%)", "+3.0% (1 run)" */
-static void change_text(const struct diff_row *row, char *out, size_t size)
+bool diff_row_significant(const struct diff_row *row)
+{
+	if (row->test == DIFF_TEST_UTEST)
+		return row->p < STATS_UTEST_ALPHA;
+	return !row->too_few && diff_row_interval(row) &&
+	       (row->change.low > 1 + DIFF_MIN_CHANGE ||
+		row->change.high < 1 / (1 + DIFF_MIN_CHANGE));
+}
+
+/* "too few runs to tell (n=2 vs 3): about 6 runs a side would tell ..." */
+static void too_few_text(const struct diff_row *row, char *out, size_t size)
+{
+	char p[24] = "";
+	int len;
+
+	if (row->test == DIFF_TEST_UTEST && !isnan(row->p))
+		snprintf(p, sizeof(p), ", p=%.3f", row->p);
+	len = snprintf(out, size,
+		       "too few runs to tell (n=%zu vs %zu%s): ", row->runs[0],
+		       row->runs[1], p);
+	size_t need = row->runs_needed;
+
+	if (len < 0 || (size_t)len >= size)
+		return;
+	out += len;
+	size -= (size_t)len;
+	if (row->test == DIFF_TEST_UTEST)
+		snprintf(out, size,
+			 "the U test needs %zu runs a side at p < %g",
+			 stats_utest_runs_needed(STATS_UTEST_ALPHA),
+			 STATS_UTEST_ALPHA);
+	else if (!need)
+		snprintf(out, size, "%d runs a side at least", DIFF_MIN_RUNS);
+	else if (need == SIZE_MAX)
+		snprintf(out, size,
+			 "more than %d runs a side to tell a %.0f%% change",
+			 DIFF_RUNS_HINT_MAX, STATS_MIN_EFFECT * 100);
+	else
+		snprintf(out, size,
+			 "about %zu runs a side would tell a %.0f%% change",
+			 need < DIFF_MIN_RUNS ? DIFF_MIN_RUNS : need,
+			 STATS_MIN_EFFECT * 100);
+}
+
+void diff_change_text(const struct diff_row *row, char *out, size_t size)
 {
 	char ratio[24], low[24], high[24];
+	bool changed = diff_row_significant(row);
 
+	if (diff_row_too_few(row)) {
+		too_few_text(row, out, size);
+		return;
+	}
+	if (row->test == DIFF_TEST_UTEST) {
+		/* As benchstat says it: the medians' change, the p-value. */
+		percent(row->median[0] ? row->median[1] / row->median[0] : NAN,
+			ratio, sizeof(ratio));
+		if (isnan(row->p))
+			snprintf(out, size, "~ (all equal n=%zu+%zu)",
+				 row->runs[0], row->runs[1]);
+		else
+			snprintf(out, size, "%s (p=%.3f n=%zu+%zu)",
+				 changed ? ratio : "~", row->p, row->runs[0],
+				 row->runs[1]);
+		return;
+	}
 	percent(row->change.ratio, ratio, sizeof(ratio));
 	percent(row->change.low, low, sizeof(low));
 	percent(row->change.high, high, sizeof(high));
 	if (!diff_row_interval(row))
-		snprintf(out, size, "%s (no interval: %s)", ratio,
-			 row->runs[0] < 2 || row->runs[1] < 2
-				 ? "a side has 1 run"
-				 : "a figure of 0");
+		snprintf(out, size, "%s (no interval: a figure of 0)", ratio);
 	else
-		snprintf(out, size, "%s (%s .. %s)",
-			 diff_row_significant(row) ? ratio : "~", low, high);
+		snprintf(out, size, "%s (%s .. %s)", changed ? ratio : "~", low,
+			 high);
 }
 
 /* "4.012", "26.9k", "1.23M": four digits at most, as benchstat shows. */
@@ -571,12 +688,13 @@ void diff_side_text(const struct diff_row *row, int k, char *out, size_t size)
 		snprintf(out, size, "%s n=%zu", figure, row->runs[k]);
 }
 
-int diff_build(struct diff *d, const struct diff_side side[2])
+int diff_build(struct diff *d, const struct diff_side side[2],
+	       enum diff_test test)
 {
 	cJSON *settings[2] = {diff_settings(&side[0]), diff_settings(&side[1])};
 	int r = settings[0] && settings[1] ? 0 : -ENOMEM;
 
-	*d = (struct diff){.side = {side[0], side[1]}};
+	*d = (struct diff){.side = {side[0], side[1]}, .test = test};
 	if (r == 0)
 		drop_treatments(settings);
 	for (int k = 0; k < 2 && r == 0; k++)
@@ -664,6 +782,51 @@ static void text_context(const struct diff *d, const struct diff_text *t)
 	}
 }
 
+void diff_legend(const struct diff *d, char *out, size_t size)
+{
+	int len = snprintf(out, size,
+			   "old, new: the median of a point's runs ±their "
+			   "spread (SD/mean; of its intervals for one run), "
+			   "n runs; change: ");
+
+	if (len < 0 || (size_t)len >= size)
+		return;
+	if (d->test == DIFF_TEST_UTEST)
+		snprintf(out + len, size - (size_t)len,
+			 "of the medians where benchstat's test, "
+			 "Mann-Whitney's U (two-sided), gives p < %g; ~ "
+			 "where not",
+			 STATS_UTEST_ALPHA);
+	else
+		snprintf(out + len, size - (size_t)len,
+			 "new over old and its %.0f%% interval, by Welch's t "
+			 "on the runs' logs with each run's intervals a floor "
+			 "under their spread; ~ unless it lies wholly beyond "
+			 "%.0f%% either way",
+			 STATS_INTERVAL_LEVEL * 100, DIFF_MIN_CHANGE * 100);
+}
+
+/* text said in lines of t's width at most, the later ones indented. */
+static void say_wrapped(const struct diff_text *t, const char *text)
+{
+	int width = t->width > 20 ? t->width : 0;
+	const char *at = text;
+	bool first = true;
+
+	while (width && (int)strlen(at) + (first ? 0 : 2) > width) {
+		int room = width - (first ? 0 : 2), cut = room;
+
+		while (cut > 0 && at[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			cut = room;
+		say(t, "%s%.*s", first ? "" : "  ", cut, at);
+		at += cut + (at[cut] == ' ');
+		first = false;
+	}
+	say(t, "%s%s", first ? "" : "  ", at);
+}
+
 /* text, then spaces to width columns (a UTF-8 character is one). */
 static size_t cell(char *out, size_t size, const char *text, int width)
 {
@@ -702,16 +865,14 @@ static void text_rows(const struct diff *d, const struct diff_text *t)
 		if (i == 0 || strcmp(row->metric, d->row[i - 1].metric) != 0) {
 			say(t, "%s", "");
 			if (narrow)
-				say(t, "%s: old -> new, change (90%% interval)",
-				    row->metric);
+				say(t, "%s: old -> new, change", row->metric);
 			else
 				say(t, "%-*s  %-20s  %-20s  %s", width,
-				    row->metric, "old", "new",
-				    "change (90% interval)");
+				    row->metric, "old", "new", "change");
 		}
 		diff_side_text(row, 0, old, sizeof(old));
 		diff_side_text(row, 1, new, sizeof(new));
-		change_text(row, change, sizeof(change));
+		diff_change_text(row, change, sizeof(change));
 		if (narrow) {
 			say(t, "%s", d->point[row->point].label);
 			say(t, "  %s -> %s  %s", old, new, change);
@@ -728,7 +889,12 @@ static void text_rows(const struct diff *d, const struct diff_text *t)
 
 void diff_text(const struct diff *d, const struct diff_text *t)
 {
+	char legend[400];
+
 	text_context(d, t);
+	diff_legend(d, legend, sizeof(legend));
+	say(t, "%s", "");
+	say_wrapped(t, legend);
 	text_rows(d, t);
 	say(t, "%s", "");
 	for (int k = 0; k < 2; k++)

@@ -654,6 +654,14 @@ static void explorer_finish(struct explorer *e)
 		explorer_say(e, "run %u finished: p50 %.1f us, p99 %.1f us",
 			     e->run_number, result.latency.p50_us,
 			     result.latency.p99_us);
+	} else if (!e->restart && !e->sweep && result.probe.present &&
+		   result.probe.loaded.rtt.count) {
+		explorer_say(e,
+			     "run %u finished: %.2f Gbit/s, the probe's p99 "
+			     "%.0f us beside it (%.0f us alone)",
+			     e->run_number, run_result_gbps(&result),
+			     result.probe.loaded.rtt.p99_us,
+			     result.probe.idle.rtt.p99_us);
 	} else if (!e->restart && !e->sweep) {
 		explorer_say(e, "run %u finished: %.2f Gbit/s", e->run_number,
 			     run_result_gbps(&result));
@@ -823,10 +831,14 @@ void explorer_sample(struct explorer *e, uint64_t now_ns)
 	e->live.elapsed_s = run_elapsed_s(e->run, now_ns, &e->live.warmup);
 	e->live.starting = !run_started(e->run);
 	e->live.totals = raw.totals;
-	for (int s = 0; s < SIDE_COUNT; s++)
+	for (int s = 0; s < SIDE_COUNT; s++) {
 		e->live.profiled[s] = run_profile_now(e->run, s == SIDE_SENDER,
 						      &e->live.profile[s]);
+		e->live.timed[s] = run_time_now(e->run, s == SIDE_SENDER,
+						&e->live.time[s]);
+	}
 	e->live.sampling_effect = run_sampling_effect(e->run);
+	e->live.probe_phase = run_probe_now(e->run, &e->live.probe);
 	if (e->sample_count < 2)
 		return;
 	back = e->sample_count - 1 < e->window ? e->sample_count - 1

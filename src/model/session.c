@@ -121,12 +121,46 @@ int session_open(struct session *s, const struct options *options,
 	return 0;
 }
 
+/* Whether the session knows the idle figures of config's probe. */
+static bool session_probe_idle_of(const struct session *s,
+				  const struct run_config *config)
+{
+	struct probe_key key;
+	char *cause = NULL;
+	bool known;
+
+	if (!config->settings.probe.rate_hz || !s->probe_idle_known)
+		return false;
+	known = probe_key_of(&config->settings, config->threads, &key,
+			     &cause) == 0 &&
+		probe_key_equal(&key, &s->probe_idle_key);
+	free(cause);
+	return known;
+}
+
+/* A run that measured its probe alone: the next with its key reuses it. */
+static void session_probe_learn(struct session *s, const struct run_result *r)
+{
+	char *cause = NULL;
+
+	if (!r->probe.present || r->probe.idle_reused ||
+	    !r->probe.idle.rtt.count ||
+	    probe_key_of(&r->config.settings, r->config.threads,
+			 &s->probe_idle_key, &cause) < 0) {
+		free(cause);
+		return;
+	}
+	s->probe_idle = r->probe.idle;
+	s->probe_idle_known = true;
+}
+
 int session_start_run(struct session *s, const struct run_config *config,
 		      struct run **run, char **cause)
 {
 	const char *whose;
 	uint64_t budget = run_memory_budget(s->options.max_memory, &whose);
 	size_t bytes = run_memory(config);
+	int r;
 
 	/* Known before a byte is allocated, as an agent knows its side. */
 	if (bytes > budget) {
@@ -145,8 +179,18 @@ int session_start_run(struct session *s, const struct run_config *config,
 			whose ? "a quarter of " : "--max-memory",
 			whose ? whose : "");
 	}
-	return run_start(config, &s->topo, s->remote ? &s->far : NULL, run,
-			 cause);
+	r = run_start(config, &s->topo, s->remote ? &s->far : NULL, run, cause);
+	if (r == 0 && session_probe_idle_of(s, config))
+		run_probe_reuse_idle(*run, &s->probe_idle);
+	return r;
+}
+
+uint64_t session_probe_alone_ms(const struct session *s,
+				const struct run_config *config)
+{
+	if (!config->settings.probe.rate_hz || session_probe_idle_of(s, config))
+		return 0;
+	return config->settings.warmup_ms + probe_idle_ms(&config->settings);
 }
 
 void session_analyse(struct session *s)
@@ -186,6 +230,7 @@ int session_add_result(struct session *s, struct run_result *result)
 	}
 	s->run_facts = facts;
 	s->results[s->result_count] = *result;
+	session_probe_learn(s, result);
 	/* The bootstrap runs once per result, not once per analysis. */
 	analysis_run_read(result, s->options.min_measured_ms,
 			  s->options.keep_stopped,
@@ -210,6 +255,7 @@ void session_close(struct session *s)
 	free(s->run_facts);
 	free(s->plan);
 	free(s->notice);
+	cJSON_Delete(s->baseline);
 	analysis_fini(&s->analysis);
 	remote_close(s->remote);
 	topo_destroy(&s->topo);

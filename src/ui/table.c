@@ -43,6 +43,21 @@ static size_t runs_copy_columns(struct ui_column *col)
 	return SIDE_COUNT;
 }
 
+/* Each side's largest wait and its share: two columns at col. */
+static size_t runs_wait_columns(struct ui_column *col)
+{
+	for (int s = 0; s < SIDE_COUNT; s++) {
+		col[s] = (struct ui_column){.metric = {0, (enum gauge_side)s},
+					    .time = true,
+					    .reason = SIZE_MAX};
+		snprintf(col[s].key, sizeof(col[s].key), "%s_wait",
+			 s ? "rx" : "tx");
+		snprintf(col[s].head, sizeof(col[s].head), "wait %s",
+			 s ? "rx" : "tx");
+	}
+	return SIDE_COUNT;
+}
+
 size_t ui_runs_columns(struct ui_column *col)
 {
 	size_t n = 0;
@@ -74,6 +89,10 @@ size_t ui_runs_columns(struct ui_column *col)
 		if (strcmp(metrics[m].key, "cpu_pct") == 0 &&
 		    n + 2 * SIDE_COUNT <= UI_COLUMNS_MAX)
 			n += runs_copy_columns(col + n);
+		/* And where its time went off the CPU, most of it. */
+		if (strcmp(metrics[m].key, "cpu_pct") == 0 &&
+		    n + 2 * SIDE_COUNT <= UI_COLUMNS_MAX)
+			n += runs_wait_columns(col + n);
 		/* rr runs' own figures, next to the throughput. */
 		if (n == 1) {
 			static const enum figure_percentile p[] = {
@@ -88,6 +107,12 @@ size_t ui_runs_columns(struct ui_column *col)
 					 "%s us", figure_percentile_name(p[i]));
 				n++;
 			}
+			/* The probe's tail beside the load, after them. */
+			col[n] = (struct ui_column){
+				.probe = true, .percentile = PERCENTILE_P99};
+			snprintf(col[n].key, sizeof(col[n].key), "probe_p99");
+			snprintf(col[n].head, sizeof(col[n].head), "probe p99");
+			n++;
 		}
 	}
 	return n;
@@ -96,11 +121,26 @@ size_t ui_runs_columns(struct ui_column *col)
 bool ui_column_value(const struct run_result *r, const struct ui_column *c,
 		     double *v)
 {
-	struct figure_quantity q = {.source = FIGURE_LATENCY,
-				    .percentile = c->percentile};
+	struct figure_quantity q = {
+		.source = !c->probe	  ? FIGURE_LATENCY
+			  : c->probe_idle ? FIGURE_PROBE_IDLE
+					  : FIGURE_PROBE,
+		.percentile = c->percentile,
+	};
 
-	if (c->latency)
+	if (c->latency || c->probe)
 		return figure_run_value(&q, r, v);
+	if (c->time) {
+		const struct run_time *t = &r->time[c->metric.side];
+		size_t reason = c->reason == SIZE_MAX ? run_time_largest(t)
+						      : c->reason;
+
+		if (!t->present || t->window_s <= 0)
+			return false;
+		*v = 100 * (reason == reason_count ? run_time_on_cpu_share(t)
+						   : run_time_share(t, reason));
+		return isfinite(*v);
+	}
 	if (c->profile) {
 		const struct run_profile *p = &r->profile[c->metric.side];
 
@@ -130,11 +170,17 @@ void ui_column_cell(const struct run_result *r, const struct ui_column *c,
 
 	if (c->profile && ui_profile_user_only(r, c))
 		snprintf(out, size, "n/a");
-	else if ((c->latency || c->profile) && !ui_column_value(r, c, &v))
+	else if ((c->latency || c->probe || c->profile || c->time) &&
+		 !ui_column_value(r, c, &v))
 		snprintf(out, size, "-");
-	else if (c->profile) /* a sliver keeps a digit: 0.3%, not 0% */
+	else if (c->time && c->reason == SIZE_MAX)
+		snprintf(out, size, "%s %.0f%%",
+			 reasons[run_time_largest(&r->time[c->metric.side])]
+				 .abbrev,
+			 v);
+	else if (c->profile || c->time) /* a sliver keeps a digit: 0.3% */
 		snprintf(out, size, v > 0 && v < 9.95 ? "%.1f%%" : "%.0f%%", v);
-	else if (c->latency)
+	else if (c->latency || c->probe)
 		ui_format_value(v, out, size);
 	else
 		ui_result_cell(r, &c->metric, out, size);
@@ -148,15 +194,46 @@ bool ui_runs_rr(const struct explorer *e)
 	return false;
 }
 
+/* Whether a run of the table had a probe. */
+static bool runs_probe(const struct explorer *e)
+{
+	for (size_t k = 0; k < e->session->result_count; k++)
+		if (e->session->results[k].probe.present)
+			return true;
+	return false;
+}
+
 /*
- * Whether the table sorts on column c by key: the round trip's columns only
- * once an rr run is in it (until then they are not shown, and the table
- * goes by run number).
+ * The columns only some runs have: the round trip's once an rr run is in
+ * the table, the probe's once a run with a probe is.
+ */
+struct runs_kinds {
+	bool rr;
+	bool probe;
+};
+
+static struct runs_kinds runs_kinds_of(const struct explorer *e)
+{
+	return (struct runs_kinds){.rr = ui_runs_rr(e), .probe = runs_probe(e)};
+}
+
+static bool column_shown(const struct ui_column *c,
+			 const struct runs_kinds *kinds)
+{
+	return (!c->latency || kinds->rr) && (!c->probe || kinds->probe);
+}
+
+/*
+ * Whether the table sorts on column c by key: a column some runs have only
+ * once such a run is in it (until then it is not shown, and the table goes
+ * by run number).
  */
 static bool sort_on(const struct explorer *e, const struct ui_column *c,
 		    const char *key)
 {
-	return strcmp(c->key, key) == 0 && (!c->latency || ui_runs_rr(e));
+	struct runs_kinds kinds = runs_kinds_of(e);
+
+	return strcmp(c->key, key) == 0 && column_shown(c, &kinds);
 }
 
 /* Sorting: the order's run list, and the column it sorts on (found once). */
@@ -320,12 +397,12 @@ static void sort_step(struct ui *ui, const struct explorer *e, int delta)
 	struct ui_column col[UI_COLUMNS_MAX];
 	size_t n = ui_runs_columns(col), at = 0, count = 3;
 	const char *key[UI_COLUMNS_MAX + 3] = {"#", "run", "secs"};
-	bool rr = ui_runs_rr(e);
+	struct runs_kinds kinds = runs_kinds_of(e);
 	char name[32];
 
 	/* The round trip's columns only while the table shows them. */
 	for (size_t c = 0; c < n; c++)
-		if (rr || !col[c].latency)
+		if (column_shown(&col[c], &kinds))
 			key[count++] = col[c].key;
 	for (size_t c = 0; c < count; c++)
 		if (strcmp(key[c], ui->runs.sort) == 0)
@@ -538,19 +615,33 @@ static const char *result_note(const struct run_result *res)
 	return cause && cause[1] == ' ' ? cause + 2 : res->error;
 }
 
+/* The cells a column's figure takes: a largest wait says its name too. */
+static int column_width(const struct ui_column *c)
+{
+	return c->time && c->reason == SIZE_MAX ? 11 : 9;
+}
+
 /*
  * The figure columns that fit in width cells after the run's own, in the
- * table's order (the round trip's only when an rr run is there); the sorted
- * one is always among them.  Returns how many.
+ * table's order (the round trip's only when an rr run is there, the
+ * probe's when a probe is); the sorted one is always among them.  Returns
+ * how many.
  */
 static size_t runs_fit(const struct ui *ui, const struct ui_column *col,
-		       size_t columns, bool rr, int width, size_t *shown)
+		       size_t columns, const struct runs_kinds *kinds,
+		       int width, size_t *shown)
 {
-	size_t fit = width > 0 ? (size_t)width / 10 : 0, n = 0, c;
+	size_t n = 0, c;
+	int used = 0;
 
-	for (c = 0; c < columns && n < fit; c++)
-		if (rr || !col[c].latency)
-			shown[n++] = c;
+	for (c = 0; c < columns; c++) {
+		if (!column_shown(&col[c], kinds))
+			continue;
+		if (used + 1 + column_width(&col[c]) > width)
+			break;
+		used += 1 + column_width(&col[c]);
+		shown[n++] = c;
+	}
 	for (; c < columns && n; c++)
 		if (strcmp(col[c].key, ui->runs.sort) == 0)
 			shown[n - 1] = c;
@@ -559,12 +650,12 @@ static size_t runs_fit(const struct ui *ui, const struct ui_column *col,
 
 /* How many of the columns the table can show at all. */
 static size_t runs_columns_shown(const struct ui_column *col, size_t columns,
-				 bool rr)
+				 const struct runs_kinds *kinds)
 {
 	size_t n = 0;
 
 	for (size_t c = 0; c < columns; c++)
-		n += rr || !col[c].latency;
+		n += column_shown(&col[c], kinds);
 	return n;
 }
 
@@ -581,7 +672,7 @@ struct table_layout {
 	struct ui_column col[UI_COLUMNS_MAX];
 	size_t show[UI_COLUMNS_MAX];
 	size_t columns, shown;
-	bool rr;
+	struct runs_kinds kinds;
 	int number_w, label_w, mark_w, width;
 };
 
@@ -589,7 +680,7 @@ static void table_layout(const struct ui *ui, const struct explorer *e,
 			 int width, struct table_layout *t)
 {
 	t->columns = ui_runs_columns(t->col);
-	t->rr = ui_runs_rr(e);
+	t->kinds = runs_kinds_of(e);
 	/* The numbers as wide as the last (three digits at least). */
 	t->number_w = snprintf(NULL, 0, "%zu", e->session->result_count);
 	if (t->number_w < 3)
@@ -611,7 +702,7 @@ static void table_layout(const struct ui *ui, const struct explorer *e,
 			t->mark_w = w + 1;
 	}
 	t->shown = runs_fit(
-		ui, t->col, t->columns, t->rr,
+		ui, t->col, t->columns, &t->kinds,
 		width - RUNS_OWN(t->number_w, t->label_w) - t->mark_w, t->show);
 }
 
@@ -628,10 +719,10 @@ static void table_box(struct ui *ui, const struct explorer *e,
 				      " matching '%s'", ui->runs.filter);
 	n += (size_t)snprintf(title + n, sizeof(title) - n, ", by %s, %s", sort,
 			      ui_sort_direction(ui, sort));
-	if (t->shown < runs_columns_shown(t->col, t->columns, t->rr))
+	if (t->shown < runs_columns_shown(t->col, t->columns, &t->kinds))
 		snprintf(title + n, sizeof(title) - n,
 			 "; %zu of %zu figures (view 3 has all)", t->shown,
-			 runs_columns_shown(t->col, t->columns, t->rr));
+			 runs_columns_shown(t->col, t->columns, &t->kinds));
 	ui_box(ui->utf8, r, ROLE_BOX_HISTORY, title);
 }
 
@@ -643,7 +734,8 @@ static void table_head(const struct rect *r, const struct table_layout *t)
 		t->label_w, "run", "mode", "secs", t->mark_w, "");
 
 	for (size_t c = 0; c < t->shown && n < sizeof(line); c++)
-		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %*s",
+				      column_width(&t->col[t->show[c]]),
 				      t->col[t->show[c]].head);
 	ui_text(r->y + 1, r->x + 2, t->width, ROLE_GRAPH_TEXT, "%s", line);
 }
@@ -670,7 +762,8 @@ static void table_row(const struct ui *ui, const struct explorer *e, size_t k,
 	for (size_t c = 0; c < t->shown && !res->error && n < sizeof(line);
 	     c++) {
 		ui_column_cell(res, &t->col[t->show[c]], cell, sizeof(cell));
-		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s", cell);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %*s",
+				      column_width(&t->col[t->show[c]]), cell);
 	}
 	ui_text(y, r->x + 2, t->width,
 		k == ui->runs.cursor ? ROLE_SELECTED

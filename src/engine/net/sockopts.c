@@ -31,6 +31,10 @@ static const struct record_field sock_fields[] = {
 		     prefer_busy_poll),
 	RECORD_FIELD("nodelay", RECORD_BOOL, struct sock_state, nodelay),
 	RECORD_TEXT_FIELD("congestion", struct sock_state, congestion),
+	{.key = "max_pacing_rate",
+	 .kind = RECORD_U64,
+	 .offset = offsetof(struct sock_state, max_pacing_rate),
+	 .optional = true},
 };
 const struct record sock_state_record = RECORD_OF(sock_fields);
 
@@ -47,7 +51,7 @@ static int set_int(int fd, int level, int name, uint64_t value,
 }
 
 uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
-			  size_t msg_size, uint64_t unread_max,
+			  size_t msg_size, uint64_t unread_least,
 			  uint64_t link_rate_bps)
 {
 	uint64_t mark = SOCKOPTS_RX_MARK;
@@ -56,8 +60,8 @@ uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
 		return s->rcvlowat > msg_size ? msg_size : s->rcvlowat;
 	if (s->rcvlowat)
 		return s->rcvlowat;
-	if (unread_max && mark > unread_max / 2)
-		mark = unread_max / 2;
+	if (unread_least && mark > unread_least)
+		mark = unread_least;
 	if (link_rate_bps && mark > link_rate_bps / 8 / 1000)
 		mark = link_rate_bps / 8 / 1000;
 	return mark > 1 ? mark : 0;
@@ -98,6 +102,28 @@ int sockopts_apply(int fd, const struct run_settings *s, bool sender,
 	return r;
 }
 
+int sockopts_pace(int fd, uint64_t bytes_per_s, const char **step)
+{
+	if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &bytes_per_s,
+		       sizeof(bytes_per_s)) == 0)
+		return 0;
+	*step = "set SO_MAX_PACING_RATE";
+	return -errno;
+}
+
+/* The pace fd keeps, 0 where it has none (the kernel's ~0: unlimited). */
+static uint64_t get_pace(int fd)
+{
+	uint64_t v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &v, &len) < 0)
+		return 0;
+	if (len == sizeof(uint32_t))
+		v = (uint32_t)v == UINT32_MAX ? 0 : (uint32_t)v;
+	return v == UINT64_MAX ? 0 : v;
+}
+
 /* A knob's value, 0 where the kernel does not say. */
 static uint64_t get_int(int fd, int level, int name)
 {
@@ -123,6 +149,7 @@ void sockopts_read(int fd, struct sock_state *out)
 		.prefer_busy_poll = get_int(fd, SOL_SOCKET,
 					    SO_PREFER_BUSY_POLL) != 0,
 		.nodelay = get_int(fd, IPPROTO_TCP, TCP_NODELAY) != 0,
+		.max_pacing_rate = get_pace(fd),
 	};
 	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, out->congestion, &len) <
 	    0)

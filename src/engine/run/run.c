@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cause.h"
 #include "run_private.h"
 
 #define TICK_NS	      (RUN_TICK_MS * NS_PER_MS)
@@ -27,6 +28,8 @@
  * clock says.
  */
 #define STALL_NS (1000 * NS_PER_MS)
+/* How long a far end may take to report after the flows were cut. */
+#define REPORT_GRACE_NS (5000 * NS_PER_MS)
 
 const char *const run_mode_names[] = {
 	[RUN_STREAM] = "stream",
@@ -89,6 +92,7 @@ void run_cut_connections(struct run *run)
 		if (run->flows[i].rx_fd >= 0)
 			shutdown(run->flows[i].rx_fd, SHUT_RDWR);
 	}
+	run_probe_cut(run);
 }
 
 void run_free(struct run *run)
@@ -107,6 +111,7 @@ void run_free(struct run *run)
 		if (run->flows[i].rx_fd >= 0)
 			close(run->flows[i].rx_fd);
 	}
+	run_probe_free(run);
 	/* The links as the run found them, for the next. */
 	if (run->stack_set)
 		topo_stack_set(run->topo, run->stack_before, true, true, NULL);
@@ -140,6 +145,7 @@ static void run_read_sockets(const struct run *run, struct sock_state out[2])
 static void run_measure_from(struct run *run, const struct sample *s)
 {
 	run->measure_from = *s;
+	run_probe_window_from(run, s->t_ns);
 	run_read_sockets(run, run->socket_from);
 	if (run->rtt)
 		run_merge_latency(run, run->rtt_from);
@@ -218,6 +224,10 @@ static int run_alloc(const struct run_config *config, struct run **out)
 		f->msg_size = config->msg_size;
 		f->settings = &run->config.settings;
 		f->link_rate_bps = config->link_rate_bps;
+		/* --load-rate, Mbit/s of all the flows: each its share. */
+		f->pace_bytes_per_s =
+			(uint64_t)config->settings.load_rate_mbps * 1000000 /
+			8 / config->threads;
 		f->request_response = config->mode == RUN_RR;
 		f->rtt = run->rtt ? &run->rtt[i] : NULL;
 		f->counters = config->counters;
@@ -246,11 +256,13 @@ err:
  */
 static int run_launch(struct run *run, struct run **out, char **cause)
 {
-	for (unsigned int i = 0; i < run->flow_count; i++) {
-		int r = worker_start(&run->flows[i]);
+	for (unsigned int i = 0; i <= run->flow_count; i++) {
+		int r = i < run->flow_count ? worker_start(&run->flows[i])
+					    : run_probe_launch(run);
 
-		run->threads += run->flows[i].tx_started +
-				run->flows[i].rx_started;
+		if (i < run->flow_count)
+			run->threads += run->flows[i].tx_started +
+					run->flows[i].rx_started;
 		if (r < 0) {
 			if (asprintf(cause, "cannot start worker threads: %s",
 				     strerror(-r)) < 0)
@@ -316,9 +328,8 @@ static int run_check_stack(const struct run_config *config, enum topo_kind kind,
 	if (!run_wants_stack(&config->settings))
 		return 0;
 	if (kind == TOPO_REMOTE || config->role != RUN_BOTH)
-		why = "BIG TCP and GRO are set on links nio-top makes; over "
-		      "two "
-		      "hosts the links are the hosts' own";
+		why = "BIG TCP and GRO are set on links nio-top makes; "
+		      "over two hosts the links are the hosts' own";
 	else if (kind == TOPO_CURRENT)
 		why = "BIG TCP and GRO are set on links nio-top makes "
 		      "(--topology veth or loopback), not this namespace's lo";
@@ -394,6 +405,17 @@ static int run_stack(struct run *run, char **cause)
 	return r;
 }
 
+/* The flows over this host's topology, and the probe's connection. */
+static int run_connect_here(struct run *run, const struct topo *topo,
+			    char **cause)
+{
+	int probe_fds[2] = {-1, -1};
+	bool probe = run->config.settings.probe.rate_hz > 0;
+	int r = run_connect(run, topo, probe ? probe_fds : NULL, cause);
+
+	return r == 0 && probe ? run_probe_adopt(run, probe_fds) : r;
+}
+
 int run_start(const struct run_config *config, const struct topo *topo,
 	      const struct run_far_end *far, struct run **out, char **cause)
 {
@@ -415,11 +437,13 @@ int run_start(const struct run_config *config, const struct topo *topo,
 		return r;
 	run->topo = topo;
 	run->far = far;
-	r = far ? run_check_stack(config, TOPO_REMOTE, cause)
-		: run_stack(run, cause);
+	r = run_probe_check(run, cause);
+	if (r == 0)
+		r = far ? run_check_stack(config, TOPO_REMOTE, cause)
+			: run_stack(run, cause);
 	if (r == 0)
 		r = far ? run_connect_far(run, cause)
-			: run_connect(run, topo, cause);
+			: run_connect_here(run, topo, cause);
 	if (r < 0) {
 		run_free(run);
 		return r;
@@ -438,6 +462,10 @@ int run_start_connected(const struct run_config *config, int *fds,
 	r = run_check_ends(config, cause);
 	if (r == 0)
 		r = run_check_stack(config, TOPO_REMOTE, cause);
+	if (r == 0 && config->settings.probe.rate_hz)
+		r = cause_set(cause, -EINVAL,
+			      "--probe runs both of its ends on one host, "
+			      "not over two hosts");
 	if (r == 0)
 		r = run_alloc(config, &run);
 	if (r < 0) {
@@ -466,7 +494,8 @@ uint64_t run_deadline_ns(const struct run *run)
 	else if (run->state == RUN_STOPPING && !run->connections_cut)
 		boundary = run->stop_ns + STOP_GRACE_NS;
 	else if (run->state == RUN_STARTING)
-		boundary = run->ready_deadline_ns;
+		boundary = run_probe_deadline(run) ? run_probe_deadline(run)
+						   : run->ready_deadline_ns;
 	return boundary && boundary < deadline ? boundary : deadline;
 }
 
@@ -518,6 +547,7 @@ void run_begin_stop(struct run *run, uint64_t now_ns)
 	}
 	if (run->rtt)
 		run_merge_latency(run, run->rtt_to);
+	run_probe_window_to(run, now_ns);
 	run->state = RUN_STOPPING;
 	run->stop_ns = now_ns;
 	atomic_store(&run->stop, true);
@@ -528,6 +558,12 @@ void run_begin_stop(struct run *run, uint64_t now_ns)
 
 static void run_check_errors(struct run *run, uint64_t now_ns)
 {
+	if (run_probe_failed(run)) {
+		run_begin_stop(run, now_ns);
+		run_mark_far(run, RUN_MARK_ABORT, run->error);
+		run_cut_connections(run);
+		return;
+	}
 	for (unsigned int i = 0; i < run->flow_count; i++) {
 		struct flow_stats *sides[] = {&run->flows[i].tx,
 					      &run->flows[i].rx};
@@ -578,6 +614,7 @@ static void run_go(struct run *run, uint64_t now_ns)
 	run_measure_from(run, &run->last);
 	run->state = warmup ? RUN_WARMUP : RUN_MEASURE;
 	(void)timeline_add(&run->timeline, &run->last, false);
+	run_probe_go(run);
 	worker_gate_open(&run->gate);
 	if (!warmup)
 		run_mark_far(run, RUN_MARK_MEASURE, NULL);
@@ -590,7 +627,9 @@ static void run_check_ready(struct run *run, uint64_t now_ns)
 		return;
 	if (atomic_load_explicit(&run->gate.ready, memory_order_acquire) >=
 	    run->threads) {
-		run_go(run, now_ns);
+		/* The probe alone first, the load's threads waiting. */
+		if (!run_probe_alone(run, now_ns))
+			run_go(run, now_ns);
 		return;
 	}
 	if (now_ns < run->ready_deadline_ns)
@@ -608,6 +647,43 @@ static void run_check_ready(struct run *run, uint64_t now_ns)
 bool run_started(const struct run *run)
 {
 	return run->state > RUN_STARTING;
+}
+
+/*
+ * Whether the far end is over: it reported, or is gone, or kept silent too
+ * long after the flows were cut.
+ */
+static bool run_far_ended(struct run *run, uint64_t now_ns)
+{
+	const struct run_far_view *v;
+
+	if (!run->far)
+		return true;
+	v = run_far(run);
+	if (v->done || v->lost)
+		return true;
+	if (run->connections_cut && now_ns >= run->cut_ns + REPORT_GRACE_NS) {
+		run_set_error(run, "the agent did not report "
+				   "its end of the run");
+		return true;
+	}
+	return false;
+}
+
+/* News from the far end: its ends failed, or it is gone. */
+static void run_check_far(struct run *run, uint64_t now_ns)
+{
+	const struct run_far_view *v;
+
+	if (!run->far)
+		return;
+	run->far->poll(run->far->data);
+	v = run_far(run);
+	if (!v->error || (v->done && !v->lost && run->state >= RUN_STOPPING))
+		return;
+	run_set_error(run, "%s", v->error);
+	run_begin_stop(run, now_ns);
+	run_cut_connections(run);
 }
 
 /*

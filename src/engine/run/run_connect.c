@@ -2,7 +2,8 @@
  * Connecting a run's flows, one TCP connection each: across a topology of
  * this host (a listener in the server namespace, the dialers in the client
  * namespace), or through the far end, which starts its ends and hands back
- * this host's.
+ * this host's.  A probe's connection is one more over the same listener,
+ * dialled last.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -73,20 +74,54 @@ static int local_port(int fd, bool peer)
 	return r < 0 ? -errno : ntohs(addr.sin_port);
 }
 
-int run_connect(struct run *run, const struct topo *topo, char **cause)
+/*
+ * Accepts the count connections dialled as d.fds[], each matched to its
+ * dialler by port: accepted[i] is d.fds[i]'s other end.
+ */
+static int accept_all(int listener, const struct dialer *d, int *accepted)
 {
-	struct listener l = {.addr = topo->server_addr,
-			     .backlog = (int)run->flow_count,
-			     .fd = -1};
-	struct dialer d = {.count = run->flow_count};
+	for (unsigned int i = 0; i < d->count; i++) {
+		int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+		int port;
+
+		if (fd < 0)
+			return -errno;
+		port = local_port(fd, true);
+		for (unsigned int j = 0; j < d->count; j++) {
+			if (accepted[j] < 0 &&
+			    local_port(d->fds[j], false) == port) {
+				accepted[j] = fd;
+				fd = -1;
+				break;
+			}
+		}
+		if (fd >= 0) {
+			close(fd);
+			return -EPROTO;
+		}
+	}
+	return 0;
+}
+
+int run_connect(struct run *run, const struct topo *topo, int probe_fds[2],
+		char **cause)
+{
+	unsigned int count = run->flow_count + (probe_fds ? 1 : 0);
+	struct listener l = {
+		.addr = topo->server_addr, .backlog = (int)count, .fd = -1};
+	struct dialer d = {.count = count};
+	int *accepted = malloc(count * sizeof(*accepted));
 	const char *step;
 	int r;
 
-	d.fds = malloc(run->flow_count * sizeof(*d.fds));
-	if (!d.fds)
+	d.fds = malloc(count * sizeof(*d.fds));
+	if (!d.fds || !accepted) {
+		free(d.fds);
+		free(accepted);
 		return -ENOMEM;
-	for (unsigned int i = 0; i < run->flow_count; i++)
-		d.fds[i] = -1;
+	}
+	for (unsigned int i = 0; i < count; i++)
+		d.fds[i] = accepted[i] = -1;
 
 	step = "listen";
 	r = netns_run(topo->server_ns, listener_open, &l);
@@ -97,45 +132,33 @@ int run_connect(struct run *run, const struct topo *topo, char **cause)
 	r = netns_run(topo->client_ns, dial_all, &d);
 	if (r < 0)
 		goto out;
-
 	step = "accept";
-	for (unsigned int i = 0; i < run->flow_count; i++) {
-		int fd = accept4(l.fd, NULL, NULL, SOCK_CLOEXEC);
-		int port;
+	r = accept_all(l.fd, &d, accepted);
+	if (r < 0)
+		goto out;
+	for (unsigned int i = 0; i < count; i++) {
+		int *dialled = i < run->flow_count ? &run->flows[i].rx_fd
+						   : &probe_fds[0];
+		int *answering = i < run->flow_count ? &run->flows[i].tx_fd
+						     : &probe_fds[1];
 
-		if (fd < 0) {
-			r = -errno;
-			goto out;
-		}
-		port = local_port(fd, true);
-		for (unsigned int j = 0; j < run->flow_count; j++) {
-			if (run->flows[j].tx_fd < 0 &&
-			    local_port(d.fds[j], false) == port) {
-				run->flows[j].tx_fd = fd;
-				fd = -1;
-				break;
-			}
-		}
-		if (fd >= 0) {
-			close(fd);
-			r = -EPROTO;
-			goto out;
-		}
-	}
-	for (unsigned int i = 0; i < run->flow_count; i++) {
-		run->flows[i].rx_fd = d.fds[i];
-		d.fds[i] = -1;
+		*dialled = d.fds[i];
+		*answering = accepted[i];
+		d.fds[i] = accepted[i] = -1;
 	}
 out:
 	if (r < 0 && asprintf(cause, "cannot %s: %s", step, strerror(-r)) < 0)
 		*cause = NULL;
-	for (unsigned int i = 0; i < run->flow_count; i++) {
+	for (unsigned int i = 0; i < count; i++) {
 		if (d.fds[i] >= 0)
 			close(d.fds[i]);
+		if (accepted[i] >= 0)
+			close(accepted[i]);
 	}
 	if (l.fd >= 0)
 		close(l.fd);
 	free(d.fds);
+	free(accepted);
 	return r;
 }
 

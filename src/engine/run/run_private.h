@@ -1,9 +1,11 @@
 /*
  * A run's parts (run.h) and what they share: the run itself, and the calls
- * one part makes into another.  The run's life is run.c; connecting its flows
- * run_connect.c; what it needs of the host run_resources.c; reading its flows
- * run_sample.c; the far end's view merged into its own run_far.c; its result
- * run_result.c.  The engine's own: no layer above includes it.
+ * one part makes into another.  The run's life is run.c; connecting its
+ * flows run_connect.c; what it needs of the host run_resources.c; reading
+ * its flows run_sample.c; the profile and the intervals it samples
+ * run_slices.c; the far end's view merged into its own run_far.c; its
+ * result run_result.c (which ends the run: it calls run.c).  No two of
+ * them call each other.  The engine's own: no layer above includes it.
  */
 #ifndef NIO_TOP_RUN_PRIVATE_H
 #define NIO_TOP_RUN_PRIVATE_H
@@ -12,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "probe_flow.h"
 #include "run.h"
 #include "timeline.h"
 #include "worker.h"
@@ -85,11 +88,17 @@ struct run {
 	double stopped_s;
 
 	/*
-	 * The profile (run_profile.c): each side's samples, and the sampled
+	 * The profile (run_slices.c): each side's samples, and the sampled
 	 * intervals taken out of the figures -- what they added in all, the
 	 * raw sample one began at, and its round trips so far.
 	 */
 	struct profile_tally tally[2]; /* sender, receiver */
+	/*
+	 * Where their time goes off the CPU (offcpu.h), and the reason a
+	 * poll or a sleep of each side waits for, as its strategy says.
+	 */
+	struct offcpu_tally waits[2];
+	size_t poll_reason[2];
 	struct sample excluded;
 	struct sample slice_from;
 	bool slicing;
@@ -98,6 +107,30 @@ struct run {
 	unsigned int measured_intervals;     /* unsampled ones, in the window */
 	struct latency_hist *rtt_slice_from; /* RUN_RR and sampling */
 	struct latency_hist *rtt_excluded;
+
+	/*
+	 * The probe (run_probe.c), or NULL: its flow, where it runs alone
+	 * (from and until when), and its readings where its windows begin
+	 * and end, as the flows' samples are taken.
+	 */
+	struct probe_flow *probe;
+	struct probe_key probe_key;
+	enum run_probe_phase probe_phase;
+	bool probe_idle_known;	 /* measured, or given (run_probe_reuse_idle) */
+	uint64_t probe_alone_ns; /* the probe alone: when its window starts */
+	uint64_t probe_alone_end_ns;
+	struct probe_reading *probe_at; /* PROBE_AT_COUNT of them */
+	struct run_probe probe_result;
+};
+
+/* The probe's readings a run keeps (run->probe_at[]). */
+enum probe_at {
+	PROBE_AT_ALONE,	   /* where its window alone began */
+	PROBE_AT_FROM,	   /* where the measured window began */
+	PROBE_AT_TO,	   /* and ended */
+	PROBE_AT_SLICE,	   /* where a sampled interval began */
+	PROBE_AT_EXCLUDED, /* what the sampled intervals added */
+	PROBE_AT_COUNT,
 };
 
 /*
@@ -123,9 +156,11 @@ void run_cut_connections(struct run *run);
 /*
  * Connects every flow: receivers dial from the client namespace, senders are
  * the accepted ends in the server namespace, matched by port so that both
- * threads of a flow share one connection.
+ * threads of a flow share one connection.  probe_fds (or NULL): one more
+ * connection, its dialled end and its accepted end.
  */
-int run_connect(struct run *run, const struct topo *topo, char **cause);
+int run_connect(struct run *run, const struct topo *topo, int probe_fds[2],
+		char **cause);
 /* The far end first, then this host's: one connection per flow. */
 int run_connect_far(struct run *run, char **cause);
 /* Gives flow i this host's end of its connection, fds[i]. */
@@ -145,6 +180,9 @@ void run_descriptor_hint(const struct run_config *c, char *reason, size_t size);
 void run_read(const struct run *run, uint64_t now_ns, struct sample *out);
 /* The round trips the flows here have timed so far, in one histogram. */
 void run_merge_latency(const struct run *run, struct latency_hist *out);
+/* raw with the sampled intervals taken out: the figures' sample. */
+void run_net(const struct run *run, const struct sample *raw,
+	     struct sample *net);
 /*
  * How one side's events opened over every thread of it here: each event's
  * first error, user-only if any thread counted user space only, and how many
@@ -153,14 +191,11 @@ void run_merge_latency(const struct run *run, struct latency_hist *out);
 bool run_side_open(const struct run *run, bool sender,
 		   struct counter_open *open);
 
-/* The profile and the intervals it samples (run_profile.c). */
+/* The profile and the intervals it samples (run_slices.c). */
 
 /* The symbols and room for the round trips sampling takes out: 0, -errno. */
 int run_profile_alloc(struct run *run);
 void run_profile_free(struct run *run);
-/* raw with the sampled intervals taken out: the figures' sample. */
-void run_net(const struct run *run, const struct sample *raw,
-	     struct sample *net);
 /*
  * Before a boundary is read: a sampled interval stops sampling and its
  * rings are read (true), so that reading them is sampled time.
@@ -174,6 +209,36 @@ void run_slice_begin(struct run *run, const struct sample *raw);
 void run_slice_stop(struct run *run);
 /* Each side's profile, and sampling's effect, into the result. */
 void run_profile_finish(struct run *run, struct run_result *result);
+
+/* The probe (run_probe.c), each a no-op in a run without one. */
+
+/* Refuses a probe the run cannot have; its key: 0, or -EINVAL with *cause. */
+int run_probe_check(struct run *run, char **cause);
+/* Its connection's two ends become its flow: 0, or -ENOMEM (fds closed). */
+int run_probe_adopt(struct run *run, int fds[2]);
+/* Starts its threads, counted among the run's: 0, or -errno. */
+int run_probe_launch(struct run *run);
+/*
+ * Every thread is ready: the probe runs alone first, unless its idle
+ * figures are known.  True while it does (the load waits).
+ */
+bool run_probe_alone(struct run *run, uint64_t now_ns);
+/* The next moment the probe alone needs a tick, or 0. */
+uint64_t run_probe_deadline(const struct run *run);
+/* The load goes: the probe goes too, if it was not running alone. */
+void run_probe_go(struct run *run);
+/* Readings at the window's start and end, and around a sampled interval. */
+void run_probe_window_from(struct run *run, uint64_t now_ns);
+void run_probe_window_to(struct run *run, uint64_t now_ns);
+void run_probe_slice_begin(struct run *run, uint64_t now_ns);
+void run_probe_slice_end(struct run *run, uint64_t now_ns);
+/* Its first failure, as the run says one: true if it failed. */
+bool run_probe_failed(struct run *run);
+/* Its sockets fail from now on (with the flows'). */
+void run_probe_cut(struct run *run);
+/* Its threads joined, its figures into the result (and its failures). */
+void run_probe_finish(struct run *run, struct run_result *result);
+void run_probe_free(struct run *run);
 
 /* The far end (run_far.c). */
 
@@ -192,12 +257,5 @@ void run_merge_far(const struct run *run, struct sample *s);
 void run_far_counter_value(const struct run *run, unsigned int i,
 			   const struct counter_reading *delta,
 			   struct counter_value *out);
-/*
- * Whether the far end is over: it reported, or is gone, or kept silent too
- * long after the flows were cut.
- */
-bool run_far_ended(struct run *run, uint64_t now_ns);
-/* News from the far end: its ends failed, or it is gone. */
-void run_check_far(struct run *run, uint64_t now_ns);
 
 #endif

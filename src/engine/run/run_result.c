@@ -224,6 +224,7 @@ void run_finish(struct run *run, struct run_result *result)
 			.rx_packets = after.rx_packets -
 				      run->link_before.rx_packets,
 		};
+	run_probe_finish(run, result);
 	/* The agent's end failed: that is the run's failure too. */
 	if (peer && peer->error)
 		run_set_error(run, "%s", peer->error);

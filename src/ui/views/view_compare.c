@@ -16,6 +16,7 @@
 #include "diff.h"
 #include "freeze.h"
 #include "measures.h"
+#include "point.h"
 #include "status.h"
 #include "table.h"
 #include "units.h"
@@ -40,13 +41,15 @@ struct compare {
 struct compare_set {
 	size_t pick[COMPARE_MAX];
 	size_t n;
-	size_t marked; /* marked runs in all; 0: the selected one and its peer */
-	size_t first;  /* of the marked after the base, the first shown */
-	int column;    /* cells a run's column takes */
-	bool ratio;    /* the columns have room for ratios */
+	/* Marked runs in all; 0: the selected one and its peer. */
+	size_t marked;
+	size_t first; /* of the marked after the base, the first shown */
+	int column;   /* cells a run's column takes */
+	bool ratio;   /* the columns have room for ratios */
 	bool rr, mixed, same;
 	bool utf8;	     /* a name cut is marked "…", else "~" */
 	unsigned int differ; /* none marked: the settings the two differ in */
+	bool probe;	     /* a run with a probe is among them */
 };
 
 static void *compare_open(struct ui *ui)
@@ -72,30 +75,35 @@ enum compare_axis {
 	AXIS_GRO_SIZE,
 	AXIS_GRO,
 	AXIS_BUSY,
+	AXIS_PACE,
 	AXIS_SIZE,
 	AXIS_FLOWS,
 	AXES,
 };
 
 static const char *const axis_names[AXES] = {
-	"strategy", "receive side", "GSO size",	    "GRO size",
-	"GRO",	    "busy polling", "message size", "flows",
+	"strategy",	"receive side", "GSO size",	"GRO size", "GRO",
+	"busy polling", "load's pace",	"message size", "flows",
 };
 
-/* The settings a and b differ in, a bit per compare_axis. */
-static unsigned int config_differ(const struct run_config *a,
-				  const struct run_config *b)
+/*
+ * The settings points a and b differ in, a bit per compare_axis: the
+ * point key's parts, its knobs one by one.
+ */
+static unsigned int point_differ(const struct point_key *a,
+				 const struct point_key *b)
 {
-	const struct run_settings *x = &a->settings, *y = &b->settings;
+	const struct settings_stack *x = &a->stack, *y = &b->stack;
 
-	return (a->strategy != b->strategy) << AXIS_STRATEGY |
-	       (x->rx != y->rx) << AXIS_RX |
+	return !point_key_equal(a, b, POINT_STRATEGY) << AXIS_STRATEGY |
+	       !point_key_equal(a, b, POINT_RX) << AXIS_RX |
 	       (x->gso_max_size != y->gso_max_size) << AXIS_GSO |
 	       (x->gro_max_size != y->gro_max_size) << AXIS_GRO_SIZE |
 	       (x->gro != y->gro) << AXIS_GRO |
 	       (x->busy_poll != y->busy_poll) << AXIS_BUSY |
-	       (a->msg_size != b->msg_size) << AXIS_SIZE |
-	       (a->threads != b->threads) << AXIS_FLOWS;
+	       (x->load_rate_mbps != y->load_rate_mbps) << AXIS_PACE |
+	       !point_key_equal(a, b, POINT_SIZE) << AXIS_SIZE |
+	       !point_key_equal(a, b, POINT_FLOWS) << AXIS_FLOWS;
 }
 
 /* How good a peer of that difference is: lower is better; 0: the same. */
@@ -116,16 +124,18 @@ static unsigned int differ_rank(unsigned int differ)
 static size_t peer_of(const struct explorer *e, size_t k, unsigned int *differ)
 {
 	const struct run_result *r = e->session->results;
+	struct point_key key = point_key_of(&r[k].config), other;
 	size_t best = SIZE_MAX;
 	unsigned int best_rank = 0;
 
 	for (size_t i = e->session->result_count; i-- > 0;) {
 		unsigned int d, rank;
 
-		if (i == k || r[i].config.mode != r[k].config.mode ||
+		other = point_key_of(&r[i].config);
+		if (i == k || !point_key_equal(&key, &other, POINT_MODE) ||
 		    r[i].error)
 			continue;
-		d = config_differ(&r[k].config, &r[i].config);
+		d = point_differ(&key, &other);
 		/* The same point, run again, is the least to learn from. */
 		rank = d ? differ_rank(d) : AXES * AXES;
 		if (best == SIZE_MAX || rank < best_rank) {
@@ -208,6 +218,7 @@ static void compare_layout(const struct explorer *e, int room,
 		enum run_mode mode = results[set->pick[i]].config.mode;
 
 		set->rr |= mode == RUN_RR;
+		set->probe |= results[set->pick[i]].probe.present;
 		set->mixed |= set->ratio &&
 			      mode != results[set->pick[0]].config.mode;
 		set->same |= i && mode == results[set->pick[0]].config.mode;
@@ -386,8 +397,18 @@ static void compare_unknown_text(const struct compare_unknown *u, size_t i,
 			 u->group[i].why);
 }
 
-/* The knobs a head row may name: BIG TCP's sizes, GRO, busy polling. */
-enum compare_knob { KNOB_GSO, KNOB_GRO_SIZE, KNOB_GRO, KNOB_BUSY, KNOBS };
+/*
+ * The knobs a head row may name: BIG TCP's sizes, GRO, busy polling, the
+ * load's pace.
+ */
+enum compare_knob {
+	KNOB_GSO,
+	KNOB_GRO_SIZE,
+	KNOB_GRO,
+	KNOB_BUSY,
+	KNOB_PACE,
+	KNOBS
+};
 
 /*
  * Knob k of settings s, in a cell: "gso-ipv4 185000", or "gso-ipv4
@@ -397,14 +418,19 @@ static bool knob_cell(const struct run_settings *s, int k, char *out,
 		      size_t size)
 {
 	static const char *const names[KNOBS] = {"gso-ipv4", "gro-ipv4", "GRO",
-						 "busy-poll"};
+						 "busy-poll", "paced"};
 	unsigned int n = k == KNOB_GSO	      ? s->gso_max_size
 			 : k == KNOB_GRO_SIZE ? s->gro_max_size
 			 : k == KNOB_GRO      ? (unsigned int)s->gro
-					      : s->busy_poll;
+			 : k == KNOB_BUSY     ? s->busy_poll
+					      : s->load_rate_mbps;
 
 	if (!n && k == KNOB_BUSY)
 		snprintf(out, size, "no busy-poll");
+	else if (!n && k == KNOB_PACE)
+		snprintf(out, size, "flat out");
+	else if (k == KNOB_PACE)
+		snprintf(out, size, "paced %uM", n);
 	else if (!n)
 		snprintf(out, size, "%s as-built", names[k]);
 	else if (k == KNOB_GRO)
@@ -478,7 +504,10 @@ static void compare_head(bool utf8, const struct explorer *e,
 			else {
 				char fitted[64];
 
-				/* Too long: cut with a marker, never silently. */
+				/*
+				 * Too long: cut with a marker, never
+				 * silently.
+				 */
 				ui_label_fit(utf8, cell, set->column - 1,
 					     fitted, sizeof(fitted));
 				len += (size_t)snprintf(line + len,
@@ -599,6 +628,37 @@ static void compare_counting(const struct explorer *e,
 	ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
 }
 
+/*
+ * The probe's rows, where a run had one: its p50 and p99 alone, then its
+ * p50, p99 and p99.9 beside the load.
+ */
+static void compare_probe_rows(const struct explorer *e,
+			       const struct compare_set *set,
+			       struct ui_lines *l)
+{
+	static const struct {
+		bool idle;
+		enum figure_percentile percentile;
+	} rows[] = {
+		{true, PERCENTILE_P50},	   {true, PERCENTILE_P99},
+		{false, PERCENTILE_P50},   {false, PERCENTILE_P99},
+		{false, PERCENTILE_P99_9},
+	};
+	char name[64];
+
+	for (size_t i = 0; set->probe && i < sizeof(rows) / sizeof(*rows);
+	     i++) {
+		struct ui_column c = {.probe = true,
+				      .probe_idle = rows[i].idle,
+				      .percentile = rows[i].percentile};
+
+		snprintf(name, sizeof(name), "Probe %s %s us",
+			 rows[i].idle ? "alone" : "loaded",
+			 figure_percentile_name(rows[i].percentile));
+		compare_row(e, set, &c, name, l);
+	}
+}
+
 /* The throughput, the round trip's rows when an rr run is here, the rest. */
 static void compare_rows(const struct ui *ui, const struct explorer *e,
 			 const struct compare_set *set, struct ui_lines *l)
@@ -629,10 +689,16 @@ static void compare_rows(const struct ui *ui, const struct explorer *e,
 		compare_row(e, set, &c, name, l);
 		if (row == percentiles && percentiles)
 			compare_counting(e, set, l);
+		/* The probe's rows after the throughput, as in the table. */
+		if (row == 0)
+			compare_probe_rows(e, set, l);
 	}
 }
 
-/* Whether any compared run's profile has a share of column c's role. */
+/*
+ * Whether any compared run has a share of column c (a role's of its
+ * profile, a reason's of its time) of half a per cent or more.
+ */
 static bool any_share(const struct explorer *e, const struct compare_set *set,
 		      const struct ui_column *c)
 {
@@ -729,6 +795,38 @@ static void compare_profiles(const struct explorer *e,
 					"");
 	}
 	ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
+}
+
+/*
+ * Where each side's time went: a row for its share on the CPU, then one per
+ * reason any of these runs waited for (1% or more), side by side.
+ */
+static void compare_times(const struct explorer *e,
+			  const struct compare_set *set, struct ui_lines *l)
+{
+	char name[64];
+
+	for (int side = 0; side < SIDE_COUNT; side++)
+		for (size_t r = 0; r <= reason_count; r++) {
+			/* reason_count: on the CPU, first. */
+			struct ui_column c = {
+				.metric = {0, (enum gauge_side)side},
+				.time = true,
+				.reason = r == 0 ? reason_count : r - 1};
+
+			if (!any_share(e, set, &c))
+				continue;
+			if (c.reason == reason_count)
+				snprintf(name, sizeof(name),
+					 "Time on the CPU %% (%s)",
+					 side ? "receiver" : "sender");
+			else
+				snprintf(name, sizeof(name),
+					 "Waiting: %s %% (%s)",
+					 reasons[c.reason].abbrev,
+					 side ? "receiver" : "sender");
+			compare_row(e, set, &c, name, l);
+		}
 }
 
 /* Shares the gauges' foot gives live: what the kernel did. */
@@ -854,6 +952,7 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 	compare_rows(ui, e, &set, &l);
 	compare_shares(e, &set, &l);
 	compare_profiles(e, &set, r->w - 4, &l);
+	compare_times(e, &set, &l);
 	/* Where the rows scroll, the corner over the names says how. */
 	if (r->h - 2 - (int)l.fixed < (int)(l.count - l.fixed))
 		memcpy(l.line[2].text, "(Up/Down scroll)", 16);

@@ -1,0 +1,127 @@
+/*
+ * The rules of --gate: their grammar, and which rows of a comparison each
+ * applies to.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "metric.h"
+#include "rules.h"
+
+/* A figure --diff compares: a round trip's, or the metric table's. */
+static bool rule_key_known(const char *key)
+{
+	return strcmp(key, "p50_us") == 0 || strcmp(key, "p99_us") == 0 ||
+	       metric_find(key) >= 0;
+}
+
+/* The keys, for an error: "gbps, msgs_per_s, ..., p50_us, p99_us". */
+static void rule_keys(char *out, size_t size)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < metric_count && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s, ",
+					metrics[i].key);
+	if (len < size)
+		snprintf(out + len, size - len, "p50_us, p99_us");
+}
+
+/* One rule, text[0 .. length), into rule. */
+static int rule_parse(const char *text, size_t length, struct rule *rule,
+		      char **cause)
+{
+	char given[RULE_TEXT_MAX], keys[512], *op, *dot, *end;
+	int metric;
+
+	if (length >= sizeof(given))
+		return cause_set(cause, -EINVAL,
+				 "--gate: '%.*s': longer than %d characters",
+				 (int)length, text, RULE_TEXT_MAX - 1);
+	memcpy(given, text, length);
+	given[length] = '\0';
+	*rule = (struct rule){0};
+	snprintf(rule->text, sizeof(rule->text), "%s", given);
+	op = strpbrk(given, "<>");
+	/* The key and its side, if any, fit rule->key whole. */
+	if (!op || op == given || op - given >= RULE_KEY_MAX)
+		goto grammar;
+	rule->above = *op == '>';
+	*op = '\0';
+	errno = 0;
+	rule->limit = strtod(op + 1, &end);
+	if (end == op + 1 || errno || strcmp(end, "%") != 0 ||
+	    !isfinite(rule->limit) || rule->limit <= -100 ||
+	    rule->limit > 10000)
+		goto grammar;
+	rule->limit = 1 + rule->limit / 100;
+	dot = strchr(given, '.');
+	if (dot) {
+		*dot++ = '\0';
+		if (strcmp(dot, "sender") == 0)
+			rule->side = RULE_SENDER;
+		else if (strcmp(dot, "receiver") == 0)
+			rule->side = RULE_RECEIVER;
+		else
+			goto grammar;
+	}
+	memcpy(rule->key, given, strlen(given) + 1);
+	if (!rule_key_known(rule->key)) {
+		rule_keys(keys, sizeof(keys));
+		return cause_set(cause, -EINVAL,
+				 "--gate: '%s': no figure '%s' (one of %s)",
+				 rule->text, rule->key, keys);
+	}
+	metric = metric_find(rule->key);
+	if (rule->side != RULE_BOTH &&
+	    (metric < 0 || metrics[metric].delivered))
+		return cause_set(cause, -EINVAL,
+				 "--gate: '%s': %s has no sides (only what "
+				 "was delivered)",
+				 rule->text, rule->key);
+	return 0;
+grammar:
+	return cause_set(cause, -EINVAL,
+			 "--gate: '%s' is not a rule (FIGURE<-N%% for a fall "
+			 "past N%%, FIGURE>+N%% for a rise, as gbps<-5%%; "
+			 "FIGURE.sender or .receiver for one side)",
+			 rule->text);
+}
+
+int rules_parse(const char *text, struct rule *rules, size_t *count,
+		char **cause)
+{
+	const char *at = text;
+
+	*count = 0;
+	for (;;) {
+		size_t length = strcspn(at, ",");
+		int r;
+
+		if (*count == RULES_MAX)
+			return cause_set(cause, -EINVAL,
+					 "--gate: more than %d rules",
+					 RULES_MAX);
+		r = rule_parse(at, length, &rules[*count], cause);
+		if (r < 0)
+			return r;
+		(*count)++;
+		if (!at[length])
+			return 0;
+		at += length + 1;
+	}
+}
+
+bool rule_matches(const struct rule *rule, const char *key, const char *side)
+{
+	if (strcmp(rule->key, key) != 0)
+		return false;
+	if (rule->side == RULE_BOTH || !side)
+		return true;
+	return strcmp(side,
+		      rule->side == RULE_SENDER ? "sender" : "receiver") == 0;
+}
