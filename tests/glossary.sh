@@ -3,7 +3,8 @@
 # the profile rows say what they are ("Sampled share of each side's CPU"),
 # and the help (F1) has, below the keys, a glossary of every label the
 # screens use: each control, each figure of the metric table, each role of
-# the profile rows, each receive side's tag and the runs table's words.
+# the profile rows, each wait of the time rows, each receive side's tag and
+# the runs table's words.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd tmux
@@ -44,15 +45,17 @@ for word in Strategy Size Threads Mode Duration Rx Busypoll 'GSO IPv4' GRO \
 	'Cycles/byte' 'CPU per KiB' 'Syscalls/msg' \
 	'send copy' 'deliv copy' 'recv copy' 'user copy' pin map compl pipe \
 	stack wakeup syscall measure other \
+	data sndbuf uring lock preempt 'Sender time, Receiver time' \
 	rx-zc rx-uring 'rx-trunc (bound)' secs short stopped bound \
-	'copy tx, copy rx' 'x1.23'; do
+	'copy tx, copy rx' 'wait tx, wait rx' 'x1.23'; do
 	grep -qF -- "$word" <(grep -E '^[^ ]' "$tmp/help" | sed 's/:.*//') ||
 		missing="$missing, $word"
 done
 [ -z "$missing" ]
-ok $? "the glossary explains every control, figure, role and tag${missing:+ (missing: ${missing#, })}"
+ok $? "the glossary explains every control, figure, role, wait and tag${missing:+ (missing: ${missing#, })}"
 grep -q "^CPU per KiB (ns/KiB): CPU time per KiB moved" "$tmp/help" &&
-	grep -q "^deliv copy: copy at delivery: " "$tmp/help"
+	grep -q "^deliv copy: copy at delivery: " "$tmp/help" &&
+	grep -q "^sndbuf: waiting for send-buffer space: " "$tmp/help"
 ok $? "each with what it is"
 T send-keys -t ui Escape
 wait_gone 'Keys and words'

@@ -1,7 +1,8 @@
 /*
  * The glossary's words, by where they show: the header, the controls, the
- * gauges, the lines below them and the profile's roles, the runs table,
- * compare, the graphs and the chart, the analysis.
+ * gauges, the lines below them, the profile's roles and the reasons of the
+ * time rows, the runs table, compare, the graphs and the chart, the
+ * analysis.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "glossary.h"
 #include "metric.h"
 #include "options.h"
+#include "reason.h"
 #include "role.h"
 #include "rx_side.h"
 #include "stats.h"
@@ -51,8 +53,9 @@ static const struct gloss header_words[] = {
 	{"run 3", "a run's number: its row in the runs table and in exports"},
 	{"warming up", "the run's first seconds (-w): measured, left out of "
 		       "its figures"},
-	{"gso-ipv4, gro-ipv4, GRO, busy-poll",
-	 "the links' and sockets' knobs the run set (the controls below)"},
+	{"gso-ipv4, gro-ipv4, GRO, busy-poll, paced",
+	 "the links' and sockets' knobs the run set (the controls below), "
+	 "and the load's pace (--load-rate)"},
 	{"sweep 5/7, 0:40 left", "the run of a sweep going on, of all, and a "
 				 "guess of the time left (it never goes up)"},
 	{"FROZEN (Z); now", "the screen held as it was (Z again shows it "
@@ -78,6 +81,15 @@ static const struct gloss foot_words[] = {
 	 "sampled share of each side's CPU by role, one interval in five "
 	 "(the roles below; shares of user space only where the kernel's "
 	 "could not be sampled)"},
+	{"Sender time, Receiver time (tx/rx time) rows",
+	 "where each side's time went in the same intervals: its share on "
+	 "the CPU, then its largest waits off it (the reasons below)"},
+	{"Where each side's CPU and time go: x",
+	 "rows too few for the CPU and time rows: the data path (x) shows "
+	 "them"},
+	{"Probe p50/p99 us", "--probe: a small request's round trip, timed "
+			     "alone before the load and under it; late: "
+			     "its own timer's error"},
 };
 
 static const struct gloss table_words[] = {
@@ -90,6 +102,9 @@ static const struct gloss table_words[] = {
 		  "could do"},
 	{"tx, rx after a figure", "the sender's or the receiver's"},
 	{"copy tx, copy rx", "the share of each side's sampled CPU in copies"},
+	{"wait tx, wait rx", "each side's largest wait and its share of the "
+			     "side's time"},
+	{"probe p99", "--probe: the probe's p99 under the load, in us"},
 	{"p50 us, p99 us", "rr: the round trip's median and 99th percentile"},
 	{"marked (c, F9)", "runs chosen to compare (3)"},
 };
@@ -98,6 +113,8 @@ static const struct gloss compare_words[] = {
 	{"#3", "a run's number"},
 	{"x1.23", "the ratio to the first column's run, the base"},
 	{"CPU in copies %", "the share of a side's sampled CPU in copies"},
+	{"Time on the CPU %, Waiting: ... %",
+	 "the share of a side's time on the CPU, and in each wait"},
 	{"Sampling moved msg/s", "what sampling the CPU did to the rate in the "
 				 "intervals sampled, left out of the figures"},
 	{"top 3.84", "a graph's scale: the highest value of its last minute"},
@@ -220,6 +237,24 @@ static void gloss_roles(struct ui_lines *l, int width)
 	}
 }
 
+/* The reasons of the time rows, from the reason table. */
+static void gloss_reasons(struct ui_lines *l, int width)
+{
+	char meaning[400];
+
+	gloss_heading(l, "The waits of the time rows (each side's time off "
+			 "the CPU):");
+	for (size_t r = 0; r < reason_count; r++) {
+		if (strcmp(reasons[r].label, reasons[r].abbrev) == 0)
+			snprintf(meaning, sizeof(meaning), "%s",
+				 reasons[r].why);
+		else
+			snprintf(meaning, sizeof(meaning), "%s: %s",
+				 reasons[r].label, reasons[r].why);
+		gloss_line(l, width, reasons[r].abbrev, meaning);
+	}
+}
+
 void ui_glossary(struct ui_lines *l, int width)
 {
 	char tie[64];
@@ -230,6 +265,7 @@ void ui_glossary(struct ui_lines *l, int width)
 	gloss_figures(l, width);
 	GLOSS_LIST(l, width, "Below the gauges:", foot_words);
 	gloss_roles(l, width);
+	gloss_reasons(l, width);
 	GLOSS_LIST(l, width, "The runs table (2):", table_words);
 	GLOSS_LIST(l, width,
 		   "Compare (3), the graphs and the chart (4):", compare_words);
