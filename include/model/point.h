@@ -48,7 +48,7 @@ bool point_key_equal(const struct point_key *a, const struct point_key *b,
 
 /*
  * The parts of k, in this order: "one-copy 4K x2 stream rx-trunc (bound)
- * gso 185000" (strategy, size, flows, mode, receive side's tag, knobs).
+ * gso-ipv4 185000" (strategy, size, flows, mode, receive side's tag, knobs).
  */
 void point_key_label(const struct point_key *k, unsigned int parts, char *out,
 		     size_t size);
