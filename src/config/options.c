@@ -89,7 +89,8 @@ const struct option_row option_rows[] = {
 	 .max = MESSAGE_SIZE_MAX,
 	 .def = "16K",
 	 .flags = OPTION_RUN,
-	 .help = "message sizes in bytes, or with K or M",
+	 .help = "message sizes in bytes, or with K or M; on the command "
+		 "line also MIN..MAX (MIN, the powers of two between, MAX)",
 	 .control = &(const struct option_control){.label = "Size",
 						   STEPS(size_steps)}},
 	{.name = "threads",
