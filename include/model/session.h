@@ -16,6 +16,8 @@
 #include "run.h"
 #include "topo.h"
 
+struct crossover;
+
 /* The other host of a --connect session, as it described itself. */
 struct session_agent {
 	char address[64]; /* "198.18.0.1:5310" */
@@ -64,6 +66,11 @@ struct session {
 	 * comparison (its gate's verdict in it); the export carries it.
 	 */
 	cJSON *baseline;
+	/*
+	 * --crossover, or the explorer's: the search and its runs (among the
+	 * results), or NULL (crossover_run.h).
+	 */
+	struct crossover *crossover;
 };
 
 /*

@@ -323,6 +323,7 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 
 	for (size_t c = 0; c < n; c++)
 		report_put(&t, "%s%s", c ? "," : "", names[c]);
+	report_crossover_csv_head(&t);
 	report_put(&t, "\n");
 	for (size_t i = 0; i < s->result_count; i++) {
 		cJSON *run = export_run(s, &s->results[i]);
@@ -333,6 +334,7 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 			if (!when[c] || cJSON_IsTrue(at_path(run, when[c])))
 				csv_cell(&t, at_path(run, paths[c]));
 		}
+		report_crossover_csv_cells(&t, s, i + 1);
 		report_put(&t, "\n");
 		cJSON_Delete(run);
 	}

@@ -105,6 +105,15 @@ double report_probe_figure(struct text *t, const struct session *s,
 			   const struct report_style *style, size_t number,
 			   double y);
 
+/*
+ * The CSV's crossover columns (report_crossover.c): their names, each
+ * after a comma, and run number's cells, empty where it was no run of a
+ * search.
+ */
+void report_crossover_csv_head(struct text *t);
+void report_crossover_csv_cells(struct text *t, const struct session *s,
+				size_t number);
+
 /* 1, 2 or 5 times a power of ten, at least x. */
 double report_nice_step(double x);
 /* The 1, 2 or 5 times a power of ten nearest v, above (up) or below. */

@@ -90,8 +90,8 @@ static const struct record_field head_fields[] = {
 			  crossover_state_names),
 	RECORD_TEXT_FIELD("why", struct crossover, why),
 	RECORD_TEXT_FIELD("failure", struct crossover, failure),
-	RECORD_FIELD("runs", RECORD_SIZE, struct crossover, runs),
-	RECORD_FIELD("failed", RECORD_SIZE, struct crossover, failed),
+	RECORD_FIELD("run_count", RECORD_SIZE, struct crossover, runs),
+	RECORD_FIELD("left_out", RECORD_SIZE, struct crossover, failed),
 	RECORD_FIELD("elapsed_s", RECORD_FINITE, struct crossover, elapsed_s),
 };
 const struct record crossover_record = RECORD_OF(head_fields);
@@ -770,4 +770,28 @@ void crossover_line(const struct crossover *x, char *out, size_t size)
 			 x->metric_label, STATS_CONFIDENCE * 100, x->size_count,
 			 x->size_count == 1 ? "" : "s", x->runs,
 			 x->runs == 1 ? "" : "s", took);
+}
+
+void crossover_status(const struct crossover *x, char *out, size_t size)
+{
+	char took[32], budget[32], where[CROSSOVER_TEXT_MAX / 2];
+	size_t len;
+
+	crossover_duration_text(x->elapsed_s, took, sizeof(took));
+	crossover_duration_text((double)x->question.budget_ms / 1000, budget,
+				sizeof(budget));
+	len = (size_t)snprintf(out, size, "%zu size%s, %zu run%s, %s of %s",
+			       x->size_count, x->size_count == 1 ? "" : "s",
+			       x->runs, x->runs == 1 ? "" : "s", took, budget);
+	if (len >= size)
+		return;
+	if (x->bracket_count) {
+		bracket_text(x, 0, where, sizeof(where));
+		snprintf(out + len, size - len, "; %s%s%s", where,
+			 x->bracket_count > 1 ? ", and more" : "",
+			 x->state == CROSSOVER_SEARCHING ? " so far" : "");
+	} else if (x->size_count) {
+		leads_text(x, where, sizeof(where));
+		snprintf(out + len, size - len, "; %s", where);
+	}
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cause.h"
+#include "crossover_run.h"
 #include "plan.h"
 #include "session.h"
 #include "units.h"
@@ -114,6 +115,8 @@ int session_open(struct session *s, const struct options *options,
 	base = session_base(s);
 	r = plan_build(&s->options, &base, false, &s->plan, &s->plan_count,
 		       cause);
+	if (r == 0 && options->crossover[0])
+		r = crossover_open(&s->crossover, &s->options, &base, cause);
 	if (r < 0) {
 		session_close(s);
 		return r;
@@ -256,6 +259,7 @@ void session_close(struct session *s)
 	free(s->plan);
 	free(s->notice);
 	cJSON_Delete(s->baseline);
+	crossover_free(s->crossover);
 	analysis_fini(&s->analysis);
 	remote_close(s->remote);
 	topo_destroy(&s->topo);

@@ -1,0 +1,46 @@
+/*
+ * The crossover search over a session: the question put from the options
+ * (--resolution, --budget, --repeat, --metric), each side's run from the
+ * pair (plan_crossover(), or the explorer's own), and each finished run's
+ * figure read as the analysis reads every figure: estimate_run(), and the
+ * session's own rule of which runs count (short and stopped ones do not).
+ */
+#ifndef NIO_TOP_CROSSOVER_RUN_H
+#define NIO_TOP_CROSSOVER_RUN_H
+
+#include "crossover.h"
+#include "plan.h"
+#include "session.h"
+
+/*
+ * A search of pair with o's figure and stopping rules: 0 with *out (free
+ * it with crossover_free()), or -errno with *cause.
+ */
+int crossover_start(struct crossover **out, const struct options *o,
+		    const struct plan_pair *pair, char **cause);
+/* The same of o->crossover (plan_crossover()), base as for plan_point(). */
+int crossover_open(struct crossover **out, const struct options *o,
+		   const struct run_config *base, char **cause);
+void crossover_free(struct crossover *x);
+
+/* The next run at now_ns, or false once the search has stopped. */
+bool crossover_next_run(struct crossover *x, uint64_t now_ns,
+			struct run_config *config);
+/*
+ * The run asked for last is the session's result index, ended at now_ns;
+ * or it could not start, why.  0, or -ENOMEM.
+ */
+int crossover_take(struct crossover *x, const struct session *s, size_t index,
+		   uint64_t now_ns);
+int crossover_refused(struct crossover *x, const char *why, uint64_t now_ns);
+
+/*
+ * A search read back from an export (its head and runs), made whole from
+ * the session's runs: its figure, each run's intervals, its sizes and
+ * brackets.  0, or -EINVAL with *cause (path names it) when a run it
+ * names is not one of the session's or not of its size.
+ */
+int crossover_loaded(struct crossover *x, const struct session *s,
+		     const char *path, char **cause);
+
+#endif

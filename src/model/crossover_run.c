@@ -1,0 +1,266 @@
+/*
+ * The crossover search over a session: what the options ask, the runs it
+ * needs, and what each finished run says of its figure.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "crossover_run.h"
+#include "rules.h"
+
+/*
+ * The figure of --metric, or the mode's.  A side's figure with no side
+ * named is the receiver's for a pair of receive sides, else the sender's.
+ */
+static int crossover_figure(struct crossover *x, const char *metric,
+			    enum run_mode mode, char **cause)
+{
+	char key[RULE_KEY_MAX];
+	enum rule_side side = RULE_BOTH;
+	const struct metric *m;
+	int r;
+
+	x->of = estimate_figure_of(mode);
+	if (metric[0]) {
+		r = rules_figure(metric, "--metric", key, &side, cause);
+		if (r < 0)
+			return r;
+		x->of = (struct estimate_of){
+			.metric = metric_find(key),
+			.percentile = strcmp(key, "p99_us") == 0 ? 99 : 50,
+			.sender = side == RULE_SENDER ||
+				  (side == RULE_BOTH &&
+				   strcmp(x->dimension, "rx") != 0),
+		};
+	}
+	if (x->of.metric < 0) {
+		snprintf(x->metric, sizeof(x->metric), "%s",
+			 estimate_key(&x->of));
+		snprintf(x->metric_label, sizeof(x->metric_label),
+			 "p%u round trip", x->of.percentile);
+		x->question.higher_is_better = false;
+		return 0;
+	}
+	m = &metrics[x->of.metric];
+	x->of.sender &= !m->delivered;
+	x->question.higher_is_better = m->higher_is_better;
+	snprintf(x->metric, sizeof(x->metric), "%s%s", m->key,
+		 m->delivered	? ""
+		 : x->of.sender ? ".sender"
+				: ".receiver");
+	if (m->delivered)
+		snprintf(x->metric_label, sizeof(x->metric_label), "%s",
+			 m->unit);
+	else
+		snprintf(x->metric_label, sizeof(x->metric_label), "%s, %s",
+			 m->label, x->of.sender ? "sender" : "receiver");
+	return 0;
+}
+
+/*
+ * Each side's name, "sendfile", or for another dimension "one-copy
+ * rx=trunc"; and what both share, "stream, 1 flow, rx copy".
+ */
+static void crossover_names(struct crossover *x)
+{
+	const struct run_config *c = &x->side[0];
+	bool strategy = strcmp(x->dimension, "strategy") == 0;
+	struct settings_stack stack = settings_stack_of(&c->settings);
+	char knobs[96];
+	size_t len = 0;
+
+	for (int k = 0; k < 2; k++)
+		if (strategy)
+			snprintf(x->label[k], sizeof(x->label[k]), "%s",
+				 x->value[k]);
+		else
+			snprintf(x->label[k], sizeof(x->label[k]), "%s %s=%s",
+				 x->side[k].strategy->name, x->dimension,
+				 x->value[k]);
+	if (!strategy)
+		len = (size_t)snprintf(x->context, sizeof(x->context), "%s, ",
+				       c->strategy->name);
+	len += (size_t)snprintf(x->context + len, sizeof(x->context) - len,
+				"%s", run_mode_name(c->mode));
+	if (strcmp(x->dimension, "threads") != 0 && len < sizeof(x->context))
+		len += (size_t)snprintf(x->context + len,
+					sizeof(x->context) - len, ", %u flow%s",
+					c->threads, c->threads == 1 ? "" : "s");
+	if (strcmp(x->dimension, "rx") != 0 && len < sizeof(x->context))
+		len += (size_t)snprintf(x->context + len,
+					sizeof(x->context) - len, ", rx %s",
+					rx_mode_names[c->settings.rx]);
+	settings_stack_tag(&stack, knobs, sizeof(knobs));
+	if (knobs[0] && len < sizeof(x->context))
+		snprintf(x->context + len, sizeof(x->context) - len, ",%s",
+			 knobs);
+}
+
+int crossover_start(struct crossover **out, const struct options *o,
+		    const struct plan_pair *pair, char **cause)
+{
+	const struct run_config *c = &pair->side[0];
+	struct crossover_question q = {
+		.min_size = pair->min_size,
+		.max_size = pair->max_size,
+		.resolution = o->crossover_resolution > 1
+				      ? o->crossover_resolution
+				      : CROSSOVER_RESOLUTION,
+		.budget_ms = o->crossover_budget_ms ? o->crossover_budget_ms
+						    : 300000,
+		.min_runs = o->repeat,
+		.most_runs = CROSSOVER_RUNS_MOST,
+		.planned_s = (double)(c->settings.warmup_ms +
+				      c->settings.duration_ms +
+				      run_sampled_ms(c)) /
+			     1000,
+	};
+	struct crossover *x = calloc(1, sizeof(*x));
+	int r;
+
+	*out = NULL;
+	if (!x)
+		return -ENOMEM;
+	crossover_init(x, &q);
+	snprintf(x->dimension, sizeof(x->dimension), "%s", pair->dimension);
+	for (int k = 0; k < 2; k++) {
+		snprintf(x->value[k], sizeof(x->value[k]), "%s",
+			 pair->value[k]);
+		x->side[k] = pair->side[k];
+	}
+	r = crossover_figure(x, o->crossover_metric, c->mode, cause);
+	if (r < 0) {
+		crossover_free(x);
+		return r;
+	}
+	crossover_names(x);
+	*out = x;
+	return 0;
+}
+
+int crossover_open(struct crossover **out, const struct options *o,
+		   const struct run_config *base, char **cause)
+{
+	struct plan_pair pair;
+	int r = plan_crossover(o, base, &pair, cause);
+
+	*out = NULL;
+	return r < 0 ? r : crossover_start(out, o, &pair, cause);
+}
+
+void crossover_free(struct crossover *x)
+{
+	if (!x)
+		return;
+	crossover_fini(x);
+	free(x);
+}
+
+bool crossover_next_run(struct crossover *x, uint64_t now_ns,
+			struct run_config *config)
+{
+	const struct crossover_size *z;
+	size_t msg_size;
+	int side;
+
+	if (!crossover_next(x, now_ns, &msg_size, &side))
+		return false;
+	*config = x->side[side];
+	config->msg_size = msg_size;
+	z = crossover_size_of(x, msg_size);
+	config->round = (unsigned int)(z ? z->runs[side] + 1 : 1);
+	return true;
+}
+
+/* Why a finished run does not count, into why (NULL if it does). */
+static const char *run_left_out(const struct crossover *x,
+				const struct run_result *r,
+				const struct analysis_run *facts, char *why,
+				size_t size)
+{
+	if (r->error)
+		return r->error;
+	if (facts->usable && facts->stopped)
+		snprintf(why, size,
+			 "stopped for %.1f s while measuring (--keep-stopped "
+			 "keeps it)",
+			 r->stopped_s);
+	else if (facts->usable && facts->short_run)
+		snprintf(why, size,
+			 "short (measured %.3g s; --min-measured 0 keeps it)",
+			 r->measured_s);
+	else
+		snprintf(why, size, "no figure of %s", x->metric);
+	return why;
+}
+
+int crossover_take(struct crossover *x, const struct session *s, size_t index,
+		   uint64_t now_ns)
+{
+	const struct run_result *r = &s->results[index];
+	const struct analysis_run *facts = &s->run_facts[index];
+	struct crossover_run run = {.number = index + 1};
+	char why[200];
+
+	run.usable = index < s->run_fact_count && facts->usable &&
+		     !facts->short_run && !facts->stopped &&
+		     estimate_run(r, &x->of, &run.value, &run.series) &&
+		     run.value > 0;
+	return crossover_add(
+		x, &run,
+		run.usable ? NULL : run_left_out(x, r, facts, why, sizeof(why)),
+		now_ns);
+}
+
+int crossover_refused(struct crossover *x, const char *why, uint64_t now_ns)
+{
+	struct crossover_run run = {.value = NAN};
+
+	return crossover_add(x, &run, why, now_ns);
+}
+
+int crossover_loaded(struct crossover *x, const struct session *s,
+		     const char *path, char **cause)
+{
+	enum run_mode mode = RUN_STREAM;
+	int r;
+
+	for (size_t i = 0; i < x->run_count; i++) {
+		const struct crossover_run *run = &x->run[i];
+		const struct run_result *result;
+
+		if (!run->number)
+			continue;
+		if (run->number > s->result_count)
+			return cause_set(cause, -EINVAL,
+					 "%s: runs[%zu]: run %zu is not one of "
+					 "the export's %zu",
+					 path, i, run->number, s->result_count);
+		result = &s->results[run->number - 1];
+		if (result->config.msg_size != run->msg_size)
+			return cause_set(cause, -EINVAL,
+					 "%s: runs[%zu]: run %zu is of %zu "
+					 "bytes, not %zu",
+					 path, i, run->number,
+					 result->config.msg_size,
+					 run->msg_size);
+		mode = result->config.mode;
+		x->side[run->side] = result->config;
+	}
+	r = crossover_figure(x, x->metric, mode, cause);
+	/* The figures are the file's; their intervals' floors are not. */
+	for (size_t i = 0; r == 0 && i < x->run_count; i++) {
+		struct crossover_run *run = &x->run[i];
+		double value;
+
+		run->series = (struct stats_series){.rel_se = NAN};
+		if (run->number)
+			estimate_run(&s->results[run->number - 1], &x->of,
+				     &value, &run->series);
+	}
+	return r == 0 ? crossover_rebuild(x) : r;
+}
