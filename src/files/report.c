@@ -1213,7 +1213,7 @@ int report_write_svg(const char *path, const struct session *s,
 	struct report_style fallback;
 	struct text body = {0}, t = {0};
 	struct svg g = {.t = &body, .s = s, .style = style};
-	double y = 0, probe_h;
+	double y = 0, probe_h, cross_h;
 
 	*cause = NULL;
 	if (!style || style->colour_count < SVG_COLOURS_MIN) {
@@ -1228,6 +1228,10 @@ int report_write_svg(const char *path, const struct session *s,
 	probe_h = report_probe_figure(&body, s, g.style, figure_count + 2, y);
 	if (probe_h > 0)
 		y += probe_h + FIGURE_GAP;
+	cross_h = report_crossover_figure(&body, s, g.style,
+					  figure_count + 2 + (probe_h > 0), y);
+	if (cross_h > 0)
+		y += cross_h + FIGURE_GAP;
 	report_put(
 		&t,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
