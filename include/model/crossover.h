@@ -177,6 +177,9 @@ int crossover_add(struct crossover *x, const struct crossover_run *run,
 void crossover_stop(struct crossover *x, const char *why);
 bool crossover_searching(const struct crossover *x);
 
+/* A copy of from into to, its runs its own (a frozen screen's): 0, -ENOMEM. */
+int crossover_copy(struct crossover *to, const struct crossover *from);
+
 /*
  * The sizes, leads and brackets again from x->run (after --load): 0, or
  * -ENOMEM.
@@ -207,6 +210,8 @@ void crossover_line(const struct crossover *x, char *out, size_t size);
  * sendfile overtakes one-copy between 2 KiB and 8 KiB so far".
  */
 void crossover_status(const struct crossover *x, char *out, size_t size);
+/* The seconds of its budget left at now_ns (its runs' time while stopped). */
+double crossover_left_s(const struct crossover *x, uint64_t now_ns);
 /* "3 min 40 s", "52 s": a duration as the search says it. */
 void crossover_duration_text(double seconds, char *out, size_t size);
 

@@ -205,7 +205,8 @@ const struct option_row option_rows[] = {
 	 .size = sizeof(((struct options *)0)->crossover_metric),
 	 .min = 1,
 	 .max = 47,
-	 .help = "the figure --crossover compares: a metric's key (gbps, "
+	 .help = "the figure a crossover search compares: a metric's key "
+		 "(gbps, "
 		 "cpu_ns_per_kib, ...), one side's with .sender or .receiver, "
 		 "or p50_us or p99_us in rr; default the mode's (Gbit/s, the "
 		 "p50 round trip)"},
@@ -217,8 +218,8 @@ const struct option_row option_rows[] = {
 	 .min = 1.05,
 	 .max = 16,
 	 .def = "1.25",
-	 .help = "--crossover stops once its bracket's ends are at most this "
-		 "factor apart"},
+	 .help = "a crossover search stops once its bracket's ends are at "
+		 "most this factor apart"},
 	{.name = "budget",
 	 .arg = "SEC",
 	 .key = "crossover.budget_s",
@@ -227,8 +228,8 @@ const struct option_row option_rows[] = {
 	 .min = 1,
 	 .max = 86400,
 	 .def = "300",
-	 .help = "the longest --crossover runs (seconds, or with m or h: "
-		 "5m); no run starts that would end past it"},
+	 .help = "the longest a crossover search runs (seconds, or with m or "
+		 "h: 5m); no run starts that would end past it"},
 	{.name = "verify",
 	 .key = "verify",
 	 .run_key = "verify",

@@ -209,7 +209,8 @@ static int check_compare(struct options *o, char **cause)
 
 /*
  * --crossover: its pair (plan_crossover()), its figure, and the options
- * only it reads.  It runs a study of its own: no comparison, no agent.
+ * only it and the explorer's searches read.  It runs a study of its own:
+ * no comparison, no agent.
  */
 static int check_crossover(struct options *o, char **cause)
 {
@@ -219,12 +220,20 @@ static int check_crossover(struct options *o, char **cause)
 	struct plan_pair pair;
 	int r;
 
+	/* The explorer's crossover view starts searches of its own. */
 	for (size_t i = 0; i < 3 && !o->crossover[0]; i++)
-		if (options_given(o, own[i]))
+		if (options_given(o, own[i]) &&
+		    (o->batch || o->diff || o->load || o->serve))
 			return cause_set(cause, -EINVAL,
-					 "--%s needs --crossover", own[i]);
+					 "--%s needs --crossover (or the "
+					 "explorer, whose crossover view "
+					 "searches)",
+					 own[i]);
 	if (!o->crossover[0])
-		return 0;
+		return o->crossover_metric[0]
+			       ? rules_figure(o->crossover_metric, "--metric",
+					      key, &side, cause)
+			       : 0;
 	if (o->diff || o->load || o->serve || o->baseline)
 		return cause_set(cause, -EINVAL,
 				 "--crossover runs a search of its own: not "

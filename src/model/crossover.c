@@ -112,6 +112,19 @@ void crossover_fini(struct crossover *x)
 	memset(x, 0, sizeof(*x));
 }
 
+int crossover_copy(struct crossover *to, const struct crossover *from)
+{
+	*to = *from;
+	to->run = calloc(from->run_count + 1, sizeof(*to->run));
+	to->run_capacity = to->run ? from->run_count + 1 : 0;
+	if (!to->run) {
+		to->run_count = 0;
+		return -ENOMEM;
+	}
+	memcpy(to->run, from->run, from->run_count * sizeof(*to->run));
+	return 0;
+}
+
 bool crossover_searching(const struct crossover *x)
 {
 	return x->state == CROSSOVER_SEARCHING;
@@ -675,7 +688,9 @@ void crossover_lead_text(const struct crossover *x, enum crossover_lead lead,
 			 STATS_MIN_EFFECT * 100);
 		break;
 	case LEAD_PENDING:
-		snprintf(out, size, "running");
+		snprintf(out, size, "%s",
+			 x->state == CROSSOVER_SEARCHING ? "running"
+							 : "not decided");
 		break;
 	default:
 		snprintf(out, size, "%s", crossover_lead_names[lead]);
@@ -794,4 +809,14 @@ void crossover_status(const struct crossover *x, char *out, size_t size)
 		leads_text(x, where, sizeof(where));
 		snprintf(out + len, size - len, "; %s", where);
 	}
+}
+
+double crossover_left_s(const struct crossover *x, uint64_t now_ns)
+{
+	double spent = x->elapsed_s;
+
+	if (x->state == CROSSOVER_SEARCHING && x->started_ns &&
+	    now_ns > x->started_ns)
+		spent = (double)(now_ns - x->started_ns) / 1e9;
+	return fmax((double)x->question.budget_ms / 1000 - spent, 0);
 }

@@ -13,7 +13,7 @@
 #include "units.h"
 #include "views.h"
 
-/* The views v and 1-5 go through: the table's first, before the overlays. */
+/* The views v and 1-6 go through: the table's first, before the overlays. */
 static size_t view_count(void)
 {
 	size_t n = 0;
@@ -32,7 +32,8 @@ static void show(struct ui *ui, size_t i)
 		return;
 	if (!v->overlay) {
 		ui->view = i;
-		ui_note(ui, "view: %s (1-5 go straight to one)", v->name);
+		ui_note(ui, "view: %s (1-%zu go straight to one)", v->name,
+			view_count());
 		return;
 	}
 	if (ui->overlay == i) {

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
+#include "crossover.h"
 #include "keymap.h"
 #include "measures.h"
 #include "panel.h"
@@ -773,7 +775,15 @@ static void header_flags(const struct ui *ui, const struct explorer *e,
 		len += (size_t)snprintf(out + len, size - len,
 					"  %zu new run%s", ui->runs.new_runs,
 					ui->runs.new_runs == 1 ? "" : "s");
-	if (explorer_sweeping(e) && len < size) {
+	if (explorer_searching(e) && len < size) {
+		double left = crossover_left_s(e->session->crossover,
+					       clock_now_ns());
+
+		snprintf(out + len, size - len,
+			 "  crossover %zu runs, %d:%02d left",
+			 e->session->crossover->runs, (int)left / 60,
+			 (int)left % 60);
+	} else if (explorer_sweeping(e) && len < size) {
 		size_t done, total;
 		double left_s;
 
