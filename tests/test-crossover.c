@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crossover.h"
+#include "crossover_run.h"
 #include "tap.h"
 
 #define NS 1000000000ull
@@ -375,6 +375,51 @@ static void test_text(void)
 	ok(strcmp(out, "52 s") == 0, "52 s (%s)", out);
 }
 
+/* A grid's verdict suggests the search that narrows its bracket. */
+static void test_suggest(void)
+{
+	struct analysis_crossover c = {
+		.mode = RUN_STREAM,
+		.threads = 2,
+		.strategy = "one-copy",
+		.versus = "two-copy",
+		.verdict = VERDICT_FROM,
+		.msg_size = 16384,
+		.size_count = 3,
+		.size = {{.msg_size = 1024},
+			 {.msg_size = 4096},
+			 {.msg_size = 16384}},
+	};
+	char out[512];
+
+	ok(crossover_suggest(&c, out, sizeof(out)) &&
+		   strcmp(out, "the grid puts the crossover between 4K and "
+			       "16K; nio-top --crossover "
+			       "strategy=two-copy,one-copy -t 2 -m 4K..16K "
+			       "narrows it") == 0,
+	   "from 16K after 4K: %s", out);
+	c.rx_pair = true;
+	c.rx = RX_TRUNC;
+	c.versus = "one-copy";
+	ok(crossover_suggest(&c, out, sizeof(out)) &&
+		   strstr(out, "--crossover rx=copy,trunc -s one-copy -t 2 "),
+	   "a receive side against copy: %s", out);
+	c.rx_pair = false;
+	c.rx = RX_COPY;
+	c.stack_pair = true;
+	c.stack.gso_max_size = 185000;
+	ok(crossover_suggest(&c, out, sizeof(out)) &&
+		   strstr(out, "--crossover gso_max_size=as-built,185000 -s "
+			       "one-copy "),
+	   "a knob against as built: %s", out);
+	c.msg_size = 1024;
+	ok(!crossover_suggest(&c, out, sizeof(out)),
+	   "none from the smallest size: no bracket");
+	c.msg_size = 16384;
+	c.verdict = VERDICT_UNDECIDED;
+	ok(!crossover_suggest(&c, out, sizeof(out)), "none when undecided");
+}
+
 int main(void)
 {
 	test_found();
@@ -385,5 +430,6 @@ int main(void)
 	test_undecided();
 	test_rebuild();
 	test_text();
+	test_suggest();
 	return tap_done();
 }

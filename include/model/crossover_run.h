@@ -43,4 +43,14 @@ int crossover_refused(struct crossover *x, const char *why, uint64_t now_ns);
 int crossover_loaded(struct crossover *x, const struct session *s,
 		     const char *path, char **cause);
 
+/*
+ * For a verdict of a grid ("one-copy beats two-copy from 16K"): the
+ * bracket its grid implies, the size before its first and that size, and
+ * the --crossover command that would narrow it, into out ("the grid puts
+ * ... between 4K and 16K; nio-top --crossover strategy=two-copy,one-copy
+ * -m 4K..16K narrows it").  1 when there is one to suggest, else 0.
+ */
+int crossover_suggest(const struct analysis_crossover *c, char *out,
+		      size_t size);
+
 #endif

@@ -158,6 +158,8 @@ static void batch_analysis(const struct session *s)
 	for (size_t i = 0; i < a->crossover_count; i++) {
 		analysis_crossover_text(&a->crossovers[i], line, sizeof(line));
 		printf("  %s\n", line);
+		if (crossover_suggest(&a->crossovers[i], line, sizeof(line)))
+			printf("    %s\n", line);
 	}
 	for (size_t i = 0; i < a->probe_count; i++) {
 		char probe[ANALYSIS_PROBE_TEXT_MAX];

@@ -11,6 +11,7 @@
 #include "cause.h"
 #include "crossover_run.h"
 #include "rules.h"
+#include "units.h"
 
 /*
  * The figure of --metric, or the mode's.  A side's figure with no side
@@ -263,4 +264,103 @@ int crossover_loaded(struct crossover *x, const struct session *s,
 				     &value, &run->series);
 	}
 	return r == 0 ? crossover_rebuild(x) : r;
+}
+
+/* " --gso-max-size 185000": a knob of k set, as the command line says it. */
+static size_t knob_flags(const struct settings_stack *k, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (k->gso_max_size && len < size)
+		len += (size_t)snprintf(out + len, size - len,
+					" --gso-max-size %u", k->gso_max_size);
+	if (k->gro_max_size && len < size)
+		len += (size_t)snprintf(out + len, size - len,
+					" --gro-max-size %u", k->gro_max_size);
+	if (k->gro != GRO_DEFAULT && len < size)
+		len += (size_t)snprintf(out + len, size - len, " --gro %s",
+					gro_mode_names[k->gro]);
+	if (k->busy_poll && len < size)
+		len += (size_t)snprintf(out + len, size - len,
+					" --busy-poll %u", k->busy_poll);
+	if (k->load_rate_mbps && len < size)
+		len += (size_t)snprintf(out + len, size - len,
+					" --load-rate %u", k->load_rate_mbps);
+	return len;
+}
+
+/*
+ * "gso_max_size=as-built,185000": the one knob a stack pair differs in,
+ * 0 in the words its control has for it.
+ */
+static void knob_pair(const struct settings_stack *base,
+		      const struct settings_stack *up, char *out, size_t size)
+{
+	char from[16];
+
+	if (base->gso_max_size != up->gso_max_size) {
+		snprintf(from, sizeof(from), "%u", base->gso_max_size);
+		snprintf(out, size, "gso_max_size=%s,%u",
+			 base->gso_max_size ? from : "as-built",
+			 up->gso_max_size);
+	} else if (base->gro_max_size != up->gro_max_size) {
+		snprintf(out, size, "gro_max_size=%u,%u", base->gro_max_size,
+			 up->gro_max_size);
+	} else if (base->gro != up->gro) {
+		snprintf(out, size, "gro=%s,%s", gro_mode_names[base->gro],
+			 gro_mode_names[up->gro]);
+	} else if (base->busy_poll != up->busy_poll) {
+		snprintf(from, sizeof(from), "%u", base->busy_poll);
+		snprintf(out, size, "busy_poll_us=%s,%u",
+			 base->busy_poll ? from : "none", up->busy_poll);
+	} else {
+		snprintf(out, size, "load_rate_mbps=%u,%u",
+			 base->load_rate_mbps, up->load_rate_mbps);
+	}
+}
+
+int crossover_suggest(const struct analysis_crossover *c, char *out,
+		      size_t size)
+{
+	char pair[96], context[160] = "", lo[24], hi[24];
+	size_t below = 0, len;
+
+	if (c->verdict != VERDICT_FROM)
+		return 0;
+	for (size_t i = 0; i < c->size_count; i++)
+		if (c->size[i].msg_size < c->msg_size &&
+		    c->size[i].msg_size > below)
+			below = c->size[i].msg_size;
+	if (!below)
+		return 0;
+	if (c->stack_pair)
+		knob_pair(&c->versus_stack, &c->stack, pair, sizeof(pair));
+	else if (c->rx_pair)
+		snprintf(pair, sizeof(pair), "rx=copy,%s",
+			 rx_mode_names[c->rx]);
+	else
+		snprintf(pair, sizeof(pair), "strategy=%s,%s", c->versus,
+			 c->strategy);
+	len = (size_t)snprintf(context, sizeof(context), "%s%s",
+			       c->rx_pair || c->stack_pair ? " -s " : "",
+			       c->rx_pair || c->stack_pair ? c->strategy : "");
+	if (!c->rx_pair && c->rx != RX_COPY && len < sizeof(context))
+		len += (size_t)snprintf(context + len, sizeof(context) - len,
+					" --rx %s", rx_mode_names[c->rx]);
+	if (c->threads != 1 && len < sizeof(context))
+		len += (size_t)snprintf(context + len, sizeof(context) - len,
+					" -t %u", c->threads);
+	if (c->mode == RUN_RR && len < sizeof(context))
+		len += (size_t)snprintf(context + len, sizeof(context) - len,
+					" --mode rr");
+	if (!c->stack_pair && len < sizeof(context))
+		knob_flags(&c->stack, context + len, sizeof(context) - len);
+	units_format_size(below, lo, sizeof(lo));
+	units_format_size(c->msg_size, hi, sizeof(hi));
+	snprintf(out, size,
+		 "the grid puts the crossover between %s and %s; nio-top "
+		 "--crossover %s%s -m %s..%s narrows it",
+		 lo, hi, pair, context, lo, hi);
+	return 1;
 }
