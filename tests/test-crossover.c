@@ -322,6 +322,7 @@ static void test_undecided(void)
 {
 	struct crossover_question q = question(1024, 4096);
 	struct crossover x;
+	char line[CROSSOVER_TEXT_MAX];
 
 	crossover_init(&x, &q);
 	labels(&x);
@@ -331,7 +332,11 @@ static void test_undecided(void)
 	ok(x.size[0].runs[0] <= CROSSOVER_RUNS_MOST,
 	   "after at most %d runs a side (%zu)", CROSSOVER_RUNS_MOST,
 	   x.size[0].runs[0]);
-	ok(x.state == CROSSOVER_NONE, "no crossover: %s", x.why);
+	crossover_line(&x, line, sizeof(line));
+	ok(x.state == CROSSOVER_UNDECIDED &&
+		   strstr(line, "no crossover found in 1 KiB..4 KiB: no size "
+				"decided"),
+	   "no size decided is no answer: %s; %s", x.why, line);
 	crossover_fini(&x);
 }
 

@@ -422,6 +422,22 @@ static bool bracket_tied(const struct crossover *x,
 	return inside > 0;
 }
 
+/*
+ * Whether a size tried was decided for one side, or every one was equal
+ * within the minimum effect: only then is no change of lead an answer.
+ */
+static bool decided_or_tied(const struct crossover *x)
+{
+	size_t tied = 0;
+
+	for (size_t i = 0; i < x->size_count; i++) {
+		if (lead_sign(x->size[i].lead))
+			return true;
+		tied += x->size[i].lead == LEAD_EQUAL;
+	}
+	return x->size_count && tied == x->size_count;
+}
+
 /* Why a search that found every bracket it can stopped. */
 static void found(struct crossover *x, size_t tied)
 {
@@ -480,6 +496,14 @@ static size_t size_next(struct crossover *x)
 			 "the most sizes a search tries "
 			 "(%d) were tried",
 			 CROSSOVER_SIZES_MAX);
+		finish(x, CROSSOVER_UNDECIDED, why);
+	} else if (!x->bracket_count && !decided_or_tied(x)) {
+		snprintf(why, sizeof(why),
+			 "no size tried was decided (at most %zu runs a side "
+			 "each): its runs spread too widely for the test; "
+			 "more runs a size (--repeat) or longer ones (-d) "
+			 "would tell more",
+			 q->most_runs);
 		finish(x, CROSSOVER_UNDECIDED, why);
 	} else if (!x->bracket_count) {
 		snprintf(why, sizeof(why),
