@@ -7,6 +7,7 @@
  * or line do not follow from them.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +59,22 @@ static int load_list(const cJSON *obj, const char *key, const char *path,
 }
 
 /*
- * Whether the file's sizes and brackets (read into file) are those the
- * runs make (x): the same sizes, runs and leads, the same brackets.
+ * Whether two figures are one, but for the last digits a file's intervals
+ * lose (both unknown is one too).
  */
-static int load_follows(const struct crossover *x, const struct crossover *file,
+static bool same_figure(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+/*
+ * Whether the file's sizes and brackets (read into file) are those the
+ * runs make (x): the same sizes, runs, leads and figures, the same
+ * brackets.  The figures kept are the file's, digit for digit.
+ */
+static int load_follows(struct crossover *x, const struct crossover *file,
 			const char *path, char **cause)
 {
 	if (file->size_count != x->size_count)
@@ -70,15 +83,21 @@ static int load_follows(const struct crossover *x, const struct crossover *file,
 				 "%zu",
 				 path, file->size_count, x->size_count);
 	for (size_t i = 0; i < x->size_count; i++) {
-		const struct crossover_size *a = &file->size[i],
-					    *b = &x->size[i];
+		const struct crossover_size *a = &file->size[i];
+		struct crossover_size *b = &x->size[i];
 
 		if (a->msg_size != b->msg_size || a->runs[0] != b->runs[0] ||
-		    a->runs[1] != b->runs[1] || a->lead != b->lead)
+		    a->runs[1] != b->runs[1] || a->lead != b->lead ||
+		    !same_figure(a->difference.ratio, b->difference.ratio) ||
+		    !same_figure(a->difference.low, b->difference.low) ||
+		    !same_figure(a->difference.high, b->difference.high))
 			return cause_set(cause, -EINVAL,
 					 "%s.sizes[%zu]: does not follow from "
 					 "its runs",
 					 path, i);
+		b->difference.ratio = a->difference.ratio;
+		b->difference.low = a->difference.low;
+		b->difference.high = a->difference.high;
 	}
 	for (size_t i = 0; i < x->bracket_count; i++) {
 		const struct crossover_bracket *a = &file->bracket[i],
