@@ -20,6 +20,8 @@
 typedef double (*ratio_fn)(size_t msg_size);
 
 static unsigned long long seed;
+/* Each run's intervals' floor (the estimator's rel_se). */
+static double floor_rel_se = 0.005;
 
 /* A standard normal, from an LCG: the same draws on every machine. */
 static double normal(void)
@@ -63,7 +65,7 @@ static struct outcome search(struct crossover *x, ratio_fn ratio, double noise,
 			.series = {.count = 20,
 				   .mean = v,
 				   .spread = noise,
-				   .rel_se = 0.005,
+				   .rel_se = floor_rel_se,
 				   .block = 3},
 		};
 
@@ -340,6 +342,41 @@ static void test_undecided(void)
 	crossover_fini(&x);
 }
 
+/*
+ * 17% ahead, each run's intervals' floor 15% and no spread between runs:
+ * the test needs about 12 runs a side, more than the first cap.
+ */
+static double ahead_17(size_t msg_size)
+{
+	(void)msg_size;
+	return 1.17;
+}
+
+/* Undecided sizes run on under a higher cap, while the budget lasts. */
+static void test_raise(void)
+{
+	struct crossover_question q = question(1024, 4096);
+	struct crossover x;
+	size_t most = 0;
+
+	crossover_init(&x, &q);
+	labels(&x);
+	floor_rel_se = 0.15;
+	search(&x, ahead_17, 0, 0);
+	floor_rel_se = 0.005;
+	for (size_t i = 0; i < x.size_count; i++)
+		if (x.size[i].runs[0] > most)
+			most = x.size[i].runs[0];
+	ok(most > CROSSOVER_RUNS_MOST && most <= CROSSOVER_RUNS_CEILING,
+	   "a size got more than %d runs a side, at most %d (%zu)",
+	   CROSSOVER_RUNS_MOST, CROSSOVER_RUNS_CEILING, most);
+	ok(x.question.most_runs > CROSSOVER_RUNS_MOST,
+	   "the cap was raised (%zu)", x.question.most_runs);
+	ok(x.state == CROSSOVER_NONE && x.size[0].lead == LEAD_B,
+	   "and decided B ahead: %s", x.why);
+	crossover_fini(&x);
+}
+
 /* A search rebuilt from its runs alone is the same search. */
 static void test_rebuild(void)
 {
@@ -433,6 +470,7 @@ int main(void)
 	test_budget();
 	test_repeat_and_failures();
 	test_undecided();
+	test_raise();
 	test_rebuild();
 	test_text();
 	test_suggest();

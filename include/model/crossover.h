@@ -28,8 +28,13 @@
 
 /* The most sizes one search tries. */
 #define CROSSOVER_SIZES_MAX 64
-/* A side's runs at one size, at most, unless --repeat asks for more. */
-#define CROSSOVER_RUNS_MOST 8
+/*
+ * A side's runs at one size, at most, unless --repeat asks for more; where
+ * undecided sizes would leave the answer open, the cap doubles, up to the
+ * ceiling, while the budget lasts.
+ */
+#define CROSSOVER_RUNS_MOST    8
+#define CROSSOVER_RUNS_CEILING 32
 /*
  * Where no lead changes, no gap between sizes tried is left wider than
  * this: a second change of lead hides in a gap no narrower.
@@ -109,8 +114,12 @@ struct crossover_question {
 	size_t min_size, max_size; /* bytes, min < max */
 	double resolution;	   /* a factor > 1 */
 	uint64_t budget_ms;
-	size_t min_runs;  /* of each side at a size (at least 2) */
-	size_t most_runs; /* of each side at a size (at least min_runs) */
+	size_t min_runs; /* of each side at a size (at least 2) */
+	/*
+	 * Of each side at a size (at least min_runs), raised as the search
+	 * goes (CROSSOVER_RUNS_CEILING): its sizes are judged by the last.
+	 */
+	size_t most_runs;
 	bool higher_is_better;
 	double planned_s; /* a run's length before any has run */
 };

@@ -438,38 +438,37 @@ static bool decided_or_tied(const struct crossover *x)
 	return x->size_count && tied == x->size_count;
 }
 
-/* Why a search that found every bracket it can stopped. */
-static void found(struct crossover *x, size_t tied)
+/* Why a search that found every bracket it can stopped, into why. */
+static void found(const struct crossover *x, size_t tied, char *why,
+		  size_t size)
 {
-	char why[CROSSOVER_TEXT_MAX];
-
 	if (tied)
-		snprintf(why, sizeof(why),
+		snprintf(why, size,
 			 "no gap between sizes tried in %s is wider than %gx "
 			 "(--resolution), the sizes between its ends equal "
 			 "within %.0f%%",
 			 x->bracket_count == 1 ? "the bracket" : "a bracket",
 			 x->question.resolution, STATS_MIN_EFFECT * 100);
 	else
-		snprintf(why, sizeof(why),
-			 "%s narrower than %gx (--resolution)",
+		snprintf(why, size, "%s narrower than %gx (--resolution)",
 			 x->bracket_count == 1 ? "the bracket is"
 					       : "every bracket is",
 			 x->question.resolution);
-	finish(x, CROSSOVER_FOUND, why);
 }
 
 /*
  * Once every size tried is done: the size to try next, in the widest gap
  * of a bracket wider than the resolution or, with no bracket, wider than
- * the scan's factor.  0 when none is left, the search finished.
+ * the scan's factor.  0 when none is left: then *state is what the search
+ * would end as, and why says why.
  */
-static size_t size_next(struct crossover *x)
+static size_t size_next(struct crossover *x, enum crossover_state *state,
+			char *why, size_t size)
 {
 	const struct crossover_question *q = &x->question;
 	size_t best = 0, stuck = 0, tied = 0, mid;
 	double widest = 0, width;
-	char why[CROSSOVER_TEXT_MAX], lo[24], hi[24];
+	char lo[24], hi[24];
 
 	for (size_t i = 0; i < x->bracket_count; i++) {
 		const struct crossover_bracket *b = &x->bracket[i];
@@ -491,40 +490,107 @@ static size_t size_next(struct crossover *x)
 				  CROSSOVER_SCAN_FACTOR, &width);
 	if (best && x->size_count < CROSSOVER_SIZES_MAX)
 		return best;
+	*state = CROSSOVER_UNDECIDED;
 	if (best) {
-		snprintf(why, sizeof(why),
-			 "the most sizes a search tries "
-			 "(%d) were tried",
+		snprintf(why, size,
+			 "the most sizes a search tries (%d) were "
+			 "tried",
 			 CROSSOVER_SIZES_MAX);
-		finish(x, CROSSOVER_UNDECIDED, why);
 	} else if (!x->bracket_count && !decided_or_tied(x)) {
-		snprintf(why, sizeof(why),
+		snprintf(why, size,
 			 "no size tried was decided (at most %zu runs a side "
 			 "each): its runs spread too widely for the test; "
 			 "more runs a size (--repeat) or longer ones (-d) "
 			 "would tell more",
 			 q->most_runs);
-		finish(x, CROSSOVER_UNDECIDED, why);
 	} else if (!x->bracket_count) {
-		snprintf(why, sizeof(why),
+		*state = CROSSOVER_NONE;
+		snprintf(why, size,
 			 "no lead changed between neighbouring sizes tried, "
 			 "none more than %gx apart",
 			 CROSSOVER_SCAN_FACTOR);
-		finish(x, CROSSOVER_NONE, why);
 	} else if (stuck) {
 		crossover_size_text(x->bracket[stuck - 1].below, lo,
 				    sizeof(lo));
 		crossover_size_text(x->bracket[stuck - 1].above, hi,
 				    sizeof(hi));
-		snprintf(why, sizeof(why),
+		snprintf(why, size,
 			 "the sizes between %s and %s, no more than %gx apart, "
 			 "were not decided (at most %zu runs a side each)",
 			 lo, hi, q->resolution, q->most_runs);
-		finish(x, CROSSOVER_UNDECIDED, why);
 	} else {
-		found(x, tied);
+		*state = CROSSOVER_FOUND;
+		found(x, tied, why, size);
 	}
 	return 0;
+}
+
+/*
+ * Before an answer that undecided sizes leave open: more runs a size, up
+ * to CROSSOVER_RUNS_CEILING, each size judged again under the higher cap.
+ * Whether one opened again (it runs on); false at the ceiling.
+ */
+static bool runs_raise(struct crossover *x)
+{
+	bool reopened = false;
+
+	if (x->question.most_runs >= CROSSOVER_RUNS_CEILING)
+		return false;
+	x->question.most_runs *= 2;
+	if (x->question.most_runs > CROSSOVER_RUNS_CEILING)
+		x->question.most_runs = CROSSOVER_RUNS_CEILING;
+	for (size_t i = 0; i < x->size_count; i++) {
+		size_update(x, &x->size[i]);
+		reopened |= !x->size[i].done;
+	}
+	brackets_find(x);
+	return reopened || runs_raise(x);
+}
+
+/* The size not done with the fewest runs (both ends alike), or NULL. */
+static struct crossover_size *size_open(struct crossover *x)
+{
+	struct crossover_size *z = NULL;
+
+	for (size_t i = 0; i < x->size_count; i++) {
+		const struct crossover_size *c = &x->size[i];
+
+		if (!c->done &&
+		    (!z || c->runs[0] + c->runs[1] + c->failed <
+				   z->runs[0] + z->runs[1] + z->failed))
+			z = &x->size[i];
+	}
+	return z;
+}
+
+/*
+ * The size of the next run: one not done, else a new one, else -- where
+ * undecided sizes leave the answer open -- one reopened by a higher cap.
+ * NULL once the search has finished.
+ */
+static struct crossover_size *size_choose(struct crossover *x)
+{
+	enum crossover_state state = CROSSOVER_SEARCHING;
+	struct crossover_size *z = size_open(x);
+	char why[CROSSOVER_TEXT_MAX];
+	size_t next;
+	bool open = false;
+
+	if (z)
+		return z;
+	next = size_next(x, &state, why, sizeof(why));
+	if (next)
+		return size_add(x, next);
+	for (size_t i = 0; i < x->size_count; i++)
+		open |= x->size[i].lead == LEAD_UNDECIDED;
+	if (open && state != CROSSOVER_FOUND) {
+		if (runs_raise(x))
+			return size_open(x);
+		/* Said at the cap it reached. */
+		size_next(x, &state, why, sizeof(why));
+	}
+	finish(x, state, why);
+	return NULL;
 }
 
 /* A run's length as the runs so far took it, or as planned. */
@@ -589,22 +655,9 @@ bool crossover_next(struct crossover *x, uint64_t now_ns, size_t *msg_size,
 	}
 	if (budget_spent(x, now_ns))
 		return false;
-	/* The sizes not done, the least run first: both ends alike. */
-	for (size_t i = 0; i < x->size_count; i++) {
-		const struct crossover_size *c = &x->size[i];
-
-		if (!c->done &&
-		    (!z || c->runs[0] + c->runs[1] + c->failed <
-				   z->runs[0] + z->runs[1] + z->failed))
-			z = &x->size[i];
-	}
-	if (!z) {
-		size_t next = size_next(x);
-
-		if (!next)
-			return false;
-		z = size_add(x, next);
-	}
+	z = size_choose(x);
+	if (!z)
+		return false;
 	*msg_size = z->msg_size;
 	*side = side_next(z);
 	x->asked = true;
