@@ -198,8 +198,8 @@ static void cross_scale(struct cross_plot *p)
 static void cross_axes(const struct cross_plot *p)
 {
 	static const double ratios[] = {
-		1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 2, 0.8, 0.9, 1,
-		1.1,	  1.25,	   2,	    4,	     8,	  16};
+		1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 2, 2.0 / 3, 0.8, 0.9, 1,
+		1.1,	  1.25,	   1.5,	    2,	     4,	      8,   16};
 	double span = p->x_hi - p->x_lo, dense = span > 14 ? 2 : 1;
 	char label[32];
 
@@ -211,12 +211,12 @@ static void cross_axes(const struct cross_plot *p)
 		   cross_py(p, 1 / (1 + STATS_MIN_EFFECT)) -
 			   cross_py(p, 1 + STATS_MIN_EFFECT));
 	for (size_t i = 0; i < sizeof(ratios) / sizeof(*ratios); i++) {
-		double y = cross_py(p, ratios[i]);
+		double y = cross_py(p, ratios[i]), fine = fabs(log(ratios[i]));
 
+		/* Ticks near 1 only where the scale has room for them. */
 		if (log(ratios[i]) < p->y_lo || log(ratios[i]) > p->y_hi ||
-		    ((ratios[i] == 0.9 || ratios[i] == 1.1 ||
-		      ratios[i] == 0.8 || ratios[i] == 1.25) &&
-		     p->y_hi - p->y_lo > 1.5))
+		    (fine > 0 && fine < 0.3 && p->y_hi - p->y_lo > 1.5) ||
+		    (fine > 0.3 && fine < 0.6 && p->y_hi - p->y_lo > 3))
 			continue;
 		report_put(p->t,
 			   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
