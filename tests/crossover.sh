@@ -106,7 +106,7 @@ refused "is not DIM=A,B" --crossover strategy=one-copy -m 1K..4K
 refused "are the same run" --crossover threads=2,2 -s one-copy -m 1K..4K
 refused "not a run setting" --crossover msg_size=1K,2K -s one-copy -m 1K..4K
 refused "a round trip's, for --mode rr" --crossover strategy=one-copy,sendfile -m 1K..4K --metric p50_us
-refused "--budget needs --crossover" --budget 10
+refused "--metric: no figure 'gbs'" --metric gbs
 
 # The explorer: a session with --crossover opens on the search.
 size=80x24

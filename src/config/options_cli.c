@@ -214,21 +214,15 @@ static int check_compare(struct options *o, char **cause)
  */
 static int check_crossover(struct options *o, char **cause)
 {
-	static const char *const own[] = {"metric", "resolution", "budget"};
 	char key[RULE_KEY_MAX];
 	enum rule_side side;
 	struct plan_pair pair;
 	int r;
 
-	/* The explorer's crossover view starts searches of its own. */
-	for (size_t i = 0; i < 3 && !o->crossover[0]; i++)
-		if (options_given(o, own[i]) &&
-		    (o->batch || o->diff || o->load || o->serve))
-			return cause_set(cause, -EINVAL,
-					 "--%s needs --crossover (or the "
-					 "explorer, whose crossover view "
-					 "searches)",
-					 own[i]);
+	/*
+	 * Without --crossover they are the explorer's searches' (and a
+	 * preset's, an export's replayed): not refused, only checked.
+	 */
 	if (!o->crossover[0])
 		return o->crossover_metric[0]
 			       ? rules_figure(o->crossover_metric, "--metric",

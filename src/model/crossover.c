@@ -457,6 +457,33 @@ static void found(const struct crossover *x, size_t tied, char *why,
 }
 
 /*
+ * How the undecided sizes strictly between lo and hi were spent: "at most
+ * 8 runs a side each", or where each gave up on its spread, "at the spread
+ * their runs showed, not even 32 runs a side would do".
+ */
+static void spent_text(const struct crossover *x, size_t lo, size_t hi,
+		       char *out, size_t size)
+{
+	bool hopeless = true;
+
+	for (size_t i = 0; i < x->size_count; i++) {
+		const struct crossover_size *z = &x->size[i];
+
+		if (z->msg_size > lo && z->msg_size < hi &&
+		    z->lead == LEAD_UNDECIDED)
+			hopeless &= z->hopeless;
+	}
+	if (hopeless)
+		snprintf(out, size,
+			 "at the spread their runs showed, not even %zu runs "
+			 "a side would do",
+			 x->question.most_runs);
+	else
+		snprintf(out, size, "at most %zu runs a side each",
+			 x->question.most_runs);
+}
+
+/*
  * Once every size tried is done: the size to try next, in the widest gap
  * of a bracket wider than the resolution or, with no bracket, wider than
  * the scan's factor.  0 when none is left: then *state is what the search
@@ -468,7 +495,7 @@ static size_t size_next(struct crossover *x, enum crossover_state *state,
 	const struct crossover_question *q = &x->question;
 	size_t best = 0, stuck = 0, tied = 0, mid;
 	double widest = 0, width;
-	char lo[24], hi[24];
+	char lo[24], hi[24], spent[96];
 
 	for (size_t i = 0; i < x->bracket_count; i++) {
 		const struct crossover_bracket *b = &x->bracket[i];
@@ -497,12 +524,12 @@ static size_t size_next(struct crossover *x, enum crossover_state *state,
 			 "tried",
 			 CROSSOVER_SIZES_MAX);
 	} else if (!x->bracket_count && !decided_or_tied(x)) {
+		spent_text(x, 0, SIZE_MAX, spent, sizeof(spent));
 		snprintf(why, size,
-			 "no size tried was decided (at most %zu runs a side "
-			 "each): its runs spread too widely for the test; "
-			 "more runs a size (--repeat) or longer ones (-d) "
-			 "would tell more",
-			 q->most_runs);
+			 "no size tried was decided (%s): their runs spread "
+			 "too widely for the test; longer runs (-d) would "
+			 "tell more",
+			 spent);
 	} else if (!x->bracket_count) {
 		*state = CROSSOVER_NONE;
 		snprintf(why, size,
@@ -514,10 +541,12 @@ static size_t size_next(struct crossover *x, enum crossover_state *state,
 				    sizeof(lo));
 		crossover_size_text(x->bracket[stuck - 1].above, hi,
 				    sizeof(hi));
+		spent_text(x, x->bracket[stuck - 1].below,
+			   x->bracket[stuck - 1].above, spent, sizeof(spent));
 		snprintf(why, size,
 			 "the sizes between %s and %s, no more than %gx apart, "
-			 "were not decided (at most %zu runs a side each)",
-			 lo, hi, q->resolution, q->most_runs);
+			 "were not decided (%s)",
+			 lo, hi, q->resolution, spent);
 	} else {
 		*state = CROSSOVER_FOUND;
 		found(x, tied, why, size);

@@ -347,6 +347,24 @@ static void search_range(const struct options *o, size_t *lo, size_t *hi)
 	}
 }
 
+/*
+ * Search x from now on, the session's search: what ran stops, and the
+ * controls come back as before after it.
+ */
+static void search_begin(struct explorer *e, struct crossover *x,
+			 const struct run_config *before)
+{
+	explorer_changed(e);
+	crossover_free(e->session->crossover);
+	e->session->crossover = x;
+	e->before_sweep = *before;
+	e->searching = true;
+	e->sweep_started_ns = clock_now_ns();
+	explorer_say(e, "crossover: where %s overtakes %s, or %s %s, on %s",
+		     x->label[1], x->label[0], x->label[0], x->label[1],
+		     x->metric_label);
+}
+
 void explorer_crossover(struct explorer *e, size_t other, const char *metric)
 {
 	struct options *o = malloc(sizeof(*o));
@@ -389,15 +407,7 @@ void explorer_crossover(struct explorer *e, size_t other, const char *metric)
 		free(cause);
 		return;
 	}
-	explorer_changed(e);
-	crossover_free(e->session->crossover);
-	e->session->crossover = x;
-	e->before_sweep = before;
-	e->searching = true;
-	e->sweep_started_ns = clock_now_ns();
-	explorer_say(e, "crossover: where %s overtakes %s, or %s %s, on %s",
-		     x->label[1], x->label[0], x->label[0], x->label[1],
-		     x->metric_label);
+	search_begin(e, x, &before);
 }
 
 /*
@@ -447,6 +457,8 @@ static int preset_options(const struct explorer *e, const char *name,
 	*o = e->session->options;
 	memset(o->given, 0, sizeof(o->given));
 	o->warnings = NULL;
+	/* A search is the preset's own, not the session's. */
+	o->crossover[0] = '\0';
 	r = options_load_preset(o, name, cause);
 	free(o->warnings);
 	o->warnings = NULL;
@@ -499,6 +511,19 @@ void explorer_load_preset(struct explorer *e, size_t index)
 	}
 	if (preset_options(e, e->presets[index].name, &o, &cause) < 0) {
 		explorer_say(e, "%s", cause ? cause : "cannot load the preset");
+		free(cause);
+		return;
+	}
+	/* A preset of a crossover search searches, as --crossover does. */
+	if (o.crossover[0]) {
+		struct crossover *x = NULL;
+		int r = crossover_open(&x, &o, &base, &cause);
+
+		if (r < 0)
+			explorer_say(e, "preset %s: %s", e->presets[index].name,
+				     cause ? cause : strerror(-r));
+		else
+			search_begin(e, x, &base);
 		free(cause);
 		return;
 	}
