@@ -3,8 +3,8 @@
  * (crossover_record), its brackets and sizes as they stood, every run it
  * asked for in order, and the line a user quotes.  --load reads the head
  * and the runs back, works the sizes and brackets out again from the
- * loaded runs as the search did, and refuses a file whose sizes, brackets
- * or line do not follow from them.
+ * loaded runs as the search did, and refuses a file whose sizes or
+ * brackets do not follow from them; the line is said again.
  */
 #include <errno.h>
 #include <math.h>
@@ -139,7 +139,6 @@ int export_search_load(const cJSON *obj, const char *path, struct session *s,
 	struct crossover *x = calloc(1, sizeof(*x));
 	struct crossover *file = calloc(1, sizeof(*file));
 	const cJSON *text = cJSON_GetObjectItemCaseSensitive(obj, "text");
-	char line[CROSSOVER_TEXT_MAX];
 	int r = x && file ? 0 : -ENOMEM;
 
 	if (r == 0)
@@ -160,14 +159,9 @@ int export_search_load(const cJSON *obj, const char *path, struct session *s,
 		r = crossover_loaded(x, s, path, cause);
 	if (r == 0)
 		r = load_follows(x, file, path, cause);
-	if (r == 0) {
-		crossover_line(x, line, sizeof(line));
-		if (!cJSON_IsString(text) ||
-		    strcmp(text->valuestring, line) != 0)
-			r = cause_set(cause, -EINVAL,
-				      "%s.text: not what its runs say (\"%s\")",
-				      path, line);
-	}
+	/* The line is said again from the search: its words may change. */
+	if (r == 0 && text && !cJSON_IsString(text))
+		r = cause_set(cause, -EINVAL, "%s.text: must be text", path);
 	free(file);
 	if (r < 0) {
 		crossover_free(x);
