@@ -75,11 +75,15 @@ ok $? "--load of the export exits 0" || diag "$tmp/loaded.err"
 ok $? "--load says the same line"
 [ "$(jq -cS .crossover "$out")" = "$(jq -cS .crossover "$tmp/again.json")" ]
 ok $? "--load keeps the crossover as written"
-jq '.crossover.sizes[0].lead = (if .crossover.sizes[0].lead == "a" then "b" else "a" end)' \
-	"$out" >"$tmp/tampered.json"
+jq '.crossover.sizes[0].runs_a += 1' "$out" >"$tmp/tampered.json"
 out_t=$("$NIO_TOP" --load "$tmp/tampered.json" --batch 2>&1)
 [ $? != 0 ] && [[ "$out_t" == *"crossover.sizes[0]: does not follow from its runs"* ]]
-ok $? "a size whose lead does not follow from its runs is refused: $out_t"
+ok $? "a size whose runs are not its runs' is refused: $out_t"
+jq '.crossover.brackets = [{"below": 1024, "above": 65536, "lead_below": "a", "lead_above": "a"}]' \
+	"$out" >"$tmp/tampered.json"
+out_t=$("$NIO_TOP" --load "$tmp/tampered.json" --batch 2>&1)
+[ $? != 0 ] && [[ "$out_t" == *"crossover.brackets[0]: not between two sizes tried with its leads"* ]]
+ok $? "a bracket not between sizes of its leads is refused: $out_t"
 
 # A pair of receive sides: each side named by its strategy and setting.
 "$NIO_TOP" --batch --crossover rx=copy,trunc -s one-copy -m 16K..64K \

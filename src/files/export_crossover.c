@@ -3,11 +3,14 @@
  * (crossover_record), its brackets and sizes as they stood, every run it
  * asked for in order, and the line a user quotes.  --load reads the head
  * and the runs back, works the sizes and brackets out again from the
- * loaded runs as the search did, and refuses a file whose sizes or
- * brackets do not follow from them; the line is said again.
+ * loaded runs as the search did, and refuses a file whose sizes' runs or
+ * figures do not follow from them, or whose brackets lie elsewhere than
+ * between sizes tried with their leads; the leads are the file's, the
+ * line is said again.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +72,26 @@ static bool same_figure(double a, double b)
 	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 
+/* Whether bracket b lies between two sizes of x with its leads. */
+static bool bracket_tried(const struct crossover *x,
+			  const struct crossover_bracket *b)
+{
+	const struct crossover_size *below = crossover_size_of(x, b->below);
+	const struct crossover_size *above = crossover_size_of(x, b->above);
+
+	return below && above && b->below < b->above &&
+	       below->lead == b->lead_below && above->lead == b->lead_above &&
+	       b->lead_below != b->lead_above &&
+	       (b->lead_below == LEAD_A || b->lead_below == LEAD_B) &&
+	       (b->lead_above == LEAD_A || b->lead_above == LEAD_B);
+}
+
 /*
- * Whether the file's sizes and brackets (read into file) are those the
- * runs make (x): the same sizes, runs, leads and figures, the same
- * brackets.  The figures kept are the file's, digit for digit.
+ * Whether the file's sizes (read into file) are those its runs make (x):
+ * the same sizes, runs and figures, the figures kept the file's digit for
+ * digit.  Their leads and the brackets between them are the file's, as
+ * the search judged them when it ran (a later nio-top's rules may judge
+ * otherwise), each bracket between two sizes tried with its leads.
  */
 static int load_follows(struct crossover *x, const struct crossover *file,
 			const char *path, char **cause)
@@ -87,7 +106,7 @@ static int load_follows(struct crossover *x, const struct crossover *file,
 		struct crossover_size *b = &x->size[i];
 
 		if (a->msg_size != b->msg_size || a->runs[0] != b->runs[0] ||
-		    a->runs[1] != b->runs[1] || a->lead != b->lead ||
+		    a->runs[1] != b->runs[1] || a->failed != b->failed ||
 		    !same_figure(a->difference.ratio, b->difference.ratio) ||
 		    !same_figure(a->difference.low, b->difference.low) ||
 		    !same_figure(a->difference.high, b->difference.high))
@@ -98,23 +117,19 @@ static int load_follows(struct crossover *x, const struct crossover *file,
 		b->difference.ratio = a->difference.ratio;
 		b->difference.low = a->difference.low;
 		b->difference.high = a->difference.high;
+		b->lead = a->lead;
+		b->hopeless = a->hopeless;
+		b->done = a->lead != LEAD_PENDING;
 	}
-	for (size_t i = 0; i < x->bracket_count; i++) {
-		const struct crossover_bracket *a = &file->bracket[i],
-					       *b = &x->bracket[i];
-
-		if (file->bracket_count != x->bracket_count ||
-		    a->below != b->below || a->above != b->above ||
-		    a->lead_below != b->lead_below ||
-		    a->lead_above != b->lead_above)
-			break;
-		if (i + 1 == x->bracket_count)
-			return 0;
-	}
-	if (file->bracket_count != x->bracket_count || x->bracket_count)
-		return cause_set(cause, -EINVAL,
-				 "%s.brackets: do not follow from its sizes",
-				 path);
+	for (size_t i = 0; i < file->bracket_count; i++)
+		if (!bracket_tried(x, &file->bracket[i]))
+			return cause_set(cause, -EINVAL,
+					 "%s.brackets[%zu]: not between two "
+					 "sizes tried with its leads",
+					 path, i);
+	memcpy(x->bracket, file->bracket,
+	       file->bracket_count * sizeof(x->bracket[0]));
+	x->bracket_count = file->bracket_count;
 	return 0;
 }
 
