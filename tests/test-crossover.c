@@ -225,6 +225,31 @@ static void test_none(void)
 	crossover_fini(&x);
 }
 
+/* At the edge of the minimum effect at 1 KiB, a third behind above it. */
+static double edge_then_behind(size_t msg_size)
+{
+	return msg_size <= 1024 ? 1.05 : 0.7;
+}
+
+/* A size left undecided is no answer: "no crossover found", not "none". */
+static void test_none_open(void)
+{
+	struct crossover_question q = question(1024, 65536);
+	struct crossover x;
+	char line[CROSSOVER_TEXT_MAX];
+
+	crossover_init(&x, &q);
+	labels(&x);
+	search(&x, edge_then_behind, 0.2, 0);
+	crossover_line(&x, line, sizeof(line));
+	ok(x.state == CROSSOVER_UNDECIDED && x.size[0].lead == LEAD_UNDECIDED,
+	   "undecided at 1 KiB, A ahead elsewhere: undecided (%s)", x.why);
+	ok(strstr(line, "no crossover found in 1 KiB..64 KiB: one-copy ahead "
+			"at every size decided (") == line,
+	   "said so: %s", line);
+	crossover_fini(&x);
+}
+
 /* B ahead only between 16 KiB and 128 KiB. */
 static double bump(size_t msg_size)
 {
@@ -466,6 +491,7 @@ int main(void)
 {
 	test_found();
 	test_none();
+	test_none_open();
 	test_two();
 	test_budget();
 	test_repeat_and_failures();

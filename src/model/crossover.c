@@ -423,19 +423,17 @@ static bool bracket_tied(const struct crossover *x,
 }
 
 /*
- * Whether a size tried was decided for one side, or every one was equal
- * within the minimum effect: only then is no change of lead an answer.
+ * The sizes tried that no runs decided: while one is, no change of lead is
+ * no answer.
  */
-static bool decided_or_tied(const struct crossover *x)
+static size_t undecided(const struct crossover *x)
 {
-	size_t tied = 0;
+	size_t n = 0;
 
-	for (size_t i = 0; i < x->size_count; i++) {
-		if (lead_sign(x->size[i].lead))
-			return true;
-		tied += x->size[i].lead == LEAD_EQUAL;
-	}
-	return x->size_count && tied == x->size_count;
+	for (size_t i = 0; i < x->size_count; i++)
+		n += x->size[i].lead == LEAD_UNDECIDED ||
+		     x->size[i].lead == LEAD_FAILED;
+	return n;
 }
 
 /* Why a search that found every bracket it can stopped, into why. */
@@ -523,13 +521,13 @@ static size_t size_next(struct crossover *x, enum crossover_state *state,
 			 "the most sizes a search tries (%d) were "
 			 "tried",
 			 CROSSOVER_SIZES_MAX);
-	} else if (!x->bracket_count && !decided_or_tied(x)) {
+	} else if (!x->bracket_count && undecided(x)) {
 		spent_text(x, 0, SIZE_MAX, spent, sizeof(spent));
 		snprintf(why, size,
-			 "no size tried was decided (%s): their runs spread "
-			 "too widely for the test; longer runs (-d) would "
-			 "tell more",
-			 spent);
+			 "%zu of the %zu sizes tried were not decided (%s): "
+			 "their runs spread too widely for the test; longer "
+			 "runs (-d) would tell more",
+			 undecided(x), x->size_count, spent);
 	} else if (!x->bracket_count) {
 		*state = CROSSOVER_NONE;
 		snprintf(why, size,
