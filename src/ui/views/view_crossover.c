@@ -299,8 +299,15 @@ static bool crossover_key(struct ui *ui, void *state, const struct explorer *e,
 	case KEY_LEFT:
 	case KEY_RIGHT:
 		other_step(v, e, key == KEY_LEFT ? -1 : 1);
-		ui_note(ui, "crossover: %s against %s",
-			strategy_at(v->other)->name, e->config.strategy->name);
+		if (explorer_searching(e))
+			ui_note(ui,
+				"crossover: the next search pits %s against "
+				"the controls' strategy",
+				strategy_at(v->other)->name);
+		else
+			ui_note(ui, "crossover: %s against %s",
+				strategy_at(v->other)->name,
+				e->config.strategy->name);
 		return true;
 	case 'm':
 		v->metric = (v->metric + 1) % METRIC_KEYS;
