@@ -43,11 +43,11 @@ ok $? "the agent names its default memory budget"
 ! grep -q 'warning:' "$log"
 ok $? "an agent on one address does not warn"
 
-hello='{"type":"hello","version":7}'
+hello='{"type":"hello","version":8}'
 # cfg STRATEGY SIZE THREADS SLOTS [DURATION]: a run's settings, as a client
 # sends them (a continuous run, paced by the client, unless DURATION).
 cfg() {
-	printf '{"strategy":"%s","msg_size":%s,"threads":%s,"mode":"stream","duration_s":%s,"warmup_s":0.5,"verify":false,"fields":8,"slots":%s,"uring_depth":8,"uring_fixed":false,"unsafe_reuse":false,"rx":"copy","nodelay":"rr","sndbuf":0,"rcvbuf":0,"rcvlowat":0,"notsent_lowat":0,"busy_poll_us":0,"prefer_busy_poll":false,"congestion":"","pin":[],"load_rate_mbps":0,"probe":null,"probe_cpu":"same","profile_hz":0,"gso_max_size":0,"gro_max_size":0,"gro":"as-built","round":1,"events":[]}' \
+	printf '{"strategy":"%s","msg_size":%s,"threads":%s,"mode":"stream","duration_s":%s,"warmup_s":0.5,"verify":false,"fields":8,"slots":%s,"uring_depth":8,"uring_fixed":false,"unsafe_reuse":false,"rx":"copy","nodelay":"rr","sndbuf":0,"rcvbuf":0,"rcvlowat":0,"notsent_lowat":0,"busy_poll_us":0,"prefer_busy_poll":false,"congestion":"","pin":[],"load_rate_mbps":0,"probe":null,"probe_cpu":"same","profile_hz":0,"no_waits":true,"gso_max_size":0,"gro_max_size":0,"gro":"as-built","round":1,"events":[]}' \
 		"$1" "$2" "$3" "${5:-0}" "$4"
 }
 say 'this is not json' | grep -q '"type":"error".*not valid JSON'
@@ -65,10 +65,10 @@ ok $? "a 10 MiB line: the agent drops the client, naming the limit"
 kill -0 "$agent" && good_run
 ok $? "a 10 MiB line: the agent lives on and serves the next client"
 
-say '{"type":"hello","version":8}' | grep -q \
-	'protocol version 8 is not supported: this nio-top speaks version 7'
+say '{"type":"hello","version":9}' | grep -q \
+	'protocol version 9 is not supported: this nio-top speaks version 8'
 ok $? "wrong version: refused, naming both versions"
-say '{"type":"hello","version":7,"colour":"red"}' |
+say '{"type":"hello","version":8,"colour":"red"}' |
 	grep -q 'hello.colour: not a key of hello'
 ok $? "an unknown key: the error names it"
 say '{"type":"hello"}' | grep -q 'hello.version: missing'
@@ -78,7 +78,7 @@ ok $? "a value of the wrong kind: the error names the key and the rule"
 say '{"type":"run","run":1,"agent_side":"receivers","config":{}}' |
 	grep -q 'the first message must be a hello'
 ok $? "a run before the hello: refused"
-say '{"type":"hello","version":7,"version":7}' | grep -q 'version: the key appears twice'
+say '{"type":"hello","version":8,"version":8}' | grep -q 'version: the key appears twice'
 ok $? "a duplicate key: refused"
 say "$hello" '{"type":"tick","run":1,"totals":{},"counting":true,"pmu":false,"counters":[],"open":[],"latency":null,"error":null}' |
 	grep -q 'tick: not a message a client sends'
@@ -170,7 +170,7 @@ greet_ms() {
 		IFS= read -r line <&3
 		echo "$(( ($(date +%s%N) - start) / 1000000 )) $line"' greet "$@"
 }
-good_hello='{"type":"hello","version":7,"secret":"s3cret","tool":"test"}'
+good_hello='{"type":"hello","version":8,"secret":"s3cret","tool":"test"}'
 
 # Strangers who connect and say nothing hold a handshake each, never the
 # client slot: the real client is greeted at once, even with every handshake
@@ -198,7 +198,7 @@ ok $? "the oldest silent stranger made room for the newest"
 # later, whoever sends it.
 start=$(date +%s%N)
 for guess in one two three; do
-	greet_ms "{\"type\":\"hello\",\"version\":7,\"secret\":\"$guess\"}" \
+	greet_ms "{\"type\":\"hello\",\"version\":8,\"secret\":\"$guess\"}" \
 		>>"$tmp/guesses"
 done
 ms=$((($(date +%s%N) - start) / 1000000))
@@ -212,7 +212,7 @@ for from in "$host_a" "$host_b"; do
 	ip netns exec "$from" timeout 60 bash -c '
 		while :; do
 			exec 3<>/dev/tcp/198.18.99.1/5310 || { sleep 0.1; continue; }
-			printf "%s\n" "{\"type\":\"hello\",\"version\":7,\"secret\":\"guess\"}" >&3
+			printf "%s\n" "{\"type\":\"hello\",\"version\":8,\"secret\":\"guess\"}" >&3
 			IFS= read -r line <&3
 			exec 3<&-
 		done' 2>/dev/null &
@@ -244,7 +244,7 @@ busy_client=$!
 wait_for_line 'run [0-9]*: one-copy 16K x1 stream' 300 "$log"
 ok $? "a client's 60 s run starts"
 sleep 1.1
-out=$(greet_ms '{"type":"hello","version":7,"secret":"nope"}')
+out=$(greet_ms '{"type":"hello","version":8,"secret":"nope"}')
 [[ "$out" == *'wrong secret'* && "$out" != *198.18.99* && "$out" != *serving* ]]
 ok $? "busy, to a stranger: only \"wrong secret\" (${out#* })"
 out=$(greet_ms "$good_hello")
@@ -280,7 +280,7 @@ ok $? "20 immediate reconnects after clean closes: $(grep -c '"type":"welcome"' 
 
 # Nothing a stranger sends reaches the log raw: a forged line and a screen
 # clear arrive escaped, before any authentication.
-say '{"type":"hello\nnio-top agent: 10.9.8.7:1 greeted (forged)\u001b[2J","version":7}' >/dev/null
+say '{"type":"hello\nnio-top agent: 10.9.8.7:1 greeted (forged)\u001b[2J","version":8}' >/dev/null
 wait_for_line 'is not a message' 300 "$log"
 grep -qF 'hello\x0anio-top agent: 10.9.8.7:1 greeted (forged)\x1b[2J' "$log" &&
 	! grep -q $'\e' "$log" && ! grep -q '^nio-top agent: 10.9.8.7' "$log"
@@ -422,7 +422,7 @@ wait "$agent"
 start_agent "$log" --max-idle 1
 out=$(ip netns exec "$host_b" timeout 20 bash -c '
 	exec 3<>/dev/tcp/198.18.99.1/5310 || exit 1
-	printf "%s\n" "{\"type\":\"hello\",\"version\":7}" >&3
+	printf "%s\n" "{\"type\":\"hello\",\"version\":8}" >&3
 	cat <&3')
 [[ "$out" == *'"type":"welcome"'* && "$out" == *'idle for 1 s with no run'* ]]
 ok $? "a greeted client silent for --max-idle is dropped, told why"
@@ -520,7 +520,7 @@ c, _ = s.accept()
 if sys.argv[4:] == ["busy-first"]:  # the first hello dropped to make room
     c.makefile("rb").readline()
     c.sendall(b'{"type":"error","error":"busy: too many connections waiting '
-              b'to be greeted; try again","version":7}\n')
+              b'to be greeted; try again","version":8}\n')
     c.close()
     c, _ = s.accept()
 a = socket.create_connection(("198.18.99.1", 5310))
@@ -683,7 +683,7 @@ s.listen(1)
 open(sys.argv[1], "w").write("listening on 5312\n")
 c, _ = s.accept()
 c.recv(4096)
-c.sendall(b'{"type":"error","error":"evil\\u001b[2J\\nforged","version":7}\n')
+c.sendall(b'{"type":"error","error":"evil\\u001b[2J\\nforged","version":8}\n')
 c.close()
 PY
 ip netns exec "$host_a" timeout 30 python3 "$tmp/hostile.py" "$tmp/hostile.up" &

@@ -215,4 +215,19 @@ ok $? "the SVG's footer names both lengths, both warm-ups and the repeats: $foot
 jq_true "$tmp/mixed-again.json" '.analysis.analysed | .measured_s.min < 1.5 and .measured_s.max > 1.5 and .runs_per_point.max == 3'
 ok $? "and the export's analysis says the same: $(jq -r .analysis.analysed.text "$tmp/mixed-again.json")"
 
+# Where each side's time went comes back as it was written; a file whose
+# reasons do not hold its time off the CPU is refused, naming where.
+jq_true "$tmp/two-s.json" '[.runs[].time | .sender, .receiver | .window_s > 0 and (.reasons | length) >= 8] | all'
+ok $? "each run's sender and receiver have their time, every reason in it"
+"$NIO_TOP" --batch --load "$tmp/two-s.json" -o "$tmp/two-s-again.json" \
+	>/dev/null 2>&1 &&
+	[ "$(jq -cS '[.runs[].time]' "$tmp/two-s.json")" = \
+		"$(jq -cS '[.runs[].time]' "$tmp/two-s-again.json")" ]
+ok $? "--load reads each side's time back as written"
+jq '.runs[0].time.receiver.reasons.data.seconds += 1' "$tmp/two-s.json" \
+	>"$tmp/two-s-bad.json"
+"$NIO_TOP" --batch --load "$tmp/two-s-bad.json" >/dev/null 2>"$tmp/bad.err"
+[ $? = 1 ] && grep -q 'runs\[0\].time.receiver.reasons: they hold' "$tmp/bad.err"
+ok $? "reasons that do not add up to the time off the CPU are refused: $(head -1 "$tmp/bad.err")"
+
 done_testing

@@ -2,7 +2,7 @@
 # Two hosts: nio-top --serve in one network namespace, nio-top --connect in
 # another, over a veth pair the test made.  The grid runs split across the
 # two: bytes the client's senders sent equal the bytes the agent's receivers
-# report, both sides' counters and profiles are in the export, so are both
+# report, both sides' counters, profiles and times are in the export, so are both
 # hosts, zero-copy
 # receive works on either host, and the
 # explorer shows the agent's gauges and moves both hosts when a control moves.
@@ -63,6 +63,10 @@ jq_true "$tmp/prof.json" '.runs[0].profile.sender.samples > 0 and
 	.runs[0].profile.receiver.samples > 0 and
 	.runs[0].profile.receiver.roles.copy_receive.samples > 0'
 ok $? "both hosts' profiles are in the export, the agent's receiver copying ($(jq -c '[.runs[0].profile[].samples]' "$tmp/prof.json") samples)"
+jq_true "$tmp/prof.json" '.runs[0].time.sender.window_s > 0 and
+	.runs[0].time.receiver.window_s > 0 and
+	.runs[0].time.receiver.switches > 0'
+ok $? "both hosts' time is in the export, the agent's receiver switching ($(jq -c '[.runs[0].time[].switches]' "$tmp/prof.json") switches)"
 
 # Reversed, and request/response.
 client --batch -s one-copy -m 16K -d 0.3 -w 0.1 --reverse -o "$tmp/rev.json" \

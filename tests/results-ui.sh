@@ -126,6 +126,12 @@ share=$(jq -r 'def pct: . * 100 | if . < 10 then (. * 10 | round) as $t | "\($t 
 start "${utf8[@]}" -- --load "$tmp/zc.json"
 wait_screen 'loaded export, 2 runs' 30
 T send-keys -t ui 3
+wait_screen 'Compare: ' 30
+# Under the gauges the rows may start below the fold: scrolled to.
+for _ in $(seq 12); do
+	shows 'Zero-copy sends copied' && break
+	T send-keys -t ui Down
+done
 # Two columns, the zero-copy run's and the one-copy run's, in either order.
 [ -n "$share" ] && wait_screen "Zero-copy sends copied.* (- +$share%|$share% +-) "
 row=$(screen | grep 'Zero-copy sends copied')

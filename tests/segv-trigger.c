@@ -1,8 +1,8 @@
 /*
  * Linked into nio-top-segv, a build of nio-top for the fault tests only:
  * when the file named by $NIO_TOP_TEST_SEGV appears, a thread of the process
- * writes to an address that is never mapped.  A real SIGSEGV, raised where a bug would
- * raise it, at a moment the test chooses.
+ * writes to an address that is never mapped.  A real SIGSEGV, raised where a
+ * bug would raise it, at a moment the test chooses.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,8 +13,9 @@ static const char *trigger;
 static void *segv_when_triggered(void *unused)
 {
 	/*
-	 * An address in the first page, which is never mapped (vm.mmap_min_addr),
-	 * and not NULL, which UBSan would report before the fault could happen.
+	 * An address in the first page, which is never mapped
+	 * (vm.mmap_min_addr), and not NULL, which UBSan would report before
+	 * the fault could happen.
 	 */
 	volatile int *volatile nowhere = (volatile int *)16;
 

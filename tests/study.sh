@@ -60,7 +60,7 @@ assert all(int(r["bytes_sent"]) == j["bytes_sent"] and r["strategy"] == j["strat
 PY
 ok $? "CSV rows match the export's runs"
 
-# The SVG: the six figures, each panel where nio-top said it would be.
+# The SVG: the seven figures, each panel where nio-top said it would be.
 pmu=$(jq -r '.capabilities.pmu.available' r.json)
 python3 - r.svg "$pmu" >figures 2>&1 <<'PY'
 import sys, xml.etree.ElementTree as ET
@@ -68,7 +68,7 @@ ns = "{http://www.w3.org/2000/svg}"
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == ns + "svg", root.tag
 figures = [g.get("id") for g in root.iter(ns + "g") if (g.get("id") or "").startswith("figure-")]
-assert figures == ["figure-throughput", "figure-latency", "figure-caches", "figure-cost", "figure-receive", "figure-profile"], figures
+assert figures == ["figure-throughput", "figure-latency", "figure-caches", "figure-cost", "figure-receive", "figure-profile", "figure-time"], figures
 def panels(key):
     return [r for r in root.iter(ns + "rect") if r.get("class") == "panel" and r.get("id").startswith(key + "-panel-")]
 def texts(fig):
@@ -94,12 +94,18 @@ bars = [r for r in root.iter(ns + "rect") if r.get("class") == "role"]
 assert len(prof) == 4, "a profile panel per flow count"
 assert len(bars) >= 2 * 3 * 4 * 4, ("stacked bars", len(bars))
 assert "copy on receive" in texts("figure-profile") and "the TCP/IP stack" in texts("figure-profile")
+# Where the time goes: as many panels, each side's time stacked by reason.
+waits = [r for r in root.iter(ns + "rect") if r.get("class") == "time-panel"]
+parts = [r for r in root.iter(ns + "rect") if r.get("class") == "reason"]
+assert len(waits) == 4, "a time panel per flow count"
+assert len(parts) >= 2 * 3 * 4 * 4, ("stacked time bars", len(parts))
+assert "on the CPU" in texts("figure-time") and "waiting for data" in texts("figure-time")
 # The latency panels are against flows 1 .. 8; no rr size is a stream tick.
 lat = texts("figure-latency")
 assert "256 B messages" in lat and "16 KiB messages" in lat, lat[:200]
 print("ok")
 PY
-ok $? "the SVG holds the six figures, their panels and footers ($(tail -1 figures))"
+ok $? "the SVG holds the seven figures, their panels and footers ($(tail -1 figures))"
 if command -v rsvg-convert >/dev/null; then
 	rsvg-convert -b white r.svg -o r.png 2>/dev/null
 	ok $? "rsvg-convert renders the SVG"

@@ -127,7 +127,8 @@ def marker(g):
 
 for fig in root.iter(NS + "g"):
     key = (fig.get("id") or "")[len("figure-"):]
-    if not (fig.get("id") or "").startswith("figure-") or key == "profile":
+    if not (fig.get("id") or "").startswith("figure-") or \
+            key in ("profile", "time"):
         continue
     legend = {}
     for g in fig.iter(NS + "g"):
@@ -167,9 +168,10 @@ for fig in root.iter(NS + "g"):
     print("%s: %d series drawn, %d in the legend" % (key, len(drawn),
                                                      len(legend)))
 
-# Where the CPU goes: each point's bars named, each role in the legend.
+# Where the CPU and the time go: each point's bars named, each role and
+# each reason in the legend.
 roles = {r.get("fill") for r in root.iter(NS + "rect")
-         if r.get("class") == "role"}
+         if r.get("class") in ("role", "reason")}
 swatches = {r.get("fill") for g in root.iter(NS + "g")
             if g.get("class") == "legend" for r in g.iter(NS + "rect")}
 bars = [g for g in root.iter(NS + "g") if g.get("class") == "bars"]

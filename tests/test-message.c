@@ -121,7 +121,7 @@ static void test_verify(size_t size, unsigned int fields)
 	   "(%zu missed)",
 	   size, missed);
 
-	/* A slot rewritten with the next message's pattern but the old stamp. */
+	/* A slot rewritten with the next message's fill but the old stamp. */
 	message_fill(&copy, 8);
 	message_stamp(&copy, 7);
 	ok(message_verify(&copy, 7) == -EBADMSG,

@@ -1,7 +1,8 @@
 /*
  * The metric table: every row well formed (a unique key, a label, terms that
  * are traffic or perf events), figures derived as the rows say -- and never
- * from an event that did not count -- and every key in nio-top(1).
+ * from an event that did not count -- and every key in nio-top(1); the
+ * profile's roles and the waits' reasons as the manual lists them.
  */
 #include <ctype.h>
 #include <math.h>
@@ -10,7 +11,10 @@
 #include <string.h>
 
 #include "metric.h"
+#include "reason.h"
 #include "role.h"
+#include "rx_side.h"
+#include "strategy.h"
 #include "tap.h"
 #include "text.h"
 
@@ -112,31 +116,45 @@ static void test_man(const char *path)
 	free(text);
 }
 
+/* A list item as nio-top(1) lists a role or a reason. */
+static void item_man(FILE *out, const char *key, const char *label,
+		     const char *abbrev, const char *why, const char *functions)
+{
+	const char *p = functions;
+
+	fprintf(out, ".It Li %s\n%c%s", key, toupper((unsigned char)label[0]),
+		label + 1);
+	if (strcmp(abbrev, label) != 0)
+		fprintf(out, " (%s on the gauges and in compare)", abbrev);
+	fprintf(out, ": %s.\n", why);
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		fprintf(out, ".Li %.*s\n", (int)len, p);
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+}
+
 /*
  * The roles as nio-top(1) lists them: each key, what it is (and its
  * abbreviation), its functions.
  */
 static void roles_man(FILE *out)
 {
-	for (size_t r = 0; r < role_count; r++) {
-		const char *p = roles[r].functions;
+	for (size_t r = 0; r < role_count; r++)
+		item_man(out, roles[r].key, roles[r].label, roles[r].abbrev,
+			 roles[r].why, roles[r].functions);
+}
 
-		fprintf(out, ".It Li %s\n%c%s", roles[r].key,
-			toupper((unsigned char)roles[r].label[0]),
-			roles[r].label + 1);
-		if (strcmp(roles[r].abbrev, roles[r].label) != 0)
-			fprintf(out, " (%s on the gauges and in compare)",
-				roles[r].abbrev);
-		fprintf(out, ": %s.\n", roles[r].why);
-		while (*p) {
-			size_t len = strcspn(p, " ");
-
-			fprintf(out, ".Li %.*s\n", (int)len, p);
-			p += len;
-			while (*p == ' ')
-				p++;
-		}
-	}
+/* The reasons as nio-top(1) lists them, as the roles. */
+static void reasons_man(FILE *out)
+{
+	for (size_t r = 0; r < reason_count; r++)
+		item_man(out, reasons[r].key, reasons[r].label,
+			 reasons[r].abbrev, reasons[r].why,
+			 reasons[r].functions);
 }
 
 /* A function's role by its name, as a chain's frame finds it. */
@@ -195,15 +213,74 @@ static void test_roles(void)
 	   "other is the last of at most %d roles", ROLES_MAX);
 }
 
-/* nio-top(1)'s role list is the table's (test-metric --print-man-roles). */
-static void test_roles_man(const char *path)
+/* A switch's reason by the function that named it. */
+static void test_reasons(void)
 {
-	static const char head[] = ".Ss Roles\n.Bl -tag -width Ds\n";
+	static const struct {
+		const char *function;
+		const char *reason;
+	} cases[] = {
+		{"sk_wait_data", "data"},
+		{"sk_stream_wait_memory", "buffer"},
+		{"io_cqring_wait", "uring"},
+		{"__lock_sock", "lock"},
+		{"pipe_wait_writable", "pipe"},
+		{"exit_to_user_mode_loop", "preempted"},
+		{"__cond_resched", "preempted"},
+		{"irqentry_exit_to_user_mode", "preempted"},
+	};
+	bool keys = true;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		size_t r = reason_of_function(cases[i].function);
+
+		ok(r < reason_count &&
+			   strcmp(reasons[r].key, cases[i].reason) == 0,
+		   "%s is %s (%s)", cases[i].function, cases[i].reason,
+		   r < reason_count ? reasons[r].key : "none");
+	}
+	ok(reason_of_function("schedule") == SIZE_MAX &&
+		   reason_of_function("schedule_timeout") == SIZE_MAX &&
+		   reason_of_function("wait_woken") == SIZE_MAX,
+	   "the scheduler's own frames name no reason: their caller does");
+	ok(reason_of_function("do_sys_poll") == REASON_GENERIC &&
+		   reason_of_function("do_nanosleep") == REASON_GENERIC,
+	   "a poll or a sleep is the strategy's to explain");
+	ok(strcmp(reasons[reason_other].key, "other") == 0 &&
+		   strcmp(reasons[reason_preempted].key, "preempted") == 0 &&
+		   reason_count <= REASONS_MAX,
+	   "other is the last of at most %d reasons, preempted before it",
+	   REASONS_MAX);
+	for (size_t i = 0; i < strategy_count(); i++) {
+		const struct strategy_ops *ops = strategy_at(i);
+
+		keys &= !ops->tx_waits ||
+			reason_find(ops->tx_waits) != SIZE_MAX;
+		keys &= !ops->rx_waits ||
+			reason_find(ops->rx_waits) != SIZE_MAX;
+	}
+	for (int rx = 0; rx < RX_MODE_COUNT; rx++) {
+		const struct strategy_ops *ops = strategy_rx_ops(rx);
+
+		keys &= !ops || !ops->rx_waits ||
+			reason_find(ops->rx_waits) != SIZE_MAX;
+	}
+	ok(keys, "every strategy's polls and sleeps wait for a reason of the "
+		 "table");
+}
+
+/*
+ * nio-top(1)'s list under head is what print() writes
+ * (test-metric --print-man-roles, --print-man-reasons).
+ */
+static void test_list_man(const char *path, const char *head,
+			  void (*print)(FILE *out), const char *what)
+{
 	char *text = read_text(path), *want = NULL, *start, *end;
 	size_t size = 0;
 	FILE *f = open_memstream(&want, &size);
 
-	roles_man(f);
+	print(f);
 	fclose(f);
 	start = text ? strstr(text, head) : NULL;
 	end = start ? strstr(start, "\n.El\n") : NULL;
@@ -212,8 +289,8 @@ static void test_roles_man(const char *path)
 		end[1] = '\0';
 	}
 	ok(end && strcmp(start, want) == 0,
-	   "nio-top(1) lists the roles and every function as the table says "
-	   "(test-metric --print-man-roles)");
+	   "nio-top(1) lists the %s and every function as the table says",
+	   what);
 	free(want);
 	free(text);
 }
@@ -224,12 +301,20 @@ int main(int argc, char **argv)
 		roles_man(stdout);
 		return 0;
 	}
+	if (argc > 1 && strcmp(argv[1], "--print-man-reasons") == 0) {
+		reasons_man(stdout);
+		return 0;
+	}
 	test_rows();
 	test_derive();
 	test_roles();
+	test_reasons();
 	if (argc > 1) {
 		test_man(argv[1]);
-		test_roles_man(argv[1]);
+		test_list_man(argv[1], ".Ss Roles\n.Bl -tag -width Ds\n",
+			      roles_man, "roles");
+		test_list_man(argv[1], ".Ss Reasons\n.Bl -tag -width Ds\n",
+			      reasons_man, "reasons");
 	}
 	return tap_done();
 }

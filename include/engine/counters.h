@@ -112,7 +112,10 @@ void counter_readings_delta(const struct counter_reading *from,
 			    const struct counter_reading *to,
 			    struct counter_reading *delta, unsigned int count);
 
-/* A difference of readings scaled by its enabled/running; NaN if it never ran. */
+/*
+ * A difference of readings scaled by its enabled/running; NaN if it never
+ * ran.
+ */
 double counter_reading_scaled(const struct counter_reading *delta);
 
 /* Whether the counter counted: it has a value. */

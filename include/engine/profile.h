@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "perf_ring.h"
 #include "record.h"
 #include "role.h"
 
@@ -29,8 +30,7 @@
 /* One thread's sampling event. */
 struct profile_thread {
 	int fd; /* -1: not sampling */
-	void *ring;
-	size_t ring_size;
+	struct perf_ring ring;
 	int error;	/* why it could not be opened (errno), or 0 */
 	bool user_only; /* kernel samples refused: user space only */
 };

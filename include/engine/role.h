@@ -57,6 +57,13 @@ bool role_in_user_space(size_t role);
  * itself.
  */
 size_t role_of_function(const char *name, bool kernel);
+/*
+ * How closely name matches a list of functions written as a role's are
+ * ("tcp_* user:memcpy"): 0 not at all, else longer for a closer match, an
+ * exact name above any prefix.  The reasons a thread waits (reason.h) are
+ * matched the same way.
+ */
+size_t functions_match(const char *functions, const char *name, bool kernel);
 /* The role of key, or SIZE_MAX. */
 size_t role_find(const char *key);
 

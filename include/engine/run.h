@@ -19,6 +19,7 @@
 
 #include "latency.h"
 #include "metric.h"
+#include "offcpu.h"
 #include "probe.h"
 #include "profile.h"
 #include "record.h"
@@ -148,6 +149,11 @@ struct run_result {
 	struct run_profile profile[2];
 	double sampling_effect;
 	/*
+	 * Where each side's wall time went in the sampled intervals: on the
+	 * CPU, and off it by reason (offcpu.h).
+	 */
+	struct run_time time[2];
+	/*
 	 * The sockets as the kernel had them (the first flow's: sender,
 	 * receiver), where this host ran that end: at the end of the
 	 * measured window, and at its start (buffers autotune as it runs).
@@ -183,6 +189,7 @@ struct run_far_view {
 	bool counted;
 	struct run_side_counters side;
 	struct run_profile profile; /* its side's, where it sampled */
+	struct run_time time;	    /* and where its time went */
 	char *error;		    /* once its ends failed, or it is gone */
 	bool lost;		    /* the far end is gone */
 };
@@ -282,6 +289,8 @@ uint64_t run_sampled_ms(const struct run_config *c);
  */
 bool run_profile_now(const struct run *run, bool sender,
 		     struct run_profile *out);
+/* One side's account of its time so far, as run_profile_now(). */
+bool run_time_now(const struct run *run, bool sender, struct run_time *out);
 
 /*
  * Event i of one side over delta (two run_sample() readings apart): status,
@@ -376,7 +385,10 @@ void run_finish(struct run *run, struct run_result *result);
  */
 bool run_result_metric(const struct run_result *result, bool sender,
 		       size_t metric, double *value);
-/* Why run_result_metric() has no figure: the counter's own reason if it has one. */
+/*
+ * Why run_result_metric() has no figure: the counter's own reason if it has
+ * one.
+ */
 const char *run_result_metric_why(const struct run_result *result, bool sender,
 				  size_t metric);
 

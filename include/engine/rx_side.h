@@ -33,7 +33,7 @@ struct rx_side {
 	const char *words; /* in the analysis: " with zero-copy receive" */
 	/* Each strategy's own receiver: the rung the others are set against. */
 	bool own;
-	/* A bound, not a receiver: nothing reads the bytes (a table says so). */
+	/* A bound, not a receiver: no one reads the bytes (a table says so). */
 	bool bound;
 	/* Its receiver, whatever the sender; NULL: the sender's own. */
 	const struct strategy_ops *ops;

@@ -49,7 +49,8 @@ extern const char *rx_mode_names[];
 enum nodelay {
 	NODELAY_RR, /* in request-response runs, as sockperf and netperf -D */
 	NODELAY_ON, /* always */
-	NODELAY_OFF, /* never: Nagle and the delayed ACK as the kernel has them */
+	/* Never: Nagle and the delayed ACK as the kernel has them. */
+	NODELAY_OFF,
 };
 
 extern const char *const nodelay_names[];
@@ -134,6 +135,11 @@ struct run_settings {
 	unsigned int load_rate_mbps;
 	struct probe_settings probe;
 	enum probe_cpu probe_cpu;
+	/*
+	 * No context switch is watched in the sampled intervals: no account
+	 * of where the threads' time goes off the CPU (offcpu.h).
+	 */
+	bool no_waits;
 };
 
 /*

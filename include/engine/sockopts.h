@@ -36,8 +36,9 @@ extern const struct record sock_state_record;
  * The receivers' wake-up: every receive side waits for the same low-water
  * mark (SO_RCVLOWAT), so that two receive sides differ in what they do
  * with the bytes, not in how often they wake.  A stream run's mark is
- * --rcvlowat, or (0) SOCKOPTS_RX_MARK, lowered to what the sender can
- * leave unread (half of unread_max, 0: no bound) and to a millisecond of a
+ * --rcvlowat, or (0) SOCKOPTS_RX_MARK, lowered to what a waiting sender
+ * leaves unread at least (unread_least, 0: no bound; with one slot no mark
+ * at all, since the rest of a message part read may be all there is) and to a millisecond of a
  * shaped link (link_rate_bps, 0: unshaped), where a higher mark would
  * wait on bytes that cannot come.  A request-response run has none of its
  * own: one answer of msg_size bytes is queued at a time, so a mark given
@@ -47,7 +48,7 @@ extern const struct record sock_state_record;
 #define SOCKOPTS_RX_MARK (256u << 10)
 
 uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
-			  size_t msg_size, uint64_t unread_max,
+			  size_t msg_size, uint64_t unread_least,
 			  uint64_t link_rate_bps);
 
 /*

@@ -75,6 +75,13 @@ struct strategy_ops {
 	 * receiver must be a thread of this process, not on another host.
 	 */
 	bool local_receiver;
+	/*
+	 * What a poll or a sleep of its sender, and of its receiver, waits
+	 * for: a reason's key (reason.h), since the kernel's frames of a poll
+	 * say only that it polls; NULL: it neither polls nor sleeps.
+	 */
+	const char *tx_waits;
+	const char *rx_waits;
 	/* Descriptors each end holds besides its socket (an io_uring's). */
 	unsigned int descriptors;
 	/* The data path from the sender's fields to the receiver's. */
@@ -93,7 +100,7 @@ struct strategy_ops {
 	int (*tx_open)(const struct strategy_params *params, void **tx);
 	/* The slot to fill with the next message; waits for one to be free. */
 	int (*tx_slot)(void *tx, struct message **msg);
-	/* Sends msg; returns how many messages are now wholly with the kernel. */
+	/* Sends msg: how many messages are now wholly with the kernel. */
 	int (*tx_send)(void *tx, struct message *msg);
 	/*
 	 * Finishes every message sent; returns how many it finished.  NULL:
@@ -159,13 +166,13 @@ unsigned int strategy_slots(const struct run_settings *settings,
 			    size_t msg_size);
 
 /*
- * The most bytes a sender of ops can have taken but not yet read by its
- * receiver before it must wait for the receiver (sendfile's and splice's
- * slots are rewritten only once read), or 0: no such bound (the others
- * wait for the kernel, not the reader).
+ * The fewest bytes a sender of ops leaves unread whenever it waits for its
+ * receiver (sendfile's and splice's slots are rewritten only once read:
+ * every slot but the one being read, and 1 with a single slot), or 0: no
+ * such wait (the others wait for the kernel, not the reader).
  */
-size_t strategy_unread_max(const struct strategy_ops *ops,
-			   const struct strategy_params *params);
+size_t strategy_unread_least(const struct strategy_ops *ops,
+			     const struct strategy_params *params);
 
 size_t strategy_count(void);
 const struct strategy_ops *strategy_at(size_t index);

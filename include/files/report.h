@@ -1,10 +1,10 @@
 /*
  * Reports for people: a CSV file with one row per run (the columns are a
- * table, documented in nio-top(1)), and an SVG file of the course's four
- * figures (figure.h): throughput against message size, the rr round trip
- * against flows, cache misses per KiB and the cost per byte against message
- * size, each with the machine and the run configuration beneath it.  Both
- * are written atomically.
+ * table, documented in nio-top(1)), and an SVG file of the four figures of
+ * the course's report (figure.h): throughput against message size, the rr
+ * round trip against flows, cache misses per KiB and the cost per byte
+ * against message size, each with the machine and the run configuration
+ * beneath it.  Both are written atomically.
  */
 #ifndef NIO_TOP_REPORT_H
 #define NIO_TOP_REPORT_H

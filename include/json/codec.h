@@ -17,6 +17,7 @@
 #include "hostinfo.h"
 #include "latency.h"
 #include "metric.h"
+#include "offcpu.h"
 #include "probe.h"
 #include "profile.h"
 #include "record.h"
@@ -96,6 +97,18 @@ int codec_read_profile(const cJSON *from, struct run_profile *p,
 cJSON *codec_probe_window(const struct probe_summary *w);
 int codec_read_probe_window(const cJSON *from, struct probe_summary *w,
 			    const char *path, char **cause);
+
+/*
+ * A side's time: its own fields (window_s, on_cpu_s, off_cpu_s,
+ * cpu_clock_s, switches, runnable, lost, user_only, why) and "reasons": {KEY: {"seconds",
+ * "count", "mean_us", "p99_us", "function"}} for every reason of the
+ * table.  Read back, the reasons must hold the off-CPU time they add up
+ * to, and the parts the window; a file's reason this table lacks goes to
+ * other.
+ */
+cJSON *codec_time(const struct run_time *t);
+int codec_read_time(const cJSON *from, struct run_time *t, const char *path,
+		    enum codec_mode mode, char **cause);
 
 /* A histogram, sparse: {"count", "sum_ns", "max_ns", "buckets": [[i, n]]}. */
 cJSON *codec_hist(const struct latency_hist *h);

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "point.h"
 #include "run.h"
 #include "stats.h"
 
@@ -51,16 +52,11 @@ void analysis_run_read(const struct run_result *result,
 bool analysis_lower_is_better(enum run_mode mode);
 
 struct analysis_point {
-	const struct strategy_ops *strategy;
-	size_t msg_size;
-	unsigned int threads;
-	enum run_mode mode;
-	enum rx_mode rx;
-	struct settings_stack stack; /* the links' and sockets' knobs */
-	size_t runs;		     /* analysed */
-	size_t short_runs;	     /* left out as short */
-	size_t stopped_runs;	     /* left out: a stop ended their window */
-	size_t intervals;	     /* of the runs analysed */
+	struct point_key key;
+	size_t runs;	     /* analysed */
+	size_t short_runs;   /* left out as short */
+	size_t stopped_runs; /* left out: a stop ended their window */
+	size_t intervals;    /* of the runs analysed */
 	/* The results analysed: member[first .. first + runs) of analysis. */
 	size_t first;
 	/* The runs' figure: stream Gbit/s, rr p50 us (lower is better). */
@@ -170,6 +166,43 @@ struct analysis_crossover {
 	struct analysis_size size[ANALYSIS_SIZES_MAX];
 };
 
+/* What limits a pair, as its sides' time says it (analysis_waits.c). */
+enum analysis_limit {
+	LIMIT_CPU,	  /* a side is busy on its CPU */
+	LIMIT_WAKEUPS,	  /* neither is: each waits for the other */
+	LIMIT_SHARED_CPU, /* neither is: a side was preempted most */
+	LIMIT_UNCLEAR,
+};
+
+/*
+ * One side of a point, its runs' time pooled: its busiest thread's share
+ * of a CPU (task-clock, or on the CPU while watched), its waits in seconds
+ * and its largest.
+ */
+struct analysis_side_time {
+	bool known;
+	double cpu;
+	double window;
+	double on_cpu;
+	double wait[REASONS_MAX];
+	size_t largest; /* reason_count: it never waited */
+};
+
+/*
+ * A stream point whose sides' time was watched: each side's, the
+ * receivers' wake-ups a message and their low-water mark as recorded.
+ */
+struct analysis_wait {
+	size_t point; /* in points */
+	struct analysis_side_time side[2];
+	double wakeups_per_msg; /* NaN: not counted */
+	uint64_t rcvlowat;
+	bool mark_known;
+	enum analysis_limit limit;
+};
+
+#define ANALYSIS_WAIT_TEXT 800
+
 struct analysis {
 	struct analysis_point *points;
 	size_t point_count;
@@ -201,6 +234,15 @@ struct analysis {
 	/* The probe's points, in the points' order. */
 	struct analysis_probe *probes;
 	size_t probe_count;
+	/*
+	 * Where each stream point's time went, and what that says: the
+	 * points, then the groups' sentences (strategies compared while
+	 * each pair waits on itself; a receive ladder's wake-ups).
+	 */
+	struct analysis_wait *waits;
+	size_t wait_count;
+	char (*wait_groups)[ANALYSIS_WAIT_TEXT];
+	size_t wait_group_count;
 };
 
 /* A run measured with this much steal, or other processes' CPU, is named. */
@@ -219,6 +261,20 @@ int analysis_build(const struct run_result *results,
 		   const struct analysis_run *runs, size_t count,
 		   struct analysis *out);
 void analysis_fini(struct analysis *a);
+
+/*
+ * The waits of the points and their groups' sentences, after the points
+ * are built: 0, or -1 without memory.
+ */
+int analysis_waits(struct analysis *a, const struct run_result *results);
+/*
+ * A point's sentence: "one-copy 64K x1: neither side busy (sender 72%,
+ * receiver 38% of a CPU); the receiver is waiting for data 62% of its
+ * time, woken 0.46 times a message; the sender ...: the pair is limited
+ * by its wake-ups ...".
+ */
+void analysis_wait_text(const struct analysis *a, const struct analysis_wait *w,
+			char *out, size_t size);
 
 /* The most a crossover's sentence takes, its NUL included. */
 #define ANALYSIS_TEXT_MAX 1536
@@ -242,13 +298,8 @@ void analysis_probe_text(const struct analysis *a,
 			 const struct analysis_probe *p, char *out,
 			 size_t size);
 
-/* The point of a run's configuration, or NULL. */
+/* The point of key (every part of it), or NULL. */
 const struct analysis_point *analysis_find(const struct analysis *a,
-					   enum run_mode mode,
-					   const struct strategy_ops *strategy,
-					   enum rx_mode rx,
-					   const struct settings_stack *stack,
-					   size_t msg_size,
-					   unsigned int threads);
+					   const struct point_key *key);
 
 #endif

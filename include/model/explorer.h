@@ -51,6 +51,9 @@ struct explorer_live {
 	bool profiled[SIDE_COUNT];
 	struct run_profile profile[SIDE_COUNT];
 	double sampling_effect;
+	/* Where each side's time went there, on the CPU and off it. */
+	bool timed[SIDE_COUNT];
+	struct run_time time[SIDE_COUNT];
 };
 
 /* One refresh's gauges; NaN where not known. */

@@ -3,10 +3,11 @@
  * explorer's chart view.  A quantity is a figure of a run -- a row of the
  * metric table on one side or summed over both ends, or a round-trip
  * percentile -- and a point's value is the median of its analysed runs,
- * with their range for error bars.  The table figures[] holds the course's
- * four -- throughput against message size, the rr round trip against flows,
- * cache misses per KiB and the cost per byte against message size -- and
- * the receiver's CPU time per KiB against size, a line per receive side.
+ * with their range for error bars.  The table figures[] holds the four
+ * figures of the course's report -- throughput against message size, the
+ * rr round trip against flows, cache misses per KiB and the cost per byte
+ * against message size -- and the receiver's CPU time per KiB against
+ * size, a line per receive side.
  */
 #ifndef NIO_TOP_FIGURE_H
 #define NIO_TOP_FIGURE_H
@@ -66,7 +67,10 @@ struct figure {
 	const struct figure *fallback;
 };
 
-/* The course's four, in order. */
+/*
+ * The four figures of the course's report, in its order, then the
+ * receiver's CPU time per KiB.
+ */
 extern const struct figure figures[];
 extern const size_t figure_count;
 
@@ -103,24 +107,32 @@ size_t figure_panel_values(const struct analysis *a, enum figure_axis axis,
 			   size_t most);
 
 /*
- * Which points a figure (or a chart, or a summary) draws from: a mode (or
- * every mode, mode_any), on axis at one fixed value (0: every panel), one
- * receive side (or any, rx_any).
+ * Which points a figure (or a chart, or a summary) draws from: those that
+ * agree with key in parts (POINT_MODE, POINT_RX, POINT_STACK; 0: every
+ * point), on axis at one fixed value (0: every panel).
  */
 struct figure_scope {
-	bool mode_any;
-	enum run_mode mode;
+	struct point_key key;
+	unsigned int parts;
 	enum figure_axis axis;
 	size_t fixed;
-	bool rx_any;
-	enum rx_mode rx;
-	/* Only the points of one set of knobs (else any). */
-	bool one_stack;
-	struct settings_stack stack;
 };
 
 bool figure_in_scope(const struct figure_scope *scope,
 		     const struct analysis_point *p);
+
+/*
+ * What a chart of mode draws on axis at fixed: one receive side, the
+ * copying one, or where no run of the mode copied, the side its first
+ * point used; and one set of knobs, the links as built where a run of
+ * them has points, else the first point's.  One of each, because a
+ * strategy's receive sides and knobs are compared in the analysis, and
+ * would put several points of a strategy at one x here.  With no runs:
+ * copy, as built.
+ */
+struct figure_scope figure_chart_scope(const struct analysis *a,
+				       enum run_mode mode,
+				       enum figure_axis axis, size_t fixed);
 
 /*
  * What the runs behind a scope's points were, for a footer that describes
@@ -158,11 +170,13 @@ struct figure_plot_point {
 	const struct analysis_point *point;
 };
 
-/* A strategy's points, with one receive side, in x order. */
+/*
+ * A line: the points of one strategy, receive side and set of knobs
+ * (key's POINT_LINE parts; its other parts are its first point's), in x
+ * order.
+ */
 struct figure_plot_series {
-	const struct strategy_ops *strategy;
-	enum rx_mode rx;
-	struct settings_stack stack;
+	struct point_key key;
 	struct figure_plot_point point[ANALYSIS_SIZES_MAX];
 	size_t count;
 };

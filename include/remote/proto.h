@@ -18,9 +18,10 @@
 #include "counters.h"
 #include "latency.h"
 #include "metric.h"
+#include "run.h"
 #include "sampler.h"
 
-#define PROTO_VERSION 7
+#define PROTO_VERSION 8
 #define PROTO_PORT    5310
 /* The longest line an agent reads: its client's messages are small. */
 #define PROTO_AGENT_LINE_MAX (64 * 1024)
@@ -87,6 +88,15 @@ int proto_send_error(int fd, const char *text);
 
 /* The run a message belongs to (0: none). */
 unsigned int proto_run_id(const cJSON *msg);
+
+/*
+ * The report of an agent's ends of a run (sender: its senders' side, else
+ * its receivers'), rx its receive side and rtt its round trips (NULL:
+ * none): totals, summary, counters and figures, and where the side's CPU
+ * and time went where it sampled them.
+ */
+cJSON *proto_result(unsigned int id, const struct run_result *r, bool sender,
+		    enum rx_mode rx, const struct latency_hist *rtt);
 
 /*
  * What a peer's report can hold: in its measured window (measured_s) it

@@ -1,10 +1,12 @@
 /*
- * The application: picks the front end the options ask for, opens the
- * session it runs on, and writes the reports at the end.  Teardown happens
- * in ordinary code, in the reverse order of setup.
+ * The application: the entry points as a table (app_entries[], as tmux's
+ * cmd_table), the first the options want taken; what it needs set up
+ * before (the outputs checked, the main loop) and torn down after, once.
+ * A study opens the session its front end runs on and writes the reports
+ * at the end.  Teardown happens in ordinary code, in the reverse order of
+ * setup.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,56 +16,15 @@
 #include "app_private.h"
 #include "clock.h"
 #include "diff_report.h"
-#include "escape.h"
 #include "export.h"
 #include "outfile.h"
 #include "prefs.h"
 #include "report.h"
 
 /*
- * With -o the export is rewritten, atomically, after every finished run, so
- * that a crash or kill -9 keeps what finished.  A long session's export is
- * big: a rewrite waits until ten times its last cost has passed, so that
- * writing never takes more than a tenth of the time.  A failure is said at
- * once, but the same failure only once in a row.
- */
-int app_checkpoint(struct app *app, const struct session *s, char **cause)
-{
-	uint64_t start = clock_now_ns();
-	char *why = NULL;
-	int r;
-
-	*cause = NULL;
-	if (!s->options.output ||
-	    start - app->checkpoint_end_ns < 10 * app->checkpoint_cost_ns)
-		return 0;
-	/* A device or a FIFO gets the export once, at the end. */
-	if (!outfile_replaceable(s->options.output))
-		return 0;
-	r = export_write(s->options.output, s, &why);
-	app->checkpoint_end_ns = clock_now_ns();
-	app->checkpoint_cost_ns = app->checkpoint_end_ns - start;
-	if (r == 0) {
-		app->checkpoint_failed[0] = '\0';
-		free(why);
-		return 0;
-	}
-	if (!why &&
-	    asprintf(&why, "%s: %s", s->options.output, strerror(-r)) < 0)
-		why = NULL;
-	if (why && strcmp(why, app->checkpoint_failed) == 0) {
-		free(why);
-		return 0;
-	}
-	snprintf(app->checkpoint_failed, sizeof(app->checkpoint_failed), "%s",
-		 why ? why : "");
-	*cause = why;
-	return r;
-}
-
-/*
- * The files -o, --csv, --svg and --json-stream name, before anything runs: no two the same
- * (2), and each one writable (1), so that a study never runs for nothing.
+ * The files -o, --csv, --svg and --json-stream name, before anything runs:
+ * no two the same (2), and each one writable (1), so that a study never
+ * runs for nothing.
  */
 static int app_check_outputs(const struct options *o)
 {
@@ -330,12 +291,13 @@ static int app_open_explorer(struct app *app, struct options *o,
  * gate's status (0 passed, 1 a rule broken or a point's new runs all
  * failed), and 2 on any error.
  */
-static int app_diff(const struct options *o)
+static int app_diff(struct app *app, const struct options *o)
 {
 	char *cause = NULL;
 	size_t uncompared;
 	int status, r = diff_exports(o, &status, &uncompared, &cause);
 
+	(void)app;
 	if (r < 0) {
 		app_say("--diff: %s", cause ? cause : strerror(-r));
 		free(cause);
@@ -458,171 +420,269 @@ static int app_stream_close(struct app *app, const struct session *s,
 	return 0;
 }
 
-void app_say(const char *fmt, ...)
+/* An error's exit status: --gate keeps 1 for a rule broken. */
+static int app_failed(const struct options *o)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	escape_vprint(stderr, "nio-top: ", fmt, ap);
-	va_end(ap);
+	return o->gate[0] ? 2 : 1;
 }
 
 /*
- * What the explorer had to say once the terminal is back (the screen hid
- * anything said on stderr while it was up): its start's note, then why
- * it ended.
+ * A study: its session (a new one, or a saved export), the front end on
+ * it, then the reports and the stream's end.  opts: the options as the
+ * explorer's settings left them (else options itself), which the session
+ * opens with.
  */
-static void app_farewell(struct app *app)
+static int app_study(struct app *app, const struct options *options,
+		     const struct options *opts,
+		     int (*front)(struct app *app, const struct options *o,
+				  struct session *s,
+				  struct report_style *style))
 {
-	if (app->note)
-		app_say("%s", app->note);
-	if (app->farewell)
-		app_say("%s", app->farewell);
-	free(app->note);
-	free(app->farewell);
-	app->note = app->farewell = NULL;
-}
-
-void app_note(struct app *app, const char *fmt, ...)
-{
-	va_list ap;
-	char *text;
-
-	if (app->note)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) >= 0)
-		app->note = text;
-	va_end(ap);
-}
-
-/*
- * The session's front end: the explorer, a loaded export printed, or the
- * study in batch (then compared with --baseline); its exit status.
- */
-static int app_front(struct app *app, const struct options *options,
-		     struct session *session, struct ui *ui,
-		     struct report_style *style)
-{
-	int status, r;
-
-	if (ui) {
-		r = explore_run(app, session, ui);
-		app_report_style(ui, options, style);
-		ui_close(ui);
-		status = r < 0 ? 1 : 0;
-		if (r < 0)
-			app_say("%s", strerror(-r));
-		app_farewell(app);
-		return status;
-	}
-	app_report_style(NULL, options, style);
-	if (options->load)
-		return batch_loaded(app, session);
-	if (session->notice)
-		app_say("%s", session->notice);
-	status = batch_run(app, session);
-	if (options->baseline && !app->signal)
-		status = app_baseline(options, &app->baseline, session, status);
-	return status;
-}
-
-int app_run(const struct options *options)
-{
-	struct options opts = *options;
 	struct options loaded; /* --load: the export's own options */
 	struct session session;
-	struct app app = {0};
 	struct report_style style;
-	struct prefs prefs;
-	struct ui *ui = NULL;
 	struct stream stream;
+	/* The explorer's terminal is closed by its front end. */
+	bool explored = app->ui != NULL;
 	char *cause = NULL;
-	/* An error's status: --gate keeps 1 for a rule broken. */
-	int failed = options->gate[0] ? 2 : 1;
-	bool explore;
 	int status, r;
 
-	if (options->completion[0]) {
-		if (options_completion(stdout, options->completion) == 0)
-			return 0;
-		app_say("--completion: '%s' is not bash, zsh or fish",
-			options->completion);
-		return 2;
-	}
-	if (options->list_strategies)
-		return check_list_strategies();
-	if (options->diff)
-		return app_diff(options);
-	if (options->check)
-		return check_run(options);
-
-	status = app_check_outputs(options);
-	if (status)
-		return status == 1 ? failed : status;
-	session_init(&app.baseline);
-	if (options->baseline && app_baseline_load(options, &app.baseline))
-		return failed;
-	/* Without a terminal nio-top runs headless, as with --batch. */
-	explore = !options->batch && !options->serve && isatty(STDIN_FILENO) &&
-		  isatty(STDOUT_FILENO);
-	/*
-	 * A saved export printed again only reads and writes files: signals
-	 * keep their default, so a large one can be stopped while it loads
-	 * (an output is linked in only when whole: nothing is left behind).
-	 */
-	app.signal_fd = app.timer_fd = -1;
-	r = options->load && !explore ? 0 : loop_setup(&app, explore);
+	r = app_session(app, opts, &session, &loaded, &cause);
 	if (r < 0) {
-		app_say("cannot set up signals and timers: %s", strerror(-r));
-		session_close(&app.baseline);
-		return failed;
-	}
-	if (options->serve) {
-		status = serve_run(&app, options);
-		loop_teardown(&app);
-		return status;
-	}
-	app.wake = (struct remote_wake){.fd = {app.signal_fd, -1}};
-	r = explore ? app_open_explorer(&app, &opts, &prefs, &ui, &cause) : 0;
-	if (r == 0)
-		r = app_session(&app, &opts, &session, &loaded, &cause);
-	if (r < 0) {
-		ui_close(ui);
-		app_farewell(&app);
+		ui_close(app->ui);
+		app_farewell(app);
 		app_say("%s", cause ? cause : strerror(-r));
 		free(cause);
 		/*
 		 * A signal that ended a wait for the agent is the exit's; a
 		 * key that quits ended it as the user asked.
 		 */
-		status = r != -EINTR		  ? failed
-			 : loop_take_signal(&app) ? 128 + app.signal
-						  : 0;
-		goto out;
+		return r != -EINTR	       ? app_failed(options)
+		       : loop_take_signal(app) ? 128 + app->signal
+					       : 0;
 	}
 	if (options->json_stream &&
-	    app_stream_open(&app, options->json_stream, &stream, &session)) {
-		ui_close(ui);
-		app_farewell(&app);
+	    app_stream_open(app, options->json_stream, &stream, &session)) {
+		ui_close(app->ui);
+		app_farewell(app);
 		session_close(&session);
-		status = failed;
-		goto out;
+		return app_failed(options);
 	}
-	status = app_front(&app, options, &session, ui, &style);
+	status = front(app, options, &session, &style);
 	if (app_write_reports(options, &session, &style))
-		status = failed;
-	if (app.stream && app_stream_close(&app, &session, explore))
-		status = failed;
+		status = app_failed(options);
+	if (app->stream && app_stream_close(app, &session, explored))
+		status = app_failed(options);
 	session_close(&session);
-	if (app.compared) {
-		diff_fini(&app.diff);
-		session_close(&app.second);
+	if (app->compared) {
+		diff_fini(&app->diff);
+		session_close(&app->second);
 	}
-	if (app.signal)
-		status = 128 + app.signal;
-out:
+	return app->signal ? 128 + app->signal : status;
+}
+
+/* The explorer on the session, then its terminal closed. */
+static int front_explore(struct app *app, const struct options *o,
+			 struct session *s, struct report_style *style)
+{
+	int r = explore_run(app, s, app->ui);
+
+	app_report_style(app->ui, o, style);
+	ui_close(app->ui);
+	if (r < 0)
+		app_say("%s", strerror(-r));
+	app_farewell(app);
+	return r < 0 ? 1 : 0;
+}
+
+/* A saved export's runs and analysis, printed. */
+static int front_loaded(struct app *app, const struct options *o,
+			struct session *s, struct report_style *style)
+{
+	app_report_style(NULL, o, style);
+	return batch_loaded(app, s);
+}
+
+/*
+ * The study's runs, one after another, headless; then compared with
+ * --baseline.
+ */
+static int front_batch(struct app *app, const struct options *o,
+		       struct session *s, struct report_style *style)
+{
+	int status;
+
+	app_report_style(NULL, o, style);
+	if (s->notice)
+		app_say("%s", s->notice);
+	status = batch_run(app, s);
+	if (o->baseline && !app->signal)
+		status = app_baseline(o, &app->baseline, s, status);
+	return status;
+}
+
+/* The explorer: its terminal first, then the study. */
+static int app_explore(struct app *app, const struct options *options)
+{
+	struct options opts = *options;
+	struct prefs prefs;
+	struct ui *ui = NULL;
+	char *cause = NULL;
+	int r = app_open_explorer(app, &opts, &prefs, &ui, &cause);
+
+	if (r < 0) {
+		app_farewell(app);
+		app_say("%s", cause ? cause : strerror(-r));
+		free(cause);
+		return 1;
+	}
+	return app_study(app, options, &opts, front_explore);
+}
+
+static int app_load(struct app *app, const struct options *options)
+{
+	return app_study(app, options, options, front_loaded);
+}
+
+/* The study headless; --baseline's export read before anything runs. */
+static int app_batch(struct app *app, const struct options *options)
+{
+	int status;
+
+	session_init(&app->baseline);
+	if (options->baseline && app_baseline_load(options, &app->baseline))
+		status = app_failed(options);
+	else
+		status = app_study(app, options, options, front_batch);
+	session_close(&app->baseline);
+	return status;
+}
+
+/* --completion SHELL: the script, or 2 for a shell it does not know. */
+static int app_completion(struct app *app, const struct options *o)
+{
+	(void)app;
+	if (options_completion(stdout, o->completion) == 0)
+		return 0;
+	app_say("--completion: '%s' is not bash, zsh or fish", o->completion);
+	return 2;
+}
+
+static int app_list_strategies(struct app *app, const struct options *o)
+{
+	(void)app;
+	(void)o;
+	return check_list_strategies();
+}
+
+static int app_check(struct app *app, const struct options *o)
+{
+	(void)app;
+	return check_run(o);
+}
+
+static bool wants_completion(const struct options *o)
+{
+	return o->completion[0];
+}
+
+static bool wants_list_strategies(const struct options *o)
+{
+	return o->list_strategies;
+}
+
+static bool wants_diff(const struct options *o)
+{
+	return o->diff;
+}
+
+static bool wants_check(const struct options *o)
+{
+	return o->check;
+}
+
+static bool wants_serve(const struct options *o)
+{
+	return o->serve;
+}
+
+/* Without a terminal nio-top runs headless, as with --batch. */
+static bool wants_explorer(const struct options *o)
+{
+	return !o->batch && !o->serve && isatty(STDIN_FILENO) &&
+	       isatty(STDOUT_FILENO);
+}
+
+static bool wants_load(const struct options *o)
+{
+	return o->load;
+}
+
+/* Whatever else: the study, headless. */
+static bool wants_batch(const struct options *o)
+{
+	(void)o;
+	return true;
+}
+
+/*
+ * An entry point: whether the options ask for it, what it needs before it
+ * runs, and the run, which returns the exit status.
+ */
+struct app_entry {
+	bool (*wants)(const struct options *o);
+	int (*run)(struct app *app, const struct options *o);
+	/* -o, --csv, --svg and --json-stream checked before anything runs. */
+	bool outputs;
+	/* Signals and the timer through the main loop; Ctrl-Z as well. */
+	bool loop;
+	bool job_control;
+};
+
+/*
+ * The entry points, the first that the options want taken.  A saved export
+ * printed again only reads and writes files: signals keep their default, so
+ * a large one can be stopped while it loads (an output is linked in only
+ * when whole: nothing is left behind).
+ */
+static const struct app_entry app_entries[] = {
+	{.wants = wants_completion, .run = app_completion},
+	{.wants = wants_list_strategies, .run = app_list_strategies},
+	{.wants = wants_diff, .run = app_diff},
+	{.wants = wants_check, .run = app_check},
+	{.wants = wants_serve, .run = serve_run, .outputs = true, .loop = true},
+	{.wants = wants_explorer,
+	 .run = app_explore,
+	 .outputs = true,
+	 .loop = true,
+	 .job_control = true},
+	{.wants = wants_load, .run = app_load, .outputs = true},
+	{.wants = wants_batch, .run = app_batch, .outputs = true, .loop = true},
+};
+
+int app_run(const struct options *options)
+{
+	const struct app_entry *entry = app_entries;
+	struct app app = {.signal_fd = -1, .timer_fd = -1};
+	int status, r;
+
+	while (!entry->wants(options))
+		entry++;
+	if (entry->outputs) {
+		status = app_check_outputs(options);
+		if (status)
+			return status == 1 ? app_failed(options) : status;
+	}
+	if (entry->loop) {
+		r = loop_setup(&app, entry->job_control);
+		if (r < 0) {
+			app_say("cannot set up signals and timers: %s",
+				strerror(-r));
+			return app_failed(options);
+		}
+	}
+	app.wake = (struct remote_wake){.fd = {app.signal_fd, -1}};
+	status = entry->run(&app, options);
 	loop_teardown(&app);
-	session_close(&app.baseline);
 	return status;
 }

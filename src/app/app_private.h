@@ -1,7 +1,8 @@
 /*
- * What the front ends share: the main loop, the checkpoints of -o, and the
- * front ends themselves (batch, explore, serve, check), each in its own
- * file and each driven by the one loop of loop.c.
+ * What the front ends share: the main loop, what nio-top says, the
+ * checkpoints of -o, and the front ends themselves (batch, explore, serve,
+ * check), each in its own file and each driven by the one loop of loop.c.
+ * app.c picks the one the options ask for and calls it; none calls back.
  */
 #ifndef NIO_TOP_APP_PRIVATE_H
 #define NIO_TOP_APP_PRIVATE_H
@@ -77,8 +78,8 @@ struct app {
 };
 
 /*
- * Says one line on standard error, "nio-top: " and the formatted text,
- * escaped: a cause may hold a file's, a peer's or the host's words.
+ * say.c: says one line on standard error, "nio-top: " and the formatted
+ * text, escaped: a cause may hold a file's, a peer's or the host's words.
  */
 void app_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
@@ -87,6 +88,12 @@ void app_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 void app_note(struct app *app, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * What the explorer had to say once the terminal is back (the screen hid
+ * anything said on stderr while it was up): its start's note, then why it
+ * ended; both are freed.
+ */
+void app_farewell(struct app *app);
 
 /*
  * loop.c: signals, the timer, and the loop itself.  job_control: Ctrl-Z
@@ -103,8 +110,9 @@ int loop_take_signal(struct app *app);
 void loop_run(struct app *app, const struct frontend *fe);
 
 /*
- * app.c: rewrites -o after a finished run, at most a tenth of the time.  0,
- * or -errno with *cause (caller frees) when it failed, to be said at once.
+ * checkpoint.c: rewrites -o after a finished run, at most a tenth of the
+ * time.  0, or -errno with *cause (caller frees) when it failed, to be said
+ * at once.
  */
 int app_checkpoint(struct app *app, const struct session *s, char **cause);
 

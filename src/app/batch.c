@@ -149,7 +149,7 @@ static void batch_analysis(const struct session *s)
 
 	if (!a->crossover_count && !a->zerocopy_why[0] && !a->short_runs &&
 	    !a->stopped_runs && !a->busy_why[0] && !a->user_space_why[0] &&
-	    !a->counters_why[0] && !a->probe_count)
+	    !a->counters_why[0] && !a->probe_count && !a->wait_count)
 		return;
 	printf("\nanalysis (a verdict needs a ratio's whole %.0f%% interval "
 	       "beyond %.0f%%, or within it for a tie; nio-top(1) "
@@ -187,6 +187,14 @@ static void batch_analysis(const struct session *s)
 		printf("  sampled where the CPU goes: %s\n", a->user_space_why);
 	if (a->counters_why[0])
 		printf("  counting: %s\n", a->counters_why);
+	if (a->wait_count)
+		printf("  where the time goes (nio-top(1) WAITS):\n");
+	for (size_t i = 0; i < a->wait_count; i++) {
+		analysis_wait_text(a, &a->waits[i], line, sizeof(line));
+		printf("    %s\n", line);
+	}
+	for (size_t i = 0; i < a->wait_group_count; i++)
+		printf("    %s\n", a->wait_groups[i]);
 	fflush(stdout);
 }
 

@@ -501,6 +501,17 @@ const struct option_row option_rows[] = {
 	 .type = OPTION_FLAG,
 	 .offset = O(no_profile),
 	 .help = "sample nothing: no profile of where each side's CPU goes"},
+	{.name = "no-waits",
+	 .key = "no_waits",
+	 .run_key = "no_waits",
+	 .type = OPTION_BOOL,
+	 .offset = O(run.no_waits),
+	 .run_offset = R(settings.no_waits),
+	 .flags = OPTION_RUN,
+	 .help = "watch no context switches: no account of where each side's "
+		 "time goes off the CPU (waiting for data, for buffer space, "
+		 "preempted, ...), which is sampled in the profile's "
+		 "intervals"},
 	{.name = "output",
 	 .letter = 'o',
 	 .arg = "FILE",

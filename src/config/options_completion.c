@@ -91,7 +91,8 @@ static void completion_words(FILE *out, const struct option_row *row)
 /*
  * bash: _nio_top_names EXT DIR... adds to COMPREPLY the names of DIR/ *.EXT
  * that begin with the word being completed, compared as text (compgen -W
- * would expand them), each once.  -o filenames has bash quote each one it inserts.
+ * would expand them), each once.  -o filenames has bash quote each one it
+ * inserts.
  */
 static void completion_bash_names(FILE *out)
 {

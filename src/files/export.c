@@ -144,19 +144,27 @@ static void export_ends(cJSON *obj, const char *key, const struct record *rec,
 				  : cJSON_CreateNull());
 }
 
-/* Each side's profile where it was sampled, else null; null: none at all. */
-static cJSON *export_profiles(const struct run_result *r)
+/*
+ * Each side's profile, or where its time went (time), where it was
+ * sampled, else null; null: neither side.
+ */
+static cJSON *export_sampled(const struct run_result *r, bool time)
 {
+	bool present[2];
 	cJSON *obj;
 
-	if (!r->profile[0].present && !r->profile[1].present)
+	for (int side = 0; side < 2; side++)
+		present[side] = time ? r->time[side].present
+				     : r->profile[side].present;
+	if (!present[0] && !present[1])
 		return cJSON_CreateNull();
 	obj = cJSON_CreateObject();
 	for (int side = 0; side < 2; side++)
-		cJSON_AddItemToObject(obj, side ? "receiver" : "sender",
-				      r->profile[side].present
-					      ? codec_profile(&r->profile[side])
-					      : cJSON_CreateNull());
+		cJSON_AddItemToObject(
+			obj, side ? "receiver" : "sender",
+			!present[side] ? cJSON_CreateNull()
+			: time	       ? codec_time(&r->time[side])
+				       : codec_profile(&r->profile[side]));
 	return obj;
 }
 
@@ -244,7 +252,8 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 		obj, "receiver",
 		r->counted ? export_side(r->config.counters, &r->receiver)
 			   : cJSON_CreateNull());
-	cJSON_AddItemToObject(obj, "profile", export_profiles(r));
+	cJSON_AddItemToObject(obj, "profile", export_sampled(r, false));
+	cJSON_AddItemToObject(obj, "time", export_sampled(r, true));
 	cJSON_AddItemToObject(obj, "intervals", export_intervals(r));
 	if (r->error)
 		cJSON_AddStringToObject(obj, "error", r->error);
@@ -283,7 +292,7 @@ static cJSON *export_stack(const struct settings_stack *k)
  */
 static cJSON *export_analysed(const struct session *s)
 {
-	const struct figure_scope every = {.mode_any = true, .rx_any = true};
+	const struct figure_scope every = {.parts = 0};
 	struct figure_runs r;
 	cJSON *obj = cJSON_CreateObject();
 	bool any;
@@ -374,12 +383,12 @@ static cJSON *export_probe_verdict(const struct analysis *a,
 	cJSON *item = cJSON_CreateObject(), *versus;
 	char text[ANALYSIS_PROBE_TEXT_MAX];
 
-	cJSON_AddStringToObject(item, "strategy", pt->strategy->name);
-	jsonfile_add_u64(item, "msg_size", pt->msg_size);
-	cJSON_AddNumberToObject(item, "threads", pt->threads);
-	cJSON_AddStringToObject(item, "mode", run_mode_name(pt->mode));
-	cJSON_AddStringToObject(item, "rx", rx_mode_names[pt->rx]);
-	cJSON_AddItemToObject(item, "stack", export_stack(&pt->stack));
+	cJSON_AddStringToObject(item, "strategy", pt->key.strategy->name);
+	jsonfile_add_u64(item, "msg_size", pt->key.msg_size);
+	cJSON_AddNumberToObject(item, "threads", pt->key.threads);
+	cJSON_AddStringToObject(item, "mode", run_mode_name(pt->key.mode));
+	cJSON_AddStringToObject(item, "rx", rx_mode_names[pt->key.rx]);
+	cJSON_AddItemToObject(item, "stack", export_stack(&pt->key.stack));
 	cJSON_AddNumberToObject(item, "runs", (double)p->runs);
 	cJSON_AddItemToObject(item, "gbps", number_or_null(true, p->gbps));
 	cJSON_AddItemToObject(item, "idle_p99_us",
@@ -415,6 +424,64 @@ static cJSON *export_probe_verdict(const struct analysis *a,
 	return item;
 }
 
+/*
+ * Where each stream point's time went: {"points": [{"point", "limit",
+ * "sender", "receiver", "wakeups_per_msg", "rcvlowat", "text"}], "groups":
+ * [text]}.
+ */
+static cJSON *export_waits(const struct analysis *a)
+{
+	static const char *const limits[] = {"cpu", "wakeups", "shared_cpu",
+					     "unclear"};
+	cJSON *obj = cJSON_CreateObject();
+	cJSON *points = cJSON_AddArrayToObject(obj, "points");
+	cJSON *groups = cJSON_AddArrayToObject(obj, "groups");
+	char text[ANALYSIS_WAIT_TEXT];
+
+	for (size_t i = 0; i < a->wait_count; i++) {
+		const struct analysis_wait *w = &a->waits[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "point", (double)w->point);
+		cJSON_AddStringToObject(item, "limit", limits[w->limit]);
+		for (int side = 0; side < 2; side++) {
+			const struct analysis_side_time *t = &w->side[side];
+			cJSON *part = cJSON_AddObjectToObject(
+				item, side ? "receiver" : "sender");
+			bool waited = t->largest < reason_count;
+
+			cJSON_AddItemToObject(part, "cpu",
+					      number_or_null(true, t->cpu));
+			cJSON_AddItemToObject(
+				part, "on_cpu_share",
+				number_or_null(true, t->on_cpu / t->window));
+			if (waited)
+				cJSON_AddStringToObject(
+					part, "largest",
+					reasons[t->largest].key);
+			else
+				cJSON_AddNullToObject(part, "largest");
+			cJSON_AddItemToObject(
+				part, "largest_share",
+				number_or_null(waited, t->wait[t->largest] /
+							       t->window));
+		}
+		cJSON_AddItemToObject(item, "wakeups_per_msg",
+				      number_or_null(true, w->wakeups_per_msg));
+		if (w->mark_known)
+			jsonfile_add_u64(item, "rcvlowat", w->rcvlowat);
+		else
+			cJSON_AddNullToObject(item, "rcvlowat");
+		analysis_wait_text(a, w, text, sizeof(text));
+		cJSON_AddStringToObject(item, "text", text);
+		cJSON_AddItemToArray(points, item);
+	}
+	for (size_t i = 0; i < a->wait_group_count; i++)
+		cJSON_AddItemToArray(groups,
+				     cJSON_CreateString(a->wait_groups[i]));
+	return obj;
+}
+
 cJSON *export_analysis(const struct session *s)
 {
 	const struct analysis *a = &s->analysis;
@@ -432,18 +499,19 @@ cJSON *export_analysis(const struct session *s)
 	list = cJSON_AddArrayToObject(obj, "points");
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
-		bool rr = p->mode == RUN_RR;
+		const struct point_key *k = &p->key;
+		bool rr = k->mode == RUN_RR;
 		cJSON *item;
 
 		if (!p->runs)
 			continue;
 		item = cJSON_CreateObject();
-		cJSON_AddStringToObject(item, "strategy", p->strategy->name);
-		jsonfile_add_u64(item, "msg_size", p->msg_size);
-		cJSON_AddNumberToObject(item, "threads", p->threads);
-		cJSON_AddStringToObject(item, "mode", run_mode_name(p->mode));
-		cJSON_AddStringToObject(item, "rx", rx_mode_names[p->rx]);
-		cJSON_AddItemToObject(item, "stack", export_stack(&p->stack));
+		cJSON_AddStringToObject(item, "strategy", k->strategy->name);
+		jsonfile_add_u64(item, "msg_size", k->msg_size);
+		cJSON_AddNumberToObject(item, "threads", k->threads);
+		cJSON_AddStringToObject(item, "mode", run_mode_name(k->mode));
+		cJSON_AddStringToObject(item, "rx", rx_mode_names[k->rx]);
+		cJSON_AddItemToObject(item, "stack", export_stack(&k->stack));
 		cJSON_AddStringToObject(item, "metric", rr ? "p50_us" : "gbps");
 		cJSON_AddNumberToObject(item, "runs", (double)p->runs);
 		cJSON_AddNumberToObject(item, "short_runs",
@@ -488,6 +556,7 @@ cJSON *export_analysis(const struct session *s)
 		cJSON_AddStringToObject(obj, "rr_counters", a->counters_why);
 	else
 		cJSON_AddNullToObject(obj, "rr_counters");
+	cJSON_AddItemToObject(obj, "waits", export_waits(a));
 	return obj;
 }
 
@@ -695,24 +764,30 @@ static int load_intervals(const cJSON *list, const char *path,
 	return 0;
 }
 
-/* Each side's profile, where it was sampled: {"sender", "receiver"}. */
-static int load_profiles(const cJSON *obj, const char *path,
-			 struct run_result *r, char **cause)
+/*
+ * Each side's profile, or its time (time), where it was sampled:
+ * {"sender", "receiver"}.
+ */
+static int load_sampled(const cJSON *obj, const char *path,
+			struct run_result *r, bool time, char **cause)
 {
-	const cJSON *part = cJSON_GetObjectItemCaseSensitive(obj, "profile");
+	const char *key = time ? "time" : "profile";
+	const cJSON *part = cJSON_GetObjectItemCaseSensitive(obj, key);
 	char at[8192];
 
-	r->sampling_effect = NAN; /* unless the summary says */
 	if (!part || cJSON_IsNull(part))
-		return 0; /* an export older than profiles, or none taken */
+		return 0; /* an export older than them, or none taken */
 	for (int side = 0; side < 2; side++) {
 		const char *name = side ? "receiver" : "sender";
 		const cJSON *p = cJSON_GetObjectItemCaseSensitive(part, name);
 
-		snprintf(at, sizeof(at), "%s.profile.%s", path, name);
-		if (p && !cJSON_IsNull(p) &&
-		    codec_read_profile(p, &r->profile[side], at, CODEC_FILE,
-				       cause) < 0)
+		snprintf(at, sizeof(at), "%s.%s.%s", path, key, name);
+		if (!p || cJSON_IsNull(p))
+			continue;
+		if (time ? codec_read_time(p, &r->time[side], at, CODEC_FILE,
+					   cause)
+			 : codec_read_profile(p, &r->profile[side], at,
+					      CODEC_FILE, cause))
 			return -EINVAL;
 	}
 	return 0;
@@ -916,7 +991,9 @@ static int load_run(const cJSON *obj, const char *path, struct session *s,
 	    load_number(obj, "stopped_s", path, &r->stopped_s, cause) < 0)
 		return -EINVAL;
 	/* The summary's delivered figures are the receiver's derived ones. */
-	if (load_profiles(obj, path, r, cause) < 0 ||
+	r->sampling_effect = NAN; /* unless the summary says */
+	if (load_sampled(obj, path, r, false, cause) < 0 ||
+	    load_sampled(obj, path, r, true, cause) < 0 ||
 	    codec_read(&run_summary_record, obj, r, path, CODEC_FILE, cause) ||
 	    codec_read_totals(obj, &r->totals, r->config.settings.rx, path,
 			      CODEC_FILE, cause))

@@ -93,7 +93,8 @@ static const struct {
 /* The delivered figures, each side's CSV metrics, and the error. */
 #define CSV_MAX                                                                \
 	(CSV_FIXED + OPTIONS_MAX + 3 * METRICS_MAX + 2 * (ROLES_MAX + 1) +     \
-	 RX_MODE_COUNT * RX_COUNTERS_MAX + CSV_PROBE + 1)
+	 2 * (REASONS_MAX + 3) + RX_MODE_COUNT * RX_COUNTERS_MAX + CSV_PROBE + \
+	 1)
 
 static const cJSON *at_path(const cJSON *obj, const char *path)
 {
@@ -229,6 +230,40 @@ static size_t csv_layout_probe(const char *names[CSV_MAX], char paths[][96],
 	return n;
 }
 
+/*
+ * Each side's time: its window, its time on the CPU and its switches, then
+ * each reason's seconds, as sender_window_s, sender_on_cpu_s,
+ * sender_switches, sender_wait_data_s, ...; from column n on.
+ */
+static size_t csv_layout_time(const char *names[CSV_MAX], char paths[][96],
+			      const char *when[CSV_MAX], size_t n)
+{
+	static const char *const parts[] = {"window_s", "on_cpu_s", "switches"};
+	static char time_names[2 * (REASONS_MAX + 3)][64];
+	size_t k = 0;
+
+	for (int side = 0; side < 2; side++) {
+		const char *name = side ? "receiver" : "sender";
+
+		for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++) {
+			snprintf(time_names[k], sizeof(time_names[k]), "%s_%s",
+				 name, parts[i]);
+			names[n] = time_names[k++];
+			snprintf(paths[n], 96, "time.%s.%s", name, parts[i]);
+			when[n++] = NULL;
+		}
+		for (size_t r = 0; r < reason_count; r++) {
+			snprintf(time_names[k], sizeof(time_names[k]),
+				 "%s_wait_%s_s", name, reasons[r].key);
+			names[n] = time_names[k++];
+			snprintf(paths[n], 96, "time.%s.reasons.%s.seconds",
+				 name, reasons[r].key);
+			when[n++] = NULL;
+		}
+	}
+	return n;
+}
+
 /* Every column, in order: its name and its path in a run. */
 static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 			 const char *when[CSV_MAX])
@@ -277,6 +312,7 @@ static size_t csv_layout(const char *names[CSV_MAX], char paths[][96],
 		}
 	}
 	n = csv_layout_profile(names, paths, when, n);
+	n = csv_layout_time(names, paths, when, n);
 	csv_add(names, paths, when, &n, "error", "error", NULL);
 	return n;
 }
@@ -345,8 +381,8 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 }
 
 /*
- * The SVG report: the figures of figure.h (the course's four, the receive
- * side's) and where each side's CPU goes, one under the other,
+ * The SVG report: the figures of figure.h (the four of the course's report,
+ * the receive side's) and where each side's CPU goes, one under the other,
  * each a title, a legend, a grid of panels and a footer that says where and
  * how the numbers were made, so that a figure cut out of the page still
  * stands on its own.  A figure is laid out for every series it draws, as
@@ -453,10 +489,11 @@ struct svg {
 	const struct session *s;
 	const struct report_style *style;
 	const struct figure *f;
-	/* The strategies and receive sides present, in registry order. */
-	const struct strategy_ops *series[SERIES_MAX];
-	enum rx_mode series_rx[SERIES_MAX];
-	struct settings_stack series_stack[SERIES_MAX];
+	/*
+	 * The lines present (a strategy, a receive side, a set of knobs: the
+	 * key of a point of each), in registry order.
+	 */
+	struct point_key series[SERIES_MAX];
 	size_t series_count;
 	size_t series_left_out; /* past SERIES_MAX */
 };
@@ -527,10 +564,10 @@ double report_nice_bound(double v, bool up)
 /* The panel's plot: every series of the figure's mode at its value. */
 static void panel_plot(const struct svg *g, struct panel *p)
 {
-	const struct figure_scope scope = {.mode = g->f->mode,
+	const struct figure_scope scope = {.key.mode = g->f->mode,
+					   .parts = POINT_MODE,
 					   .axis = g->f->axis,
-					   .fixed = p->fixed,
-					   .rx_any = true};
+					   .fixed = p->fixed};
 
 	figure_plot(&g->s->analysis, g->s->results, g->f->quantity,
 		    g->f->quantity_count, &scope, p->plot);
@@ -674,11 +711,7 @@ static struct report_look series_look(const struct svg *g, size_t i)
 /* "one-copy rx-trunc (bound) busy-poll 50us": series i's name. */
 static void series_name(const struct svg *g, size_t i, char *out, size_t size)
 {
-	char knobs[96];
-
-	settings_stack_tag(&g->series_stack[i], knobs, sizeof(knobs));
-	snprintf(out, size, "%s%s%s", g->series[i]->name,
-		 rx_side_of(g->series_rx[i])->tag, knobs);
+	point_key_label(&g->series[i], POINT_LINE, out, size);
 }
 
 static void panel_axes(const struct svg *g, const struct panel *p)
@@ -801,12 +834,12 @@ static void series_point(const struct svg *g, const struct panel *p,
 			"stroke-width=\"0.9\"/>\n",
 			cx, py(p, stat->median), py(p, pt->value[1].median),
 			cx - 4, py(p, pt->value[1].median), look->colour);
-	units_format_size(a->msg_size, size, sizeof(size));
+	units_format_size(a->key.msg_size, size, sizeof(size));
 	series_name(g, series, name, sizeof(name));
 	report_put(t,
 		   "<g class=\"series-%zu\"><title>%s %s x%u %s: %.4g (median "
 		   "of %zu run%s, %.4g .. %.4g)</title>",
-		   series, name, size, a->threads, g->f->quantity[q].label,
+		   series, name, size, a->key.threads, g->f->quantity[q].label,
 		   stat->median, stat->runs, stat->runs == 1 ? "" : "s",
 		   stat->min, stat->max);
 	report_marker(t, look->shape, cx, py(p, stat->median), look->colour,
@@ -835,9 +868,7 @@ static void panel_series(const struct svg *g, const struct panel *p,
 	for (size_t i = 0; i < p->plot->series_count; i++) {
 		const struct figure_plot_series *s = &p->plot->series[i];
 
-		if (s->strategy != g->series[series] ||
-		    s->rx != g->series_rx[series] ||
-		    !settings_stack_equal(&s->stack, &g->series_stack[series]))
+		if (!point_key_equal(&s->key, &g->series[series], POINT_LINE))
 			continue;
 		series_line(g, p, s, series, q, look.colour, look.dash, dodge);
 		for (size_t k = 0; k < s->count; k++)
@@ -933,58 +964,12 @@ static double figure_legend(const struct svg *g, double y)
 	return row_y - y;
 }
 
-double report_footer(struct text *t, const struct session *s,
-		     const struct figure_scope *scope, const char *points,
-		     double y)
-{
-	static const struct report_font font = {.size = 11,
-						.attrs = "fill=\"#333\""};
-	const struct options *o = &s->options;
-	const struct host_info *h = &s->host;
-	struct figure_runs drawn;
-	char runs[320], line[1024];
-	double at = y + 14;
-
-	figure_runs_of(&s->analysis, s->results, scope, &drawn);
-	figure_runs_text(&drawn, false, runs, sizeof(runs));
-	snprintf(line, sizeof(line), "host %s, Linux %s, %s, %u CPUs, %s",
-		 h->hostname[0] ? h->hostname : "unknown", h->kernel,
-		 h->cpu_model, h->cpus,
-		 h->pmu.available ? "hardware PMU counted"
-				  : "no hardware PMU (task-clock only)");
-	at += report_text_block(t, &font, SVG_MARGIN, at, SVG_INSIDE, line);
-	snprintf(line, sizeof(line),
-		 "nio-top " NIO_TOP_VERSION ", %s; %s over %s: %s",
-		 s->date[0] ? s->date : "undated", run_mode_name(scope->mode),
-		 topo_kind_name(s->topo.options.kind), runs);
-	at += report_text_block(t, &font, SVG_MARGIN, at, SVG_INSIDE, line);
-	snprintf(line, sizeof(line),
-		 "%s; runs measured under %g s or over fewer than %d "
-		 "intervals, and runs a stop ended, are left out.",
-		 points, (double)o->min_measured_ms / 1000,
-		 ANALYSIS_MIN_INTERVALS);
-	at += report_text_block(t, &font, SVG_MARGIN, at, SVG_INSIDE, line);
-	return at - y;
-}
-
-double report_note(struct text *t, const char *cls, const char *text, double y)
-{
-	char attrs[64];
-	const struct report_font font = {.size = 11, .attrs = attrs};
-
-	if (!text[0])
-		return 0;
-	snprintf(attrs, sizeof(attrs), "class=\"%s\" fill=\"#333\"", cls);
-	return report_text_block(t, &font, SVG_MARGIN, y + 11, SVG_INSIDE,
-				 text) +
-	       4;
-}
-
 /* Where and how the numbers were made, under each figure. */
 static double figure_footer(const struct svg *g, double y)
 {
-	const struct figure_scope scope = {
-		.mode = g->f->mode, .axis = g->f->axis, .rx_any = true};
+	const struct figure_scope scope = {.key.mode = g->f->mode,
+					   .parts = POINT_MODE,
+					   .axis = g->f->axis};
 
 	return report_footer(
 		g->t, g->s, &scope,
@@ -996,8 +981,7 @@ static bool figure_has_series(const struct svg *g,
 			      const struct analysis_point *p)
 {
 	for (size_t k = 0; k < g->series_count; k++)
-		if (g->series[k] == p->strategy && g->series_rx[k] == p->rx &&
-		    settings_stack_equal(&g->series_stack[k], &p->stack))
+		if (point_key_equal(&g->series[k], &p->key, POINT_LINE))
 			return true;
 	return false;
 }
@@ -1012,16 +996,13 @@ static void figure_add_series(struct svg *g, size_t j)
 	const struct analysis_point *p = &a->points[j];
 
 	if (g->series_count < SERIES_MAX) {
-		g->series_rx[g->series_count] = p->rx;
-		g->series_stack[g->series_count] = p->stack;
-		g->series[g->series_count++] = p->strategy;
+		g->series[g->series_count++] = p->key;
 		return;
 	}
 	for (size_t k = 0; k < j; k++)
-		if (a->points[k].runs && a->points[k].mode == p->mode &&
-		    a->points[k].strategy == p->strategy &&
-		    a->points[k].rx == p->rx &&
-		    settings_stack_equal(&a->points[k].stack, &p->stack))
+		if (a->points[k].runs &&
+		    point_key_equal(&a->points[k].key, &p->key,
+				    POINT_MODE | POINT_LINE))
 			return;
 	g->series_left_out++;
 }
@@ -1038,17 +1019,26 @@ static void figure_series(struct svg *g)
 	g->series_count = 0;
 	g->series_left_out = 0;
 	for (size_t i = 0; i < strategy_count(); i++)
-		for (int rx = 0; rx < RX_MODE_COUNT; rx++)
+		for (int rx = 0; rx < RX_MODE_COUNT; rx++) {
+			const struct point_key line = {
+				.mode = g->f->mode,
+				.strategy = strategy_at(i),
+				.rx = (enum rx_mode)rx,
+			};
+
 			for (size_t j = 0; j < a->point_count; j++) {
 				const struct analysis_point *p = &a->points[j];
 
-				if (!p->runs || p->mode != g->f->mode ||
-				    p->strategy != strategy_at(i) ||
-				    p->rx != (enum rx_mode)rx ||
+				if (!p->runs ||
+				    !point_key_equal(&p->key, &line,
+						     POINT_MODE |
+							     POINT_STRATEGY |
+							     POINT_RX) ||
 				    figure_has_series(g, p))
 					continue;
 				figure_add_series(g, j);
 			}
+		}
 }
 
 /*
@@ -1063,9 +1053,9 @@ static const char *figure_why(const struct svg *g, size_t panels, char *line,
 	struct figure_runs drawn;
 
 	figure_runs_of(&s->analysis, s->results,
-		       &(struct figure_scope){.mode = g->f->mode,
-					      .axis = g->f->axis,
-					      .rx_any = true},
+		       &(struct figure_scope){.key.mode = g->f->mode,
+					      .parts = POINT_MODE,
+					      .axis = g->f->axis},
 		       &drawn);
 	if (!panels && drawn.left_out) {
 		snprintf(line, size,
@@ -1092,27 +1082,6 @@ static const char *figure_why(const struct svg *g, size_t panels, char *line,
 			 "not measured: the cache events did not count");
 	}
 	return line;
-}
-
-double report_figure_head(struct text *t, const char *key, size_t number,
-			  const char *title, const char *note, double y)
-{
-	static const struct report_font title_font = {.size = 18, .bold = true};
-	static const struct report_font note_font = {.size = 12,
-						     .attrs = "fill=\"#333\""};
-	char line[256];
-	double at = y + 26; /* the title's baseline */
-
-	report_put(t, "<g id=\"figure-%s\">\n", key);
-	snprintf(line, sizeof(line), "Figure %zu. %s", number, title);
-	at += report_text_block(t, &title_font, SVG_MARGIN, at, SVG_INSIDE,
-				line);
-	/* The note's baseline 20 under the title's last, not a line's 25. */
-	at -= 5;
-	at += report_text_block(t, &note_font, SVG_MARGIN, at, SVG_INSIDE,
-				note);
-	/* What comes next begins 16 under the note's last baseline. */
-	return at - report_line_height(&note_font) + 16 - y;
 }
 
 /* The figure's title and how to read it; returns its height. */
@@ -1225,7 +1194,8 @@ int report_write_svg(const char *path, const struct session *s,
 		y += svg_figure(&g, i + 1, y) + FIGURE_GAP;
 	}
 	y += report_profile_figure(&body, s, figure_count + 1, y) + FIGURE_GAP;
-	probe_h = report_probe_figure(&body, s, g.style, figure_count + 2, y);
+	y += report_time_figure(&body, s, figure_count + 2, y) + FIGURE_GAP;
+	probe_h = report_probe_figure(&body, s, g.style, figure_count + 3, y);
 	if (probe_h > 0)
 		y += probe_h + FIGURE_GAP;
 	cross_h = report_crossover_figure(&body, s, g.style,

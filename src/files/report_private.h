@@ -1,9 +1,9 @@
 /*
  * What the files of the reports share, and nothing outside them includes:
  * the text they print into (report_text.c), the SVG page's measures, the
- * footer every figure has, the scales, markers and looks of series, and
- * the figures drawn after the course's four: where each side's CPU goes
- * (report_profile.c) and the probe (report_probe.c).
+ * head, footer and notes every figure has (report_page.c), and the figures
+ * drawn after the four figures of the course's report: where each side's
+ * CPU and time go (report_profile.c) and the probe (report_probe.c).
  */
 #ifndef NIO_TOP_REPORT_PRIVATE_H
 #define NIO_TOP_REPORT_PRIVATE_H
@@ -95,6 +95,13 @@ double report_note(struct text *t, const char *cls, const char *text, double y);
  */
 double report_profile_figure(struct text *t, const struct session *s,
 			     size_t number, double y);
+/*
+ * Figure number at y: for each strategy at each size, the sender's and the
+ * receiver's wall time on the CPU and off it by reason, stacked; returns
+ * its height.
+ */
+double report_time_figure(struct text *t, const struct session *s,
+			  size_t number, double y);
 
 /*
  * Figure number at y, where runs had a probe: each point's probe beside

@@ -30,10 +30,9 @@ static const struct report_font note_font = {.size = 12,
 					     .attrs = "fill=\"#333\""};
 
 /* A series: a strategy with a receive side and a set of knobs. */
+/* A line: a point's strategy, receive side and knobs (POINT_LINE). */
 struct probe_series {
-	const struct strategy_ops *strategy;
-	enum rx_mode rx;
-	struct settings_stack stack;
+	struct point_key key;
 };
 
 struct probe_figure {
@@ -62,7 +61,7 @@ static const struct analysis_point *probe_point(const struct analysis *a,
 /* Whether probe i is drawn: a stream point's. */
 static bool probe_drawn(const struct analysis *a, size_t i)
 {
-	return probe_point(a, i)->mode == RUN_STREAM;
+	return probe_point(a, i)->key.mode == RUN_STREAM;
 }
 
 /* Point p's series, or SIZE_MAX if it has none (past SERIES_MAX). */
@@ -70,9 +69,7 @@ static size_t series_of(const struct probe_figure *f,
 			const struct analysis_point *p)
 {
 	for (size_t k = 0; k < f->series_count; k++)
-		if (f->series[k].strategy == p->strategy &&
-		    f->series[k].rx == p->rx &&
-		    settings_stack_equal(&f->series[k].stack, &p->stack))
+		if (point_key_equal(&f->series[k].key, &p->key, POINT_LINE))
 			return k;
 	return SIZE_MAX;
 }
@@ -87,7 +84,7 @@ static void probe_series(struct probe_figure *f)
 			const struct analysis_point *p = probe_point(a, i);
 
 			if (!probe_drawn(a, i) ||
-			    p->strategy != strategy_at(r) ||
+			    p->key.strategy != strategy_at(r) ||
 			    series_of(f, p) != SIZE_MAX)
 				continue;
 			if (f->series_count == SERIES_MAX) {
@@ -95,10 +92,7 @@ static void probe_series(struct probe_figure *f)
 				continue;
 			}
 			f->series[f->series_count++] = (struct probe_series){
-				.strategy = p->strategy,
-				.rx = p->rx,
-				.stack = p->stack,
-			};
+				.key = p->key};
 		}
 }
 
@@ -106,9 +100,9 @@ static void series_name(const struct probe_series *s, char *out, size_t size)
 {
 	char knobs[96];
 
-	settings_stack_tag(&s->stack, knobs, sizeof(knobs));
-	snprintf(out, size, "%s%s%s", s->strategy->name, rx_side_of(s->rx)->tag,
-		 knobs);
+	settings_stack_tag(&s->key.stack, knobs, sizeof(knobs));
+	snprintf(out, size, "%s%s%s", s->key.strategy->name,
+		 rx_side_of(s->key.rx)->tag, knobs);
 }
 
 /* The legend, in columns, then how to read the rest; returns its height. */
@@ -201,7 +195,7 @@ static void panel_scale(const struct probe_figure *f, struct probe_panel *p)
 		const struct analysis_probe *q = &a->probes[i];
 
 		if (!probe_drawn(a, i) ||
-		    probe_point(a, i)->threads != p->threads)
+		    probe_point(a, i)->key.threads != p->threads)
 			continue;
 		gbps = fmax(gbps, q->gbps);
 		lo = fmin(lo, fmin(q->loaded_p50_us, q->idle_p50_us));
@@ -289,7 +283,7 @@ static void panel_idle(const struct probe_figure *f,
 	v[1] = calloc(a->probe_count + 1, sizeof(double));
 	for (size_t i = 0; v[0] && v[1] && i < a->probe_count; i++) {
 		if (!probe_drawn(a, i) ||
-		    probe_point(a, i)->threads != p->threads)
+		    probe_point(a, i)->key.threads != p->threads)
 			continue;
 		v[0][n] = a->probes[i].idle_p50_us;
 		v[1][n++] = a->probes[i].idle_p99_us;
@@ -321,8 +315,8 @@ static const struct analysis *sort_analysis;
 
 static int cmp_size(const void *a, const void *b)
 {
-	size_t x = probe_point(sort_analysis, *(const size_t *)a)->msg_size;
-	size_t y = probe_point(sort_analysis, *(const size_t *)b)->msg_size;
+	size_t x = probe_point(sort_analysis, *(const size_t *)a)->key.msg_size;
+	size_t y = probe_point(sort_analysis, *(const size_t *)b)->key.msg_size;
 
 	return x < y ? -1 : x > y;
 }
@@ -347,7 +341,7 @@ static void point_draw(const struct probe_figure *f,
 		   x, y50, x, y99, look->colour, x - 4, y99, x + 4, y99,
 		   look->colour);
 	report_marker(f->t, look->shape, x, y50, look->colour, false);
-	units_format_size(probe_point(a, i)->msg_size, size, sizeof(size));
+	units_format_size(probe_point(a, i)->key.msg_size, size, sizeof(size));
 	report_put(f->t,
 		   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
 		   "fill=\"#555\"%s>%s</text>",
@@ -365,7 +359,7 @@ static void panel_series(const struct probe_figure *f,
 
 	for (size_t i = 0; mine && i < a->probe_count; i++)
 		if (probe_drawn(a, i) &&
-		    probe_point(a, i)->threads == p->threads &&
+		    probe_point(a, i)->key.threads == p->threads &&
 		    series_of(f, probe_point(a, i)) == k)
 			mine[n++] = i;
 	if (!n) {
@@ -397,7 +391,7 @@ static size_t probe_flows(const struct analysis *a, unsigned int *flows,
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->probe_count; i++) {
-		unsigned int t = probe_point(a, i)->threads;
+		unsigned int t = probe_point(a, i)->key.threads;
 		size_t k = 0;
 
 		while (k < n && flows[k] != t)
@@ -412,8 +406,9 @@ double report_probe_figure(struct text *t, const struct session *s,
 			   const struct report_style *style, size_t number,
 			   double y)
 {
-	const struct figure_scope scope = {
-		.mode = RUN_STREAM, .axis = FIGURE_BY_SIZE, .rx_any = true};
+	const struct figure_scope scope = {.key.mode = RUN_STREAM,
+					   .parts = POINT_MODE,
+					   .axis = FIGURE_BY_SIZE};
 	struct probe_figure f = {.t = t, .s = s, .style = style};
 	unsigned int flows[ANALYSIS_SIZES_MAX];
 	size_t panels = probe_flows(&s->analysis, flows, ANALYSIS_SIZES_MAX);

@@ -592,6 +592,97 @@ int codec_read_profile(const cJSON *from, struct run_profile *p,
 	return 0;
 }
 
+cJSON *codec_time(const struct run_time *t)
+{
+	cJSON *obj = codec_object(&run_time_record, t);
+	cJSON *list = cJSON_AddObjectToObject(obj, "reasons");
+
+	for (size_t r = 0; r < reason_count; r++)
+		cJSON_AddItemToObject(
+			list, reasons[r].key,
+			codec_object(&run_time_reason_record, &t->reason[r]));
+	return obj;
+}
+
+/* A reason of a file this table lacks: its time and waits are other's. */
+static int read_unknown_reason(const cJSON *item, struct run_time *t,
+			       const char *path, char **cause)
+{
+	struct run_time_reason unknown = {0};
+
+	if (codec_read(&run_time_reason_record, item, &unknown, path,
+		       CODEC_FILE, cause) < 0)
+		return -EINVAL;
+	t->reason[reason_other].seconds += unknown.seconds;
+	t->reason[reason_other].count += unknown.count;
+	return 0;
+}
+
+/* Whether the parts of a side's time add up: its reasons and window. */
+static int check_time(const struct run_time *t, const char *path, char **cause)
+{
+	double sum = 0, slack;
+
+	for (size_t r = 0; r < reason_count; r++)
+		sum += t->reason[r].seconds;
+	/* Each part rounded to a nanosecond, and a file's own digits. */
+	slack = 1e-6 * (double)(reason_count + 1) + 1e-9 * t->off_cpu_s;
+	if (fabs(sum - t->off_cpu_s) > slack)
+		return cause_set(cause, -EINVAL,
+				 "%s.reasons: they hold %.9f s of %.9f s off "
+				 "the CPU",
+				 path, sum, t->off_cpu_s);
+	if (t->on_cpu_s + t->off_cpu_s > t->window_s * 1.001 + slack ||
+	    (isfinite(t->cpu_clock_s) &&
+	     (t->cpu_clock_s < 0 ||
+	      t->cpu_clock_s > t->window_s * 1.001 + slack)))
+		return cause_set(cause, -EINVAL,
+				 "%s: on_cpu_s %.6f and off_cpu_s %.6f, or "
+				 "cpu_clock_s %.6f, beyond window_s %.6f",
+				 path, t->on_cpu_s, t->off_cpu_s,
+				 t->cpu_clock_s, t->window_s);
+	return 0;
+}
+
+int codec_read_time(const cJSON *from, struct run_time *t, const char *path,
+		    enum codec_mode mode, char **cause)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(from, "reasons");
+	const cJSON *item;
+	char at[WHERE_MAX];
+
+	memset(t, 0, sizeof(*t));
+	if (codec_read(&run_time_record, from, t, path, CODEC_FILE, cause) < 0)
+		return -EINVAL;
+	snprintf(at, sizeof(at), "%s.reasons", path);
+	if (!cJSON_IsObject(list))
+		return cause_set(cause, -EINVAL, "%s: must be an object", at);
+	for (size_t r = 0; r < reason_count; r++) {
+		snprintf(at, sizeof(at), "%s.reasons.%s", path, reasons[r].key);
+		item = cJSON_GetObjectItemCaseSensitive(list, reasons[r].key);
+		if (!item && mode == CODEC_FILE)
+			continue; /* a reason newer than the file */
+		if (codec_read(&run_time_reason_record, item, &t->reason[r], at,
+			       mode, cause) < 0)
+			return -EINVAL;
+	}
+	cJSON_ArrayForEach(item, list)
+	{
+		if (reason_find(item->string) != SIZE_MAX)
+			continue;
+		snprintf(at, sizeof(at), "%s.reasons.%s", path, item->string);
+		if (mode != CODEC_FILE)
+			return cause_set(cause, -EINVAL, "%s: no such reason",
+					 at);
+		if (read_unknown_reason(item, t, at, cause) < 0)
+			return -EINVAL;
+	}
+	if (check_time(t, path, cause) < 0)
+		return -EINVAL;
+	t->present = true;
+	return 0;
+}
+
 cJSON *codec_metrics(const struct metric_values *v, bool counted_only)
 {
 	cJSON *obj = cJSON_CreateObject();

@@ -88,7 +88,10 @@ static int find_spans(struct jsonfile_list *l)
 		}
 		case '{':
 		case '[':
-			/* Not an object at the top, or too deep: parsed whole. */
+			/*
+			 * Not an object at the top, or too deep: parsed
+			 * whole.
+			 */
 			if ((depth == 0 && t[pos] == '[') ||
 			    depth == JSONFILE_DEPTH_MAX)
 				return 0;

@@ -81,30 +81,17 @@ static double median(double *v, size_t n)
 
 static bool at_point(const struct analysis_point *p, const struct run_config *c)
 {
-	struct settings_stack stack = settings_stack_of(&c->settings);
+	struct point_key key = point_key_of(c);
 
-	return p->strategy == c->strategy && p->msg_size == c->msg_size &&
-	       p->threads == c->threads && p->mode == c->mode &&
-	       p->rx == c->settings.rx &&
-	       settings_stack_equal(&p->stack, &stack);
+	return point_key_equal(&p->key, &key, POINT_ALL);
 }
 
 const struct analysis_point *analysis_find(const struct analysis *a,
-					   enum run_mode mode,
-					   const struct strategy_ops *strategy,
-					   enum rx_mode rx,
-					   const struct settings_stack *stack,
-					   size_t msg_size,
-					   unsigned int threads)
+					   const struct point_key *key)
 {
-	for (size_t i = 0; i < a->point_count; i++) {
-		const struct analysis_point *p = &a->points[i];
-
-		if (p->mode == mode && p->strategy == strategy && p->rx == rx &&
-		    settings_stack_equal(&p->stack, stack) &&
-		    p->msg_size == msg_size && p->threads == threads)
-			return p;
-	}
+	for (size_t i = 0; i < a->point_count; i++)
+		if (point_key_equal(&a->points[i].key, key, POINT_ALL))
+			return &a->points[i];
 	return NULL;
 }
 
@@ -181,17 +168,17 @@ static int cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static const struct analysis_point *find_named(
-	const struct analysis *a, enum run_mode mode, const char *name,
-	enum rx_mode rx, const struct settings_stack *stack, size_t msg_size,
-	unsigned int threads)
+/* The point of the strategy named, at key's other parts, if it has runs. */
+static const struct analysis_point *find_named(const struct analysis *a,
+					       const char *name,
+					       struct point_key key)
 {
-	const struct strategy_ops *ops = strategy_find(name);
 	const struct analysis_point *p;
 
-	if (!ops)
+	key.strategy = strategy_find(name);
+	if (!key.strategy)
 		return NULL;
-	p = analysis_find(a, mode, ops, rx, stack, msg_size, threads);
+	p = analysis_find(a, &key);
 	return p && p->runs ? p : NULL;
 }
 
@@ -200,7 +187,7 @@ static void add_copied(const struct analysis *a, const struct analysis_point *p,
 		       const struct run_result *results, uint64_t *completions,
 		       uint64_t *copied)
 {
-	if (!p->strategy->zerocopy)
+	if (!p->key.strategy->zerocopy)
 		return;
 	for (size_t i = 0; i < p->runs; i++) {
 		const struct run_totals *t =
@@ -289,11 +276,19 @@ static bool crossover_fill(struct analysis *a, const struct run_result *results,
 
 	for (size_t j = 0; j < n && c->size_count < ANALYSIS_SIZES_MAX; j++) {
 		const struct analysis_point *p = find_named(
-			a, c->mode, c->strategy, c->rx, &c->stack, sizes[j],
-			c->threads);
+			a, c->strategy,
+			(struct point_key){.mode = c->mode,
+					   .rx = c->rx,
+					   .stack = c->stack,
+					   .msg_size = sizes[j],
+					   .threads = c->threads});
 		const struct analysis_point *q = find_named(
-			a, c->mode, c->versus, versus_rx, &c->versus_stack,
-			sizes[j], c->threads);
+			a, c->versus,
+			(struct point_key){.mode = c->mode,
+					   .rx = versus_rx,
+					   .stack = c->versus_stack,
+					   .msg_size = sizes[j],
+					   .threads = c->threads});
 		struct analysis_size *s;
 
 		if (!p || !q)
@@ -324,7 +319,8 @@ static bool crossover_fill(struct analysis *a, const struct run_result *results,
 			c->spread = s->spread;
 		/* Zero-copy sends against a peer that copies. */
 		copies_less = !c->rx_pair && !c->stack_pair &&
-			      p->strategy->zerocopy && !q->strategy->zerocopy;
+			      p->key.strategy->zerocopy &&
+			      !q->key.strategy->zerocopy;
 		if (copies_less)
 			add_copied(a, p, results, &completions, &copied);
 	}
@@ -393,16 +389,18 @@ static int add_crossovers(struct analysis *a, const struct run_result *results,
 		const struct analysis_point *p = &a->points[i];
 		bool seen = false, known = false;
 
-		if (!p->runs || p->mode != mode || p->threads != threads)
+		if (!p->runs || p->key.mode != mode ||
+		    p->key.threads != threads)
 			continue;
 		for (size_t j = 0; j < n; j++)
-			seen |= sizes[j] == p->msg_size;
+			seen |= sizes[j] == p->key.msg_size;
 		if (!seen)
-			sizes[n++] = p->msg_size;
+			sizes[n++] = p->key.msg_size;
 		for (size_t j = 0; j < ns; j++)
-			known |= settings_stack_equal(&stacks[j], &p->stack);
+			known |= settings_stack_equal(&stacks[j],
+						      &p->key.stack);
 		if (!known)
-			stacks[ns++] = p->stack;
+			stacks[ns++] = p->key.stack;
 	}
 	qsort(sizes, n, sizeof(*sizes), cmp_size);
 	/*
@@ -588,14 +586,7 @@ static int build_points(struct analysis *a, const struct run_result *results,
 				p = &a->points[j];
 		if (!p) {
 			p = &a->points[a->point_count++];
-			*p = (struct analysis_point){
-				.strategy = c->strategy,
-				.msg_size = c->msg_size,
-				.threads = c->threads,
-				.mode = c->mode,
-				.rx = c->settings.rx,
-				.stack = settings_stack_of(&c->settings),
-			};
+			*p = (struct analysis_point){.key = point_key_of(c)};
 		}
 		if (runs[i].stopped) {
 			p->stopped_runs++;
@@ -748,10 +739,11 @@ int analysis_build(const struct run_result *results,
 		bool seen = false;
 
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = a->points[j].mode == p->mode &&
-			       a->points[j].threads == p->threads;
+			seen = point_key_equal(&a->points[j].key, &p->key,
+					       POINT_MODE | POINT_FLOWS);
 		if (!seen)
-			r = add_crossovers(a, results, p->mode, p->threads);
+			r = add_crossovers(a, results, p->key.mode,
+					   p->key.threads);
 	}
 	zerocopy_why(a, results, count);
 	analysis_busy_why(results, count, a->busy_why, sizeof(a->busy_why));
@@ -759,6 +751,8 @@ int analysis_build(const struct run_result *results,
 	counters_why(a, results, count);
 	if (r == 0)
 		r = analysis_probe_build(a, results);
+	if (r == 0 && analysis_waits(a, results) < 0)
+		r = -ENOMEM;
 	return r;
 }
 
@@ -768,6 +762,8 @@ void analysis_fini(struct analysis *a)
 	free(a->member);
 	free(a->crossovers);
 	free(a->probes);
+	free(a->waits);
+	free(a->wait_groups);
 	memset(a, 0, sizeof(*a));
 }
 

@@ -114,14 +114,15 @@ static void probe_versus(const struct analysis *a,
 {
 	const struct analysis_point *p = &a->points[out->point];
 	const struct analysis_point *base;
+	struct point_key versus = p->key;
 	struct stats_point mine, theirs;
 	struct analysis_probe them = {0};
 	size_t n;
 
-	if (strcmp(p->strategy->name, PROBE_VERSUS) == 0)
+	if (strcmp(p->key.strategy->name, PROBE_VERSUS) == 0)
 		return;
-	base = analysis_find(a, p->mode, strategy_find(PROBE_VERSUS), p->rx,
-			     &p->stack, p->msg_size, p->threads);
+	versus.strategy = strategy_find(PROBE_VERSUS);
+	base = analysis_find(a, &versus);
 	if (!base || !base->runs)
 		return;
 	n = probe_runs(a, results, base, k);
@@ -228,8 +229,8 @@ void analysis_probe_text(const struct analysis *a,
 	const struct analysis_point *pt = &a->points[p->point];
 	char msg[24], knobs[96], times[64], versus[256] = "";
 
-	units_format_size(pt->msg_size, msg, sizeof(msg));
-	settings_stack_tag(&pt->stack, knobs, sizeof(knobs));
+	units_format_size(pt->key.msg_size, msg, sizeof(msg));
+	settings_stack_tag(&pt->key.stack, knobs, sizeof(knobs));
 	times_text(p->ratio, p->low, p->high, times, sizeof(times));
 	if (p->has_versus)
 		versus_text(p, versus, sizeof(versus));
@@ -237,8 +238,8 @@ void analysis_probe_text(const struct analysis *a,
 		 "%s %s x%u%s%s: beside %s the probe's p99 is %s its p99 "
 		 "alone (%.0f -> %.0f us, p50 %.0f us; %zu run%s, %.3g "
 		 "Gbit/s)%s",
-		 run_mode_name(pt->mode), msg, pt->threads,
-		 rx_side_of(pt->rx)->tag, knobs, pt->strategy->name, times,
-		 p->idle_p99_us, p->loaded_p99_us, p->loaded_p50_us, p->runs,
-		 p->runs == 1 ? "" : "s", p->gbps, versus);
+		 run_mode_name(pt->key.mode), msg, pt->key.threads,
+		 rx_side_of(pt->key.rx)->tag, knobs, pt->key.strategy->name,
+		 times, p->idle_p99_us, p->loaded_p99_us, p->loaded_p50_us,
+		 p->runs, p->runs == 1 ? "" : "s", p->gbps, versus);
 }

@@ -21,7 +21,8 @@
 
 /* Run settings that change how a point was measured, not what it is. */
 static const char *const measuring_keys[] = {
-	"run", "round", "duration_s", "warmup_s", "profile_hz", "events", NULL,
+	"run",	      "round",	  "duration_s", "warmup_s",
+	"profile_hz", "no_waits", "events",	NULL,
 };
 /* In every point's label, whether or not they vary. */
 static const char *const named_keys[] = {

@@ -869,9 +869,12 @@ void explorer_sample(struct explorer *e, uint64_t now_ns)
 	e->live.elapsed_s = run_elapsed_s(e->run, now_ns, &e->live.warmup);
 	e->live.starting = !run_started(e->run);
 	e->live.totals = raw.totals;
-	for (int s = 0; s < SIDE_COUNT; s++)
+	for (int s = 0; s < SIDE_COUNT; s++) {
 		e->live.profiled[s] = run_profile_now(e->run, s == SIDE_SENDER,
 						      &e->live.profile[s]);
+		e->live.timed[s] = run_time_now(e->run, s == SIDE_SENDER,
+						&e->live.time[s]);
+	}
 	e->live.sampling_effect = run_sampling_effect(e->run);
 	e->live.probe_phase = run_probe_now(e->run, &e->live.probe);
 	if (e->sample_count < 2)

@@ -209,7 +209,7 @@ bool figure_has_data(const struct figure *f, const struct analysis *a,
 	struct figure_stat stat;
 
 	for (size_t i = 0; i < a->point_count; i++)
-		if (a->points[i].mode == f->mode && a->points[i].runs &&
+		if (a->points[i].key.mode == f->mode && a->points[i].runs &&
 		    figure_point_value(&f->quantity[0], a, results,
 				       &a->points[i], &stat))
 			return true;
@@ -243,12 +243,13 @@ size_t figure_panel_values(const struct analysis *a, enum figure_axis axis,
 
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
-		size_t v = axis == FIGURE_BY_SIZE ? p->threads : p->msg_size;
+		size_t v = axis == FIGURE_BY_SIZE ? p->key.threads
+						  : p->key.msg_size;
 		size_t j = n;
 		bool seen = false;
 
-		if (!p->runs || p->mode != mode ||
-		    (copy_rx_only && !rx_side_of(p->rx)->own))
+		if (!p->runs || p->key.mode != mode ||
+		    (copy_rx_only && !rx_side_of(p->key.rx)->own))
 			continue;
 		for (size_t k = 0; k < n; k++)
 			seen |= out[k] == v;
@@ -267,13 +268,65 @@ size_t figure_panel_values(const struct analysis *a, enum figure_axis axis,
 bool figure_in_scope(const struct figure_scope *scope,
 		     const struct analysis_point *p)
 {
-	size_t v = scope->axis == FIGURE_BY_SIZE ? p->threads : p->msg_size;
+	size_t v = scope->axis == FIGURE_BY_SIZE ? p->key.threads
+						 : p->key.msg_size;
 
-	return (scope->mode_any || p->mode == scope->mode) &&
-	       (!scope->fixed || v == scope->fixed) &&
-	       (scope->rx_any || p->rx == scope->rx) &&
-	       (!scope->one_stack ||
-		settings_stack_equal(&p->stack, &scope->stack));
+	return point_key_equal(&p->key, &scope->key, scope->parts) &&
+	       (!scope->fixed || v == scope->fixed);
+}
+
+/* The receive side of figure_chart_scope(). */
+static enum rx_mode chart_rx(const struct analysis *a, enum run_mode mode)
+{
+	enum rx_mode first = RX_MODE_COUNT;
+
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+
+		if (!p->runs || p->key.mode != mode)
+			continue;
+		if (rx_side_of(p->key.rx)->own)
+			return p->key.rx;
+		if (first == RX_MODE_COUNT)
+			first = p->key.rx;
+	}
+	return first == RX_MODE_COUNT ? RX_COPY : first;
+}
+
+/* The knobs of figure_chart_scope(), at its mode and receive side. */
+static struct settings_stack chart_stack(const struct analysis *a,
+					 const struct point_key *key)
+{
+	const struct settings_stack built = {0};
+	const struct settings_stack *first = NULL;
+
+	for (size_t i = 0; i < a->point_count; i++) {
+		const struct analysis_point *p = &a->points[i];
+
+		if (!p->runs ||
+		    !point_key_equal(&p->key, key, POINT_MODE | POINT_RX))
+			continue;
+		if (settings_stack_equal(&p->key.stack, &built))
+			return built;
+		if (!first)
+			first = &p->key.stack;
+	}
+	return first ? *first : built;
+}
+
+struct figure_scope figure_chart_scope(const struct analysis *a,
+				       enum run_mode mode,
+				       enum figure_axis axis, size_t fixed)
+{
+	struct figure_scope scope = {
+		.key = {.mode = mode, .rx = chart_rx(a, mode)},
+		.parts = POINT_MODE | POINT_RX | POINT_STACK,
+		.axis = axis,
+		.fixed = fixed,
+	};
+
+	scope.key.stack = chart_stack(a, &scope.key);
+	return scope;
 }
 
 static void widen(double *lo, double *hi, double v)
@@ -397,14 +450,12 @@ static struct figure_plot_series *plot_series(struct figure_plot *out,
 					      const struct analysis_point *p)
 {
 	for (size_t i = 0; i < out->series_count; i++)
-		if (out->series[i].strategy == p->strategy &&
-		    out->series[i].rx == p->rx &&
-		    settings_stack_equal(&out->series[i].stack, &p->stack))
+		if (point_key_equal(&out->series[i].key, &p->key, POINT_LINE))
 			return &out->series[i];
 	if (out->series_count == FIGURE_SERIES_MAX)
 		return NULL;
 	out->series[out->series_count] = (struct figure_plot_series){
-		.strategy = p->strategy, .rx = p->rx, .stack = p->stack};
+		.key = p->key};
 	return &out->series[out->series_count++];
 }
 
@@ -471,15 +522,15 @@ static int cmp_series(const void *a, const void *b)
 	const struct figure_plot_series *x = a, *y = b;
 	size_t i = 0, j = 0;
 
-	while (strategy_at(i) && strategy_at(i) != x->strategy)
+	while (strategy_at(i) && strategy_at(i) != x->key.strategy)
 		i++;
-	while (strategy_at(j) && strategy_at(j) != y->strategy)
+	while (strategy_at(j) && strategy_at(j) != y->key.strategy)
 		j++;
 	if (i != j)
 		return i < j ? -1 : 1;
-	if (x->rx != y->rx)
-		return (int)x->rx - (int)y->rx;
-	return cmp_stack(&x->stack, &y->stack);
+	if (x->key.rx != y->key.rx)
+		return (int)x->key.rx - (int)y->key.rx;
+	return cmp_stack(&x->key.stack, &y->key.stack);
 }
 
 void figure_plot(const struct analysis *a, const struct run_result *results,
@@ -491,8 +542,9 @@ void figure_plot(const struct analysis *a, const struct run_result *results,
 	out->x_hi = -INFINITY;
 	for (size_t i = 0; i < a->point_count; i++) {
 		const struct analysis_point *p = &a->points[i];
-		double x = scope->axis == FIGURE_BY_SIZE ? (double)p->msg_size
-							 : p->threads;
+		double x = scope->axis == FIGURE_BY_SIZE
+				   ? (double)p->key.msg_size
+				   : p->key.threads;
 
 		if (!p->runs || !figure_in_scope(scope, p) ||
 		    !plot_point(out, a, results, quantity, quantity_count, p,

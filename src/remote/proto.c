@@ -124,6 +124,7 @@ static const struct field result_fields[] = {
 	{"derived", FIELD_OBJECT, true, false, 0, 0},
 	{"latency", FIELD_OBJECT, true, true, 0, 0},
 	{"profile", FIELD_OBJECT, true, true, 0, 0},
+	{"time", FIELD_OBJECT, true, true, 0, 0},
 	{"error", FIELD_TEXT, true, true, 0, TEXT_MAX},
 	END,
 };
@@ -483,6 +484,48 @@ unsigned int proto_run_id(const cJSON *msg)
 	    id > UINT32_MAX)
 		return 0;
 	return (unsigned int)id;
+}
+
+/* A side's profile or time, where it was sampled; else null. */
+static cJSON *sampled_side(const struct run_result *r, bool sender, bool time)
+{
+	int side = sender ? 0 : 1;
+
+	if (time)
+		return r->time[side].present ? codec_time(&r->time[side])
+					     : cJSON_CreateNull();
+	return r->profile[side].present ? codec_profile(&r->profile[side])
+					: cJSON_CreateNull();
+}
+
+cJSON *proto_result(unsigned int id, const struct run_result *r, bool sender,
+		    enum rx_mode rx, const struct latency_hist *rtt)
+{
+	const struct run_side_counters *side = sender ? &r->sender
+						      : &r->receiver;
+	unsigned int events = r->config.counters ? r->config.counters->count
+						 : 0;
+	cJSON *msg = proto_message("result", id);
+	cJSON *totals = cJSON_AddObjectToObject(msg, "totals");
+
+	codec_write_totals(&r->totals, rx, totals);
+	codec_write(&run_summary_record, r, msg);
+	cJSON_AddBoolToObject(msg, "counted", r->counted);
+	cJSON_AddItemToObject(msg, "counters",
+			      codec_list(&counter_value_record, side->value,
+					 sizeof(side->value[0]),
+					 r->counted ? events : 0));
+	cJSON_AddItemToObject(msg, "derived",
+			      codec_metrics(&side->derived, false));
+	cJSON_AddItemToObject(msg, "latency",
+			      rtt ? codec_hist(rtt) : cJSON_CreateNull());
+	cJSON_AddItemToObject(msg, "profile", sampled_side(r, sender, false));
+	cJSON_AddItemToObject(msg, "time", sampled_side(r, sender, true));
+	if (r->error)
+		cJSON_AddStringToObject(msg, "error", r->error);
+	else
+		cJSON_AddNullToObject(msg, "error");
+	return msg;
 }
 
 int proto_check_result(const struct run_totals *t,

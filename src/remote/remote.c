@@ -764,6 +764,7 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 	const cJSON *latency = cJSON_GetObjectItemCaseSensitive(msg, "latency");
 	const cJSON *derived = cJSON_GetObjectItemCaseSensitive(msg, "derived");
 	const cJSON *profile = cJSON_GetObjectItemCaseSensitive(msg, "profile");
+	const cJSON *time = cJSON_GetObjectItemCaseSensitive(msg, "time");
 	const cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
 	const cJSON *window = cJSON_GetObjectItemCaseSensitive(msg,
 							       "measured_s");
@@ -790,9 +791,12 @@ static int remote_result(struct remote *rm, const cJSON *msg, char **cause)
 	if (v->has_latency &&
 	    codec_read_hist(latency, &v->latency, "result.latency", cause))
 		return -EINVAL;
-	if (cJSON_IsObject(profile) &&
-	    codec_read_profile(profile, &v->profile, "result.profile",
-			       CODEC_STRICT, cause) < 0)
+	if ((cJSON_IsObject(profile) &&
+	     codec_read_profile(profile, &v->profile, "result.profile",
+				CODEC_STRICT, cause) < 0) ||
+	    (cJSON_IsObject(time) &&
+	     codec_read_time(time, &v->time, "result.time", CODEC_STRICT,
+			     cause) < 0))
 		return -EINVAL;
 	if (proto_check_result(&v->totals, &v->side.derived,
 			       cJSON_IsNumber(window) ? window->valuedouble : 0,

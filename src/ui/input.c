@@ -13,7 +13,10 @@
 #include "units.h"
 #include "views.h"
 
-/* The views v and 1-6 go through: the table's first, before the overlays. */
+/*
+ * How many views there are, the overlays left out: ui_views[] lists the
+ * views first, and v steps through them.
+ */
 static size_t view_count(void)
 {
 	size_t n = 0;
@@ -124,10 +127,8 @@ static void action(struct ui *ui, const struct explorer *e,
 		else
 			show(ui, ui_view_find("preset list"));
 		break;
-	case ACT_VIEW:
 	case ACT_VIEW_NEXT:
-		show(ui, k->action == ACT_VIEW ? (size_t)k->arg
-					       : (ui->view + 1) % view_count());
+		show(ui, (ui->view + 1) % view_count());
 		break;
 	case ACT_EXPLAIN:
 		show(ui, ui_view_find("data path"));
@@ -179,6 +180,11 @@ void ui_key(struct ui *ui, const struct explorer *e, int key,
 	if (ui->overlay == SIZE_MAX && v->key &&
 	    v->key(ui, ui->state[ui->view], e, key, out))
 		return;
+	/* A view's own shortcut (1-6), then the keys every view shares. */
+	if (ui_view_of_key(key) != SIZE_MAX) {
+		show(ui, ui_view_of_key(key));
+		return;
+	}
 	k = ui_key_find(key);
 	if (k)
 		action(ui, e, k, out);

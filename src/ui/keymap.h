@@ -35,13 +35,13 @@ enum ui_action {
  * help: on the first key of an action (the help and the manual list the
  * action's other keys beside it); bar: the key bar's word for a function
  * key, and how much it is needed there (1 first; a narrow bar drops the
- * highest).
+ * highest).  The views' row (ACT_VIEW) has no key of its own: each view
+ * says its shortcut (struct ui_view), and the help lists them there.
  */
 struct ui_key {
-	int key;
+	int key; /* 0: none of its own */
 	const char *label;
 	enum ui_action action;
-	int arg;
 	const char *bar;
 	int bar_rank;
 	const char *help;
@@ -50,7 +50,7 @@ struct ui_key {
 extern const struct ui_key ui_keys[];
 extern const size_t ui_key_count;
 
-/* The entry of key, or NULL. */
+/* The entry of key, or NULL (a view's shortcut is the view's). */
 const struct ui_key *ui_key_find(int key);
 /* A key's name ("Right", "F5"), or "the key". */
 const char *ui_key_label(int key);

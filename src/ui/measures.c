@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "measures.h"
-#include "units.h"
 
 static const char *const side_names[SIDE_COUNT] = {"sender", "receiver"};
 
@@ -32,18 +31,14 @@ void ui_metric_name(const struct ui_metric *m, char *out, size_t size)
 
 void ui_result_label(const struct run_result *r, char *out, size_t size)
 {
-	struct settings_stack stack = settings_stack_of(&r->config.settings);
-	char bytes[24], knobs[96];
+	struct point_key key = point_key_of(&r->config);
 
-	units_format_size_iec(r->config.msg_size, bytes, sizeof(bytes));
-	settings_stack_tag(&stack, knobs, sizeof(knobs));
 	/*
 	 * The mode has a column of its own; the receive side and the knobs
 	 * do not.
 	 */
-	snprintf(out, size, "%s %s x%u%s%s", r->config.strategy->name, bytes,
-		 r->config.threads, rx_side_of(r->config.settings.rx)->tag,
-		 knobs);
+	point_key_label(&key, (POINT_ALL & ~POINT_MODE) | POINT_SIZE_IEC, out,
+			size);
 }
 
 void ui_label_fit(bool utf8, const char *label, int width, char *out,
@@ -99,6 +94,48 @@ void ui_zc_copied(const struct run_totals *t, char *out, size_t size)
 			 "of sends)",
 			 share, (unsigned long long)t->zc_completions,
 			 (unsigned long long)t->zc_copied_min);
+}
+
+void ui_time_text(const struct run_time *t, int width, char *out, size_t size)
+{
+	size_t order[REASONS_MAX], n = 0, len = 0;
+
+	out[0] = '\0';
+	if (!t->present || t->window_s <= 0)
+		return;
+	len = (size_t)snprintf(out, size, "CPU %.0f%%",
+			       100 * run_time_on_cpu_share(t));
+	if (len >= size)
+		return;
+	if (t->user_only) {
+		snprintf(out + len, size - len,
+			 "  off CPU %.0f%% (reasons n/a)",
+			 100 * run_time_off_cpu_share(t));
+		return;
+	}
+	for (size_t r = 0; r < reason_count; r++) {
+		size_t at = n;
+
+		/* Under 1%: not worth a place. */
+		if (run_time_share(t, r) < 0.01)
+			continue;
+		while (at > 0 &&
+		       t->reason[r].seconds > t->reason[order[at - 1]].seconds)
+			at--;
+		memmove(&order[at + 1], &order[at], (n - at) * sizeof(*order));
+		order[at] = r;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char item[48];
+		int w = snprintf(item, sizeof(item), "  %s %.0f%%",
+				 reasons[order[i]].abbrev,
+				 100 * run_time_share(t, order[i]));
+
+		if ((int)len + w > width || len + (size_t)w >= size)
+			break;
+		len += (size_t)snprintf(out + len, size - len, "%s", item);
+	}
 }
 
 /* Whether role a goes before role b in a profile's line. */

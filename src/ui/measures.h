@@ -50,5 +50,12 @@ void ui_zc_copied(const struct run_totals *t, char *out, size_t size);
  */
 void ui_profile_text(const struct run_profile *p, int width, char *out,
 		     size_t size);
+/*
+ * A side's time: on the CPU, then its largest reasons off it, as shares of
+ * its wall time ("CPU 22%  data 62%  preempt 14%"), as many as width cells
+ * hold (the CPU always); without reasons (user_only) the time off the CPU
+ * in one; "" without a window.  The caller wraps what is longer.
+ */
+void ui_time_text(const struct run_time *t, int width, char *out, size_t size);
 
 #endif

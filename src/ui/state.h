@@ -38,7 +38,7 @@ struct ui_metric {
 #define UI_METRICS_MAX (2 * METRICS_MAX)
 
 /* The runs table's columns, by what they sort on. */
-#define UI_COLUMNS_MAX 12
+#define UI_COLUMNS_MAX 14
 
 struct ui_column {
 	char key[32];		 /* "#", "run", "secs", a metric's key, "p50" */
@@ -60,6 +60,13 @@ struct ui_column {
 	 */
 	bool profile;
 	size_t role;
+	/*
+	 * A share of metric.side's wall time, in %: a reason's, on the CPU
+	 * (reason reason_count), or the largest wait's (SIZE_MAX), whose
+	 * cell names it ("data 62%").  Unwatched runs show "-".
+	 */
+	bool time;
+	size_t reason;
 };
 
 /* The runs table: what is selected, marked, sorted and filtered. */
@@ -92,8 +99,6 @@ struct ui_commands {
 	size_t count;
 };
 
-struct ui_view;
-
 #define UI_VIEWS_MAX	 16
 #define UI_TYPEAHEAD_MAX 32
 
@@ -109,9 +114,7 @@ struct ui {
 	char **theme_names;
 	size_t theme_count;
 
-	/* The views and overlays (views.c) and each one's own state. */
-	const struct ui_view *const *views;
-	size_t view_count;
+	/* Each view's and overlay's own state, as ui_views[] (views.c). */
 	void *state[UI_VIEWS_MAX];
 	size_t view;	/* the view on screen */
 	size_t overlay; /* the overlay over it, or SIZE_MAX */
@@ -130,7 +133,12 @@ struct ui {
 	char note[256];
 	uint64_t note_ns; /* when the note was said */
 	bool note_news;	  /* the note is the explorer's, not a key's answer */
-	unsigned int seen_said; /* the explorer's news shown so far */
+	/*
+	 * The explorer's count of its messages (explorer.said) when the
+	 * status line last took one: a count that differs is a new message,
+	 * even one worded as the last.
+	 */
+	unsigned int said_taken;
 
 	/* The controls: which has the focus, and where they were drawn. */
 	size_t focus;	      /* options_control_at() */

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "keymap.h"
 #include "status.h"
+#include "views.h"
 
 void ui_note(struct ui *ui, const char *fmt, ...)
 {
@@ -186,7 +187,8 @@ bool ui_prompt_key(struct ui *ui, const struct explorer *e, int key,
 		/* A key of its own then does what it does (2: the runs). */
 		ui_note(ui, "the %s goes on",
 			explorer_searching(e) ? "search" : "sweep");
-		return !ui_key_find(key) || key == 27;
+		return (!ui_key_find(key) && ui_view_of_key(key) == SIZE_MAX) ||
+		       key == 27;
 	}
 	(void)e;
 	return false;
@@ -253,8 +255,8 @@ int ui_status_text(struct ui *ui, const struct explorer *e, char *text,
 	uint64_t now = clock_now_ns();
 
 	/* The explorer's news becomes the note, once. */
-	if (e->said != ui->seen_said) {
-		ui->seen_said = e->said;
+	if (e->said != ui->said_taken) {
+		ui->said_taken = e->said;
 		snprintf(ui->note, sizeof(ui->note), "%s", e->message);
 		ui->note_ns = now + (UI_NEWS_S - UI_NOTE_S) * 1000 * NS_PER_MS;
 		ui->note_news = true;

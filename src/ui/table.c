@@ -43,6 +43,21 @@ static size_t runs_copy_columns(struct ui_column *col)
 	return SIDE_COUNT;
 }
 
+/* Each side's largest wait and its share: two columns at col. */
+static size_t runs_wait_columns(struct ui_column *col)
+{
+	for (int s = 0; s < SIDE_COUNT; s++) {
+		col[s] = (struct ui_column){.metric = {0, (enum gauge_side)s},
+					    .time = true,
+					    .reason = SIZE_MAX};
+		snprintf(col[s].key, sizeof(col[s].key), "%s_wait",
+			 s ? "rx" : "tx");
+		snprintf(col[s].head, sizeof(col[s].head), "wait %s",
+			 s ? "rx" : "tx");
+	}
+	return SIDE_COUNT;
+}
+
 size_t ui_runs_columns(struct ui_column *col)
 {
 	size_t n = 0;
@@ -74,6 +89,10 @@ size_t ui_runs_columns(struct ui_column *col)
 		if (strcmp(metrics[m].key, "cpu_pct") == 0 &&
 		    n + 2 * SIDE_COUNT <= UI_COLUMNS_MAX)
 			n += runs_copy_columns(col + n);
+		/* And where its time went off the CPU, most of it. */
+		if (strcmp(metrics[m].key, "cpu_pct") == 0 &&
+		    n + 2 * SIDE_COUNT <= UI_COLUMNS_MAX)
+			n += runs_wait_columns(col + n);
 		/* rr runs' own figures, next to the throughput. */
 		if (n == 1) {
 			static const enum figure_percentile p[] = {
@@ -111,6 +130,17 @@ bool ui_column_value(const struct run_result *r, const struct ui_column *c,
 
 	if (c->latency || c->probe)
 		return figure_run_value(&q, r, v);
+	if (c->time) {
+		const struct run_time *t = &r->time[c->metric.side];
+		size_t reason = c->reason == SIZE_MAX ? run_time_largest(t)
+						      : c->reason;
+
+		if (!t->present || t->window_s <= 0)
+			return false;
+		*v = 100 * (reason == reason_count ? run_time_on_cpu_share(t)
+						   : run_time_share(t, reason));
+		return isfinite(*v);
+	}
 	if (c->profile) {
 		const struct run_profile *p = &r->profile[c->metric.side];
 
@@ -140,10 +170,15 @@ void ui_column_cell(const struct run_result *r, const struct ui_column *c,
 
 	if (c->profile && ui_profile_user_only(r, c))
 		snprintf(out, size, "n/a");
-	else if ((c->latency || c->probe || c->profile) &&
+	else if ((c->latency || c->probe || c->profile || c->time) &&
 		 !ui_column_value(r, c, &v))
 		snprintf(out, size, "-");
-	else if (c->profile) /* a sliver keeps a digit: 0.3%, not 0% */
+	else if (c->time && c->reason == SIZE_MAX)
+		snprintf(out, size, "%s %.0f%%",
+			 reasons[run_time_largest(&r->time[c->metric.side])]
+				 .abbrev,
+			 v);
+	else if (c->profile || c->time) /* a sliver keeps a digit: 0.3% */
 		snprintf(out, size, v > 0 && v < 9.95 ? "%.1f%%" : "%.0f%%", v);
 	else if (c->latency || c->probe)
 		ui_format_value(v, out, size);
@@ -563,6 +598,12 @@ static const char *result_note(const struct run_result *res)
 	return cause && cause[1] == ' ' ? cause + 2 : res->error;
 }
 
+/* The cells a column's figure takes: a largest wait says its name too. */
+static int column_width(const struct ui_column *c)
+{
+	return c->time && c->reason == SIZE_MAX ? 11 : 9;
+}
+
 /*
  * The figure columns that fit in width cells after the run's own, in the
  * table's order (the round trip's only when an rr run is there, the
@@ -573,11 +614,17 @@ static size_t runs_fit(const struct ui *ui, const struct ui_column *col,
 		       size_t columns, const struct runs_kinds *kinds,
 		       int width, size_t *shown)
 {
-	size_t fit = width > 0 ? (size_t)width / 10 : 0, n = 0, c;
+	size_t n = 0, c;
+	int used = 0;
 
-	for (c = 0; c < columns && n < fit; c++)
-		if (column_shown(&col[c], kinds))
-			shown[n++] = c;
+	for (c = 0; c < columns; c++) {
+		if (!column_shown(&col[c], kinds))
+			continue;
+		if (used + 1 + column_width(&col[c]) > width)
+			break;
+		used += 1 + column_width(&col[c]);
+		shown[n++] = c;
+	}
 	for (; c < columns && n; c++)
 		if (strcmp(col[c].key, ui->runs.sort) == 0)
 			shown[n - 1] = c;
@@ -670,7 +717,8 @@ static void table_head(const struct rect *r, const struct table_layout *t)
 		t->label_w, "run", "mode", "secs", t->mark_w, "");
 
 	for (size_t c = 0; c < t->shown && n < sizeof(line); c++)
-		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s",
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %*s",
+				      column_width(&t->col[t->show[c]]),
 				      t->col[t->show[c]].head);
 	ui_text(r->y + 1, r->x + 2, t->width, ROLE_GRAPH_TEXT, "%s", line);
 }
@@ -697,7 +745,8 @@ static void table_row(const struct ui *ui, const struct explorer *e, size_t k,
 	for (size_t c = 0; c < t->shown && !res->error && n < sizeof(line);
 	     c++) {
 		ui_column_cell(res, &t->col[t->show[c]], cell, sizeof(cell));
-		n += (size_t)snprintf(line + n, sizeof(line) - n, " %9s", cell);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %*s",
+				      column_width(&t->col[t->show[c]]), cell);
 	}
 	ui_text(y, r->x + 2, t->width,
 		k == ui->runs.cursor ? ROLE_SELECTED

@@ -90,8 +90,6 @@ static int terminal_usable(char **cause)
 /* The views' own states; false when one could not be made. */
 static bool views_open(struct ui *ui)
 {
-	ui->views = ui_views;
-	ui->view_count = ui_view_count;
 	ui->overlay = SIZE_MAX;
 	for (size_t i = 0; i < ui_view_count; i++) {
 		if (!ui_views[i]->open)
@@ -105,7 +103,7 @@ static bool views_open(struct ui *ui)
 
 static void views_close(struct ui *ui)
 {
-	for (size_t i = 0; i < ui->view_count; i++)
+	for (size_t i = 0; i < ui_view_count; i++)
 		if (ui_views[i]->close)
 			ui_views[i]->close(ui->state[i]);
 }
@@ -369,12 +367,12 @@ void ui_man_keys(FILE *out)
 	char where[64];
 
 	for (size_t i = 0; i < ui_key_count; i++) {
-		char keys[64];
+		char keys[64], help[160];
 
 		if (!ui_keys[i].help)
 			continue;
-		ui_action_keys(i, keys, sizeof(keys));
-		man_item(out, keys, "", ui_keys[i].help);
+		ui_key_help(i, keys, sizeof(keys), help, sizeof(help));
+		man_item(out, keys, "", help);
 	}
 	for (size_t k = 0; k < ui_runs_key_count; k++)
 		man_item(out, ui_runs_keys[k].keys,

@@ -24,7 +24,7 @@ static int read_pieces(const char *text, size_t size, const cJSON *whole,
 	r = jsonfile_parse_list("fuzz.json", copy, size, "runs", &head, &list,
 				&cause);
 	while (r == 0 && (r = jsonfile_list_next(list, &item, &cause)) == 1) {
-		/* A refused whole may first hand out the runs before the fault. */
+		/* A refused whole may hand out the runs before the fault. */
 		if (whole && (!expect || !cJSON_Compare(item, expect, 1)))
 			fuzz_fail("a run read alone is not the whole's");
 		expect = expect ? expect->next : NULL;

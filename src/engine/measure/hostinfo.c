@@ -1,8 +1,9 @@
 /*
- * Host facts: host name and kernel release, CPU model and count from uname, /proc/cpuinfo and
- * sysconf; what the network stack lets this process do, found by building a
- * throwaway veth topology in private namespaces and trying each qdisc on it;
- * and what each perf event does when this thread opens it.
+ * Host facts: host name and kernel release, CPU model and count from
+ * uname, /proc/cpuinfo and sysconf; what the network stack lets this
+ * process do, found by building a throwaway veth topology in private
+ * namespaces and trying each qdisc on it; and what each perf event does
+ * when this thread opens it.
  */
 #include <errno.h>
 #include <stddef.h>

@@ -1,9 +1,8 @@
 /*
- * A thread's cpu-clock sampling event and its ring, read from another
- * thread: the kernel writes records up to data_head, the reader takes them
- * up to there and gives the room back through data_tail.  Each sample's call
- * chain, leaf first, is named (symbols.h) and put in the role of its first
- * frame that has one (role.h); the leaf's function is counted too.
+ * A thread's cpu-clock sampling event and its ring (perf_ring.h), read from
+ * another thread.  Each sample's call chain, leaf first, is named
+ * (symbols.h) and put in the role of its first frame that has one (role.h);
+ * the leaf's function is counted too.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -12,10 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "perf_ring.h"
 #include "profile.h"
 #include "symbols.h"
 
@@ -42,14 +40,6 @@ static const struct record_field top_fields[] = {
 };
 const struct record profile_top_record = RECORD_OF(top_fields);
 
-static int open_event(struct perf_event_attr *attr, pid_t tid)
-{
-	int fd = (int)syscall(SYS_perf_event_open, attr, tid, -1, -1,
-			      PERF_FLAG_FD_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
-}
-
 int profile_thread_open(struct profile_thread *t, pid_t tid, unsigned int hz)
 {
 	struct perf_event_attr attr = {
@@ -63,29 +53,25 @@ int profile_thread_open(struct profile_thread *t, pid_t tid, unsigned int hz)
 		.disabled = 1,
 		.exclude_hv = 1,
 	};
-	long page = sysconf(_SC_PAGESIZE);
-	int fd;
+	int fd, r;
 
 	*t = (struct profile_thread){.fd = -1};
-	fd = open_event(&attr, tid);
+	fd = perf_ring_open_event(&attr, tid);
 	if (fd == -EACCES || fd == -EPERM) {
 		/* perf_event_paranoid 2: this user may sample user space. */
 		attr.exclude_kernel = 1;
-		fd = open_event(&attr, tid);
+		fd = perf_ring_open_event(&attr, tid);
 		t->user_only = fd >= 0;
 	}
 	if (fd < 0) {
 		t->error = -fd;
 		return fd;
 	}
-	t->ring_size = (size_t)page * (RING_PAGES + 1);
-	t->ring = mmap(NULL, t->ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       fd, 0);
-	if (t->ring == MAP_FAILED) {
-		t->error = errno;
-		t->ring = NULL;
+	r = perf_ring_map(&t->ring, fd, RING_PAGES);
+	if (r < 0) {
+		t->error = -r;
 		close(fd);
-		return -t->error;
+		return r;
 	}
 	t->fd = fd;
 	return 0;
@@ -94,17 +80,16 @@ int profile_thread_open(struct profile_thread *t, pid_t tid, unsigned int hz)
 void profile_thread_close(struct profile_thread *t)
 {
 	/* Only an event that opened has its ring (a zeroed one has neither). */
-	if (!t->ring)
+	if (!t->ring.base)
 		return;
-	munmap(t->ring, t->ring_size);
+	perf_ring_unmap(&t->ring);
 	close(t->fd);
-	t->ring = NULL;
 	t->fd = -1;
 }
 
 void profile_thread_enable(struct profile_thread *t, bool on)
 {
-	if (t->ring)
+	if (t->ring.base)
 		ioctl(t->fd,
 		      on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
@@ -231,65 +216,26 @@ static void tally_chain(struct profile_tally *tally, const uint64_t *ip,
 		count_function(&tally->frames, matched, role);
 }
 
-/* The record at offset off of the ring's data, copied out where it wraps. */
-static const struct perf_event_header *ring_record(const uint8_t *data,
-						   size_t size, uint64_t off,
-						   uint8_t *copy,
-						   size_t copy_size)
+/* One record of a thread's ring into the side's tally. */
+static void profile_record(const struct perf_event_header *h, void *arg)
 {
-	const struct perf_event_header *h;
-	size_t at = off & (size - 1), len;
+	struct profile_tally *tally = arg;
 
-	if (at + sizeof(*h) > size) {
-		memcpy(copy, data + at, size - at);
-		memcpy(copy + size - at, data, sizeof(*h) - (size - at));
-		h = (const struct perf_event_header *)copy;
-	} else {
-		h = (const struct perf_event_header *)(data + at);
+	if (h->type == PERF_RECORD_SAMPLE) {
+		/* ip, pid and tid, then the chain: nr and its ips. */
+		const uint64_t *u = (const uint64_t *)(h + 1);
+
+		if (h->size >= sizeof(*h) + 3 * sizeof(uint64_t) &&
+		    h->size >= sizeof(*h) + (3 + u[2]) * sizeof(*u))
+			tally_chain(tally, u + 3, u[2]);
+	} else if (h->type == PERF_RECORD_LOST) {
+		tally->lost += ((const uint64_t *)(h + 1))[1];
 	}
-	len = h->size;
-	if (len > copy_size || len < sizeof(*h))
-		return NULL;
-	if (at + len <= size)
-		return (const struct perf_event_header *)(data + at);
-	memcpy(copy, data + at, size - at);
-	memcpy(copy + size - at, data, len - (size - at));
-	return (const struct perf_event_header *)copy;
 }
 
 void profile_thread_drain(struct profile_thread *t, struct profile_tally *tally)
 {
-	struct perf_event_mmap_page *meta = t->ring;
-	static uint8_t copy[65536]; /* the run's loop is one thread */
-	const uint8_t *data;
-	uint64_t head, tail;
-	size_t size;
-
-	if (!meta)
-		return;
-	data = (const uint8_t *)t->ring + meta->data_offset;
-	size = meta->data_size;
-	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-	tail = meta->data_tail;
-	while (tail < head) {
-		const struct perf_event_header *h = ring_record(
-			data, size, tail, copy, sizeof(copy));
-
-		if (!h)
-			break;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			/* ip, pid and tid, then the chain: nr and its ips. */
-			const uint64_t *u = (const uint64_t *)(h + 1);
-
-			if (h->size >= sizeof(*h) + 3 * sizeof(uint64_t) &&
-			    h->size >= sizeof(*h) + (3 + u[2]) * sizeof(*u))
-				tally_chain(tally, u + 3, u[2]);
-		} else if (h->type == PERF_RECORD_LOST) {
-			tally->lost += ((const uint64_t *)(h + 1))[1];
-		}
-		tail += h->size;
-	}
-	__atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
+	perf_ring_read(&t->ring, profile_record, tally);
 }
 
 void profile_tally_fini(struct profile_tally *tally)

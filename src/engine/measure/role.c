@@ -132,29 +132,38 @@ bool role_in_user_space(size_t role)
 	       (role < role_count && strstr(roles[role].functions, "user:"));
 }
 
+size_t functions_match(const char *functions, const char *name, bool kernel)
+{
+	size_t n = strcspn(name, "."), best_len = 0;
+	const char *p = functions;
+
+	while (*p) {
+		size_t len = strcspn(p, " "), got;
+		bool user = strncmp(p, "user:", 5) == 0;
+		const char *pattern = user ? p + 5 : p;
+
+		got = user == !kernel
+			      ? match(pattern, len - (user ? 5 : 0), name, n)
+			      : 0;
+		if (got > best_len)
+			best_len = got;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return best_len;
+}
+
 size_t role_of_function(const char *name, bool kernel)
 {
-	size_t n = strcspn(name, "."), best = SIZE_MAX, best_len = 0;
+	size_t best = SIZE_MAX, best_len = 0;
 
 	for (size_t r = 0; r < role_count; r++) {
-		const char *p = roles[r].functions;
+		size_t got = functions_match(roles[r].functions, name, kernel);
 
-		while (*p) {
-			size_t len = strcspn(p, " "), got;
-			bool user = strncmp(p, "user:", 5) == 0;
-			const char *pattern = user ? p + 5 : p;
-
-			got = user == !kernel
-				      ? match(pattern, len - (user ? 5 : 0),
-					      name, n)
-				      : 0;
-			if (got > best_len) {
-				best = r;
-				best_len = got;
-			}
-			p += len;
-			while (*p == ' ')
-				p++;
+		if (got > best_len) {
+			best = r;
+			best_len = got;
 		}
 	}
 	return best;

@@ -61,7 +61,10 @@ void sampler_host_cpu(struct host_cpu *out)
 	if (hz <= 0)
 		return;
 	ns = 1e9 / (double)hz;
-	/* cpu user nice system idle iowait irq softirq steal guest guest_nice */
+	/*
+	 * The line's fields: cpu user nice system idle iowait irq softirq
+	 * steal guest guest_nice.
+	 */
 	if (sysfile_line("/proc/stat", buf, sizeof(buf)) < 0 ||
 	    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
 		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)

@@ -51,7 +51,7 @@ static int set_int(int fd, int level, int name, uint64_t value,
 }
 
 uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
-			  size_t msg_size, uint64_t unread_max,
+			  size_t msg_size, uint64_t unread_least,
 			  uint64_t link_rate_bps)
 {
 	uint64_t mark = SOCKOPTS_RX_MARK;
@@ -60,8 +60,8 @@ uint64_t sockopts_rx_mark(const struct run_settings *s, bool request_response,
 		return s->rcvlowat > msg_size ? msg_size : s->rcvlowat;
 	if (s->rcvlowat)
 		return s->rcvlowat;
-	if (unread_max && mark > unread_max / 2)
-		mark = unread_max / 2;
+	if (unread_least && mark > unread_least)
+		mark = unread_least;
 	if (link_rate_bps && mark > link_rate_bps / 8 / 1000)
 		mark = link_rate_bps / 8 / 1000;
 	return mark > 1 ? mark : 0;

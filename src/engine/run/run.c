@@ -28,6 +28,8 @@
  * clock says.
  */
 #define STALL_NS (1000 * NS_PER_MS)
+/* How long a far end may take to report after the flows were cut. */
+#define REPORT_GRACE_NS (5000 * NS_PER_MS)
 
 const char *const run_mode_names[] = {
 	[RUN_STREAM] = "stream",
@@ -326,9 +328,8 @@ static int run_check_stack(const struct run_config *config, enum topo_kind kind,
 	if (!run_wants_stack(&config->settings))
 		return 0;
 	if (kind == TOPO_REMOTE || config->role != RUN_BOTH)
-		why = "BIG TCP and GRO are set on links nio-top makes; over "
-		      "two "
-		      "hosts the links are the hosts' own";
+		why = "BIG TCP and GRO are set on links nio-top makes; "
+		      "over two hosts the links are the hosts' own";
 	else if (kind == TOPO_CURRENT)
 		why = "BIG TCP and GRO are set on links nio-top makes "
 		      "(--topology veth or loopback), not this namespace's lo";
@@ -644,6 +645,43 @@ static void run_check_ready(struct run *run, uint64_t now_ns)
 bool run_started(const struct run *run)
 {
 	return run->state > RUN_STARTING;
+}
+
+/*
+ * Whether the far end is over: it reported, or is gone, or kept silent too
+ * long after the flows were cut.
+ */
+static bool run_far_ended(struct run *run, uint64_t now_ns)
+{
+	const struct run_far_view *v;
+
+	if (!run->far)
+		return true;
+	v = run_far(run);
+	if (v->done || v->lost)
+		return true;
+	if (run->connections_cut && now_ns >= run->cut_ns + REPORT_GRACE_NS) {
+		run_set_error(run, "the agent did not report "
+				   "its end of the run");
+		return true;
+	}
+	return false;
+}
+
+/* News from the far end: its ends failed, or it is gone. */
+static void run_check_far(struct run *run, uint64_t now_ns)
+{
+	const struct run_far_view *v;
+
+	if (!run->far)
+		return;
+	run->far->poll(run->far->data);
+	v = run_far(run);
+	if (!v->error || (v->done && !v->lost && run->state >= RUN_STOPPING))
+		return;
+	run_set_error(run, "%s", v->error);
+	run_begin_stop(run, now_ns);
+	run_cut_connections(run);
 }
 
 /*

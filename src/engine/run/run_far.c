@@ -1,17 +1,14 @@
 /*
  * The far end of a run over two hosts, as the run sees it: what it reported
  * of its ends (their counts, counters and round trips) merged into this
- * host's samples, where the run is told to it, and whether it failed, left
- * or is done.
+ * host's samples, and where the run is told to it.  What the run does when
+ * the far end failed, left or is done is the run's (run.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "run_private.h"
-
-/* How long a far end may take to report after the flows were cut. */
-#define REPORT_GRACE_NS (5000 * NS_PER_MS)
 
 const struct run_far_view *run_far(const struct run *run)
 {
@@ -85,43 +82,11 @@ void run_far_counter_value(const struct run *run, unsigned int i,
 					      .value = NAN,
 					      .running_pct = NAN};
 		snprintf(out->reason, sizeof(out->reason),
-			 "the agent's threads have not opened their counters "
-			 "yet");
+			 "the agent's threads have not opened "
+			 "their counters yet");
 		return;
 	}
 	far_set.pmu_present = v->pmu;
 	counter_evaluate(&far_set, i, &v->open[i], delta, out);
 	run_far_reason(out);
-}
-
-bool run_far_ended(struct run *run, uint64_t now_ns)
-{
-	const struct run_far_view *v;
-
-	if (!run->far)
-		return true;
-	v = run_far(run);
-	if (v->done || v->lost)
-		return true;
-	if (run->connections_cut && now_ns >= run->cut_ns + REPORT_GRACE_NS) {
-		run_set_error(run, "the agent did not report its end of the "
-				   "run");
-		return true;
-	}
-	return false;
-}
-
-void run_check_far(struct run *run, uint64_t now_ns)
-{
-	const struct run_far_view *v;
-
-	if (!run->far)
-		return;
-	run->far->poll(run->far->data);
-	v = run_far(run);
-	if (!v->error || (v->done && !v->lost && run->state >= RUN_STOPPING))
-		return;
-	run_set_error(run, "%s", v->error);
-	run_begin_stop(run, now_ns);
-	run_cut_connections(run);
 }

@@ -1,9 +1,11 @@
 /*
  * A run's parts (run.h) and what they share: the run itself, and the calls
- * one part makes into another.  The run's life is run.c; connecting its flows
- * run_connect.c; what it needs of the host run_resources.c; reading its flows
- * run_sample.c; the far end's view merged into its own run_far.c; its result
- * run_result.c.  The engine's own: no layer above includes it.
+ * one part makes into another.  The run's life is run.c; connecting its
+ * flows run_connect.c; what it needs of the host run_resources.c; reading
+ * its flows run_sample.c; the profile and the intervals it samples
+ * run_slices.c; the far end's view merged into its own run_far.c; its
+ * result run_result.c (which ends the run: it calls run.c).  No two of
+ * them call each other.  The engine's own: no layer above includes it.
  */
 #ifndef NIO_TOP_RUN_PRIVATE_H
 #define NIO_TOP_RUN_PRIVATE_H
@@ -86,11 +88,17 @@ struct run {
 	double stopped_s;
 
 	/*
-	 * The profile (run_profile.c): each side's samples, and the sampled
+	 * The profile (run_slices.c): each side's samples, and the sampled
 	 * intervals taken out of the figures -- what they added in all, the
 	 * raw sample one began at, and its round trips so far.
 	 */
 	struct profile_tally tally[2]; /* sender, receiver */
+	/*
+	 * Where their time goes off the CPU (offcpu.h), and the reason a
+	 * poll or a sleep of each side waits for, as its strategy says.
+	 */
+	struct offcpu_tally waits[2];
+	size_t poll_reason[2];
 	struct sample excluded;
 	struct sample slice_from;
 	bool slicing;
@@ -172,6 +180,9 @@ void run_descriptor_hint(const struct run_config *c, char *reason, size_t size);
 void run_read(const struct run *run, uint64_t now_ns, struct sample *out);
 /* The round trips the flows here have timed so far, in one histogram. */
 void run_merge_latency(const struct run *run, struct latency_hist *out);
+/* raw with the sampled intervals taken out: the figures' sample. */
+void run_net(const struct run *run, const struct sample *raw,
+	     struct sample *net);
 /*
  * How one side's events opened over every thread of it here: each event's
  * first error, user-only if any thread counted user space only, and how many
@@ -180,14 +191,11 @@ void run_merge_latency(const struct run *run, struct latency_hist *out);
 bool run_side_open(const struct run *run, bool sender,
 		   struct counter_open *open);
 
-/* The profile and the intervals it samples (run_profile.c). */
+/* The profile and the intervals it samples (run_slices.c). */
 
 /* The symbols and room for the round trips sampling takes out: 0, -errno. */
 int run_profile_alloc(struct run *run);
 void run_profile_free(struct run *run);
-/* raw with the sampled intervals taken out: the figures' sample. */
-void run_net(const struct run *run, const struct sample *raw,
-	     struct sample *net);
 /*
  * Before a boundary is read: a sampled interval stops sampling and its
  * rings are read (true), so that reading them is sampled time.
@@ -249,12 +257,5 @@ void run_merge_far(const struct run *run, struct sample *s);
 void run_far_counter_value(const struct run *run, unsigned int i,
 			   const struct counter_reading *delta,
 			   struct counter_value *out);
-/*
- * Whether the far end is over: it reported, or is gone, or kept silent too
- * long after the flows were cut.
- */
-bool run_far_ended(struct run *run, uint64_t now_ns);
-/* News from the far end: its ends failed, or it is gone. */
-void run_check_far(struct run *run, uint64_t now_ns);
 
 #endif

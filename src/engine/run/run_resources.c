@@ -95,12 +95,13 @@ static size_t open_descriptors(void)
 	return n > 3 ? n - 3 : 0;
 }
 
-/* One thread's: its socket, ring, counters and sampling event. */
+/* One thread's: its socket, ring, counters and sampling events. */
 static size_t thread_descriptors(const struct run_config *c)
 {
 	return 1 + c->strategy->descriptors +
 	       (c->counters ? counters_descriptors(c->counters) : 0) +
-	       (c->settings.profile_hz ? 1 : 0);
+	       (c->settings.profile_hz ? 1 : 0) +
+	       (c->settings.no_waits ? 0 : 1);
 }
 
 size_t run_descriptors(const struct run_config *c)
@@ -143,7 +144,9 @@ int run_check_descriptors(const struct run_config *c, char **cause)
 			 c->threads, need, thread_descriptors(c),
 			 c->strategy->descriptors ? ", its io_uring" : "",
 			 c->counters ? ", its perf events" : "",
-			 c->settings.profile_hz ? ", its sampling" : "",
+			 c->settings.profile_hz || !c->settings.no_waits
+				 ? ", its sampling"
+				 : "",
 			 (unsigned long long)limit.rlim_max, need,
 			 c->counters ? " or count fewer events (--events, "
 				       "--no-counters)"

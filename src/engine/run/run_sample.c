@@ -1,6 +1,7 @@
 /*
  * Reading a run's flows while it runs: their counts and counters at an
- * instant, how each side's events opened, and the round trips timed so far.
+ * instant, net of the sampled intervals (run_slices.c keeps what they
+ * added), how each side's events opened, and the round trips timed so far.
  * An event that only some of a side's threads opened is left out, so that
  * no figure is derived from part of a side.
  */
@@ -98,6 +99,14 @@ bool run_counters_open(const struct run *run, bool sender,
 		       struct counter_open *open)
 {
 	return run_side_open(run, sender, open);
+}
+
+void run_net(const struct run *run, const struct sample *raw,
+	     struct sample *net)
+{
+	/* In a sampled interval the clock stands where the interval began. */
+	sampler_delta(&run->excluded, run->slicing ? &run->slice_from : raw,
+		      net);
 }
 
 void run_sample(const struct run *run, struct sample *raw, struct sample *net)

@@ -99,7 +99,7 @@ static int worker_socket(struct worker_flow *flow, bool sender,
 	struct strategy_params params = worker_params(flow, false);
 	uint64_t mark = sockopts_rx_mark(
 		flow->settings, flow->request_response, flow->msg_size,
-		strategy_unread_max(flow->ops, &params), flow->link_rate_bps);
+		strategy_unread_least(flow->ops, &params), flow->link_rate_bps);
 
 	int r = sockopts_apply(sender ? flow->tx_fd : flow->rx_fd,
 			       flow->settings, sender, flow->request_response,
@@ -122,7 +122,7 @@ static void worker_count_me(struct worker_flow *flow, bool sender)
 	snprintf(name, sizeof(name), "nio-%s%u", sender ? "tx" : "rx",
 		 flow->index);
 	pthread_setname_np(pthread_self(), name);
-	if (flow->profile_hz) {
+	if (flow->profile_hz || flow->offcpu) {
 		*(sender ? &flow->tx_tid : &flow->rx_tid) = gettid();
 		atomic_store_explicit(sender ? &flow->tx_profiled
 					     : &flow->rx_profiled,

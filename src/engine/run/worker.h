@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "counters.h"
+#include "offcpu.h"
 #include "profile.h"
 #include "flow_stats.h"
 #include "latency.h"
@@ -73,14 +74,18 @@ struct worker_flow {
 	atomic_bool rx_counting;
 
 	/*
-	 * Sampling (profile.h) at profile_hz, 0: none.  Each thread gives
-	 * its id, then says so (tx_profiled); the run opens, reads and
-	 * closes the threads' events around each sampled interval only, so
-	 * that a measured interval runs with no sampling event at all.
+	 * Sampling (profile.h) at profile_hz, 0: none, and watching context
+	 * switches (offcpu.h, offcpu).  Each thread gives its id, then says
+	 * so (tx_profiled); the run opens, reads and closes the threads'
+	 * events around each sampled interval only, so that a measured
+	 * interval runs with no sampling event at all.
 	 */
 	unsigned int profile_hz;
+	bool offcpu;
 	struct profile_thread tx_profile;
 	struct profile_thread rx_profile;
+	struct offcpu_thread tx_offcpu;
+	struct offcpu_thread rx_offcpu;
 	pid_t tx_tid;
 	pid_t rx_tid;
 	atomic_bool tx_profiled;

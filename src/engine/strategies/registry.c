@@ -89,45 +89,9 @@ bool rx_side_say(enum rx_mode rx, const struct strategy_ops *sender,
 	return side->said && side->said(&in, out, size);
 }
 
-const char *const gro_mode_names[] = {
-	[GRO_DEFAULT] = "as-built",
-	[GRO_ON] = "on",
-	[GRO_OFF] = "off",
-	NULL,
-};
-
-const char *const nodelay_names[] = {
-	[NODELAY_RR] = "rr",
-	[NODELAY_ON] = "on",
-	[NODELAY_OFF] = "off",
-	NULL,
-};
-
 const struct strategy_ops *strategy_rx_ops(enum rx_mode rx)
 {
 	return rx_side_of(rx)->ops;
-}
-
-void settings_stack_tag(const struct settings_stack *k, char *out, size_t size)
-{
-	size_t len = 0;
-
-	out[0] = '\0';
-	if (k->gso_max_size && len < size)
-		len += (size_t)snprintf(out + len, size - len, " gso %u",
-					k->gso_max_size);
-	if (k->gro_max_size && len < size)
-		len += (size_t)snprintf(out + len, size - len, " gro-size %u",
-					k->gro_max_size);
-	if (k->gro != GRO_DEFAULT && len < size)
-		len += (size_t)snprintf(out + len, size - len, " GRO %s",
-					gro_mode_names[k->gro]);
-	if (k->busy_poll && len < size)
-		len += (size_t)snprintf(out + len, size - len,
-					" busy-poll %uus", k->busy_poll);
-	if (k->load_rate_mbps && len < size)
-		snprintf(out + len, size - len, " paced %uM",
-			 k->load_rate_mbps);
 }
 
 const char *strategy_rx_refusal(const struct run_settings *s)
@@ -211,12 +175,12 @@ size_t strategy_memory(const struct strategy_ops *ops,
 	return memory ? memory(params) : params->msg_size;
 }
 
-size_t strategy_unread_max(const struct strategy_ops *ops,
-			   const struct strategy_params *params)
+size_t strategy_unread_least(const struct strategy_ops *ops,
+			     const struct strategy_params *params)
 {
 	if (!ops->local_receiver || params->settings->unsafe_reuse)
 		return 0;
-	return slot_pool_unread_max(params);
+	return slot_pool_unread_least(params);
 }
 
 unsigned int strategy_slots(const struct run_settings *settings,

@@ -9,7 +9,7 @@
 
 #include "keymap.h"
 #include "table.h"
-#include "view.h"
+#include "views.h"
 
 struct help {
 	size_t scroll, page;
@@ -46,7 +46,7 @@ static void help_heading(struct ui_lines *l, const char *text)
 }
 
 /* Each view's own keys, under its name and the key that shows it. */
-static void help_views(const struct ui *ui, int width, struct ui_lines *l)
+static void help_views(int width, struct ui_lines *l)
 {
 	char heading[96];
 
@@ -55,8 +55,8 @@ static void help_views(const struct ui *ui, int width, struct ui_lines *l)
 	for (size_t k = 0; k < ui_runs_key_count; k++)
 		help_key_line(l, width, ui_runs_keys[k].keys,
 			      ui_runs_keys[k].help);
-	for (size_t i = 0; i < ui->view_count; i++) {
-		const struct ui_view *v = ui->views[i];
+	for (size_t i = 0; i < ui_view_count; i++) {
+		const struct ui_view *v = ui_views[i];
 		size_t n = ui_view_key_count(v);
 
 		if (!n)
@@ -90,14 +90,14 @@ static void help_draw(struct ui *ui, void *state, const struct explorer *e,
 	width = r.w - 4;
 	ui_lines_add(&l, ROLE_TITLE, 0, "%s", "Everywhere:");
 	for (size_t i = 0; i < ui_key_count; i++) {
-		char keys[64];
+		char keys[64], help[160];
 
 		if (!ui_keys[i].help)
 			continue;
-		ui_action_keys(i, keys, sizeof(keys));
-		help_key_line(&l, width, keys, ui_keys[i].help);
+		ui_key_help(i, keys, sizeof(keys), help, sizeof(help));
+		help_key_line(&l, width, keys, help);
 	}
-	help_views(ui, width, &l);
+	help_views(width, &l);
 	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
 	ui_lines_wrap(&l, ROLE_INACTIVE, width, 0,
 		      "The mouse: a click on the left or right end of a "

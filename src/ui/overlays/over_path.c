@@ -1,7 +1,8 @@
 /*
  * The data path (x): the strategy's stages from the sender's fields to the
  * receiver's, every move that copies the payload marked, with the --rx
- * receive side that is chosen, and what the run going on shows of it live.
+ * receive side that is chosen, where each side waits beside the move it
+ * waits in, and what the run going on shows of it live.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,83 @@ static const struct run_profile *path_profile(const struct explorer *e,
 			       : NULL;
 	}
 	return NULL;
+}
+
+/*
+ * A side's time for the strategy drawn, as path_profile() finds its
+ * profile; NULL where it was not watched.
+ */
+static const struct run_time *path_time(const struct explorer *e, int side,
+					size_t *run)
+{
+	const struct session *s = e->session;
+
+	if (e->live.running) {
+		*run = s->result_count + 1;
+		return e->running.strategy == e->config.strategy &&
+				       e->live.timed[side] &&
+				       e->live.time[side].window_s > 0
+			       ? &e->live.time[side]
+			       : NULL;
+	}
+	for (size_t k = s->result_count; k-- > 0;) {
+		const struct run_result *r = &s->results[k];
+
+		if (r->config.strategy != e->config.strategy)
+			continue;
+		*run = k + 1;
+		return r->time[side].present && r->time[side].window_s > 0
+			       ? &r->time[side]
+			       : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * Where a side waits, under the move it waits in (the sender's first, the
+ * receiver's from its queue): "in run 3 the receiver is on the CPU 21% of
+ * its time; waiting for data 52% (sk_wait_data, 410 us a wait), preempted
+ * while runnable 27% (exit_to_user_mode_loop, ...)", its three largest.
+ */
+static bool path_waits(const struct explorer *e, int side, char *text,
+		       size_t size)
+{
+	static const char *const names[] = {"sender", "receiver"};
+	size_t run = 0, len, shown = 0;
+	const struct run_time *t = path_time(e, side, &run);
+	bool taken[REASONS_MAX] = {false};
+
+	if (!t)
+		return false;
+	len = (size_t)snprintf(
+		text, size,
+		"in run %zu%s the %s is on the CPU %.0f%% of its "
+		"time;",
+		run, e->live.running ? " (running)" : "", names[side],
+		100 * run_time_on_cpu_share(t));
+	while (shown < 3 && len < size) {
+		size_t most = reason_count;
+
+		for (size_t r = 0; r < reason_count; r++)
+			if (!taken[r] && run_time_share(t, r) >= 0.01 &&
+			    (most == reason_count ||
+			     t->reason[r].seconds > t->reason[most].seconds))
+				most = r;
+		if (most == reason_count)
+			break;
+		taken[most] = true;
+		len += (size_t)snprintf(text + len, size - len,
+					"%s %s %.0f%% (%s%s%.0f us a wait)",
+					shown ? "," : "", reasons[most].label,
+					100 * run_time_share(t, most),
+					t->reason[most].function,
+					t->reason[most].function[0] ? ", " : "",
+					t->reason[most].mean_us);
+		shown++;
+	}
+	if (!shown && len < size)
+		snprintf(text + len, size - len, " it never waited");
+	return true;
 }
 
 /* The roles a move is measured by: its copy's, then its others. */
@@ -194,6 +272,10 @@ static int path_lines(const struct ui *ui, const struct explorer *e, int width,
 			       width, text, l);
 		if (path_measured(e, s, i >= queue, text, sizeof(text)))
 			path_connected(ui, ROLE_HIGHLIGHT, width, text, l);
+		if ((i == 0 || i == queue) &&
+		    path_waits(e, i ? SIDE_RECEIVER : SIDE_SENDER, text,
+			       sizeof(text)))
+			path_connected(ui, ROLE_MISC, width, text, l);
 		ui_lines_add(l, ROLE_TEXT, 2, "%s", ui->utf8 ? "\u25bc" : "v");
 	}
 	return copies;

@@ -79,8 +79,9 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 	const struct analysis *a = &e->session->analysis;
 	struct ui_lines l = {0};
 	int width = r->w - 4;
-	char line[ANALYSIS_PROBE_TEXT_MAX > 600 ? ANALYSIS_PROBE_TEXT_MAX
-						: 600];
+	char line[ANALYSIS_PROBE_TEXT_MAX > ANALYSIS_TEXT_MAX
+			  ? ANALYSIS_PROBE_TEXT_MAX
+			  : ANALYSIS_TEXT_MAX];
 
 	ui_box(ui->utf8, r, ROLE_BOX_HISTORY,
 	       r->w >= 64 ? "Analysis: a verdict needs its 90% interval past 5%"
@@ -137,6 +138,16 @@ static void analysis_draw(struct ui *ui, void *state, const struct explorer *e,
 			 a->user_space_why);
 		ui_lines_wrap(&l, ROLE_INACTIVE, width, 2, line);
 	}
+	if (a->wait_count)
+		ui_lines_wrap(&l, ROLE_TITLE, width, 0,
+			      "Where the time goes (each side on its CPU, or "
+			      "waiting):");
+	for (size_t i = 0; i < a->wait_count; i++) {
+		analysis_wait_text(a, &a->waits[i], line, sizeof(line));
+		ui_lines_wrap(&l, ROLE_TEXT, width, 2, line);
+	}
+	for (size_t i = 0; i < a->wait_group_count; i++)
+		ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 2, a->wait_groups[i]);
 	v->page = ui_lines_draw(ui->utf8, &l, r, &v->scroll);
 	ui_lines_free(&l);
 }

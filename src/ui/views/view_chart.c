@@ -42,7 +42,10 @@ struct chart {
 	size_t fixed[2]; /* by axis: the flows (by size), the size; 0: none */
 };
 
-/* The course's figures first, each quantity a chart of its own. */
+/*
+ * The figures of figure.h first (the four of the course's report, then the
+ * receive side's), each quantity a chart of its own.
+ */
 static size_t course_charts(struct chart_def *def)
 {
 	size_t n = 0;
@@ -126,60 +129,16 @@ static void chart_close(void *state)
 	free(state);
 }
 
-/*
- * The receive side the chart draws for mode: the copying one, or where no
- * run of the mode copied, the side its first point used (one side only: a
- * strategy's receive sides are compared in the analysis, and would put
- * several points of a strategy at one x here).  With no runs, copy.
- */
-static enum rx_mode chart_rx(const struct analysis *a, enum run_mode mode)
-{
-	enum rx_mode first = RX_MODE_COUNT;
-
-	for (size_t i = 0; i < a->point_count; i++) {
-		if (!a->points[i].runs || a->points[i].mode != mode)
-			continue;
-		if (rx_side_of(a->points[i].rx)->own)
-			return a->points[i].rx;
-		if (first == RX_MODE_COUNT)
-			first = a->points[i].rx;
-	}
-	return first == RX_MODE_COUNT ? RX_COPY : first;
-}
-
-/*
- * The knobs the chart draws for mode and rx, one set for the same reason:
- * the links as built where a run of them has points, else the first
- * point's.
- */
-static struct settings_stack chart_stack(const struct analysis *a,
-					 enum run_mode mode, enum rx_mode rx)
-{
-	const struct settings_stack built = {0};
-	const struct settings_stack *first = NULL;
-
-	for (size_t i = 0; i < a->point_count; i++) {
-		const struct analysis_point *p = &a->points[i];
-
-		if (!p->runs || p->mode != mode || p->rx != rx)
-			continue;
-		if (settings_stack_equal(&p->stack, &built))
-			return built;
-		if (!first)
-			first = &p->stack;
-	}
-	return first ? *first : built;
-}
-
 /* The flows (by size) or the sizes (by flows) measured in mode. */
 static size_t chart_choices(const struct chart *c, const struct explorer *e,
 			    enum run_mode mode, size_t *out)
 {
 	const struct analysis *a = &e->session->analysis;
+	enum figure_axis axis = c->def[c->index].axis;
+	struct figure_scope scope = figure_chart_scope(a, mode, axis, 0);
 
-	return figure_panel_values(a, c->def[c->index].axis, mode,
-				   rx_side_of(chart_rx(a, mode))->own, out,
-				   ANALYSIS_SIZES_MAX);
+	return figure_panel_values(a, axis, mode, rx_side_of(scope.key.rx)->own,
+				   out, ANALYSIS_SIZES_MAX);
 }
 
 static void chart_plot(const struct chart *c, const struct explorer *e,
@@ -189,15 +148,8 @@ static void chart_plot(const struct chart *c, const struct explorer *e,
 	const struct chart_def *d = &c->def[c->index];
 	const struct analysis *a = &e->session->analysis;
 	const struct figure_quantity q[2] = {d->quantity, d->whisker};
-	enum rx_mode rx = chart_rx(a, mode);
-	const struct figure_scope scope = {
-		.mode = mode,
-		.axis = d->axis,
-		.fixed = fixed,
-		.rx = rx,
-		.one_stack = true,
-		.stack = chart_stack(a, mode, rx),
-	};
+	const struct figure_scope scope = figure_chart_scope(a, mode, d->axis,
+							     fixed);
 
 	figure_plot(a, e->session->results, q, d->has_whisker ? 2 : 1, &scope,
 		    plot);
@@ -438,7 +390,7 @@ static void chart_series(const struct ui *ui, const struct chart_def *d,
 			 const struct figure_plot_series *s, size_t nth,
 			 bool lines, struct chart_marks *m)
 {
-	size_t i = ui_series_of(s->strategy);
+	size_t i = ui_series_of(s->key.strategy);
 	enum theme_role role = ui_series_roles[i];
 	int px = -1, py = -1;
 
@@ -528,8 +480,8 @@ static void chart_legend(const struct figure_plot *plot, const struct rect *r,
 	int x = r->x + 2, end = r->x + r->w - 2;
 
 	for (size_t s = 0; s < plot->series_count; s++) {
-		size_t i = ui_series_of(plot->series[s].strategy);
-		const char *name = plot->series[s].strategy->name;
+		size_t i = ui_series_of(plot->series[s].key.strategy);
+		const char *name = plot->series[s].key.strategy->name;
 
 		/* Inside the frame: a name that does not fit is cut. */
 		if (x + 3 > end)
@@ -582,21 +534,18 @@ static void chart_title(const struct chart *c, const struct explorer *e,
 			size_t size)
 {
 	const struct chart_def *d = &c->def[c->index];
-	struct settings_stack stack;
-	char where[32], knobs[96];
-	enum rx_mode rx;
+	struct figure_scope scope = figure_chart_scope(&e->session->analysis,
+						       mode, d->axis, fixed);
+	char where[32], points[160];
 
 	if (d->axis == FIGURE_BY_SIZE)
 		snprintf(where, sizeof(where), "%zu flow%s", fixed,
 			 fixed == 1 ? "" : "s");
 	else
 		units_format_size_iec(fixed, where, sizeof(where));
-	rx = chart_rx(&e->session->analysis, mode);
-	stack = chart_stack(&e->session->analysis, mode, rx);
-	settings_stack_tag(&stack, knobs, sizeof(knobs));
-	snprintf(out, size, "%s vs %s, %s%s%s, %s (m [ ] r)", d->name,
-		 d->axis == FIGURE_BY_SIZE ? "size" : "flows",
-		 run_mode_name(mode), rx_side_of(rx)->tag, knobs, where);
+	point_key_label(&scope.key, scope.parts, points, sizeof(points));
+	snprintf(out, size, "%s vs %s, %s, %s (m [ ] r)", d->name,
+		 d->axis == FIGURE_BY_SIZE ? "size" : "flows", points, where);
 }
 
 static void chart_draw(struct ui *ui, void *state, const struct explorer *e,

@@ -35,10 +35,11 @@ struct compare {
 struct compare_set {
 	size_t pick[COMPARE_MAX];
 	size_t n;
-	size_t marked; /* marked runs in all; 0: the selected one and its peer */
-	size_t first;  /* of the marked after the base, the first shown */
-	int column;    /* cells a run's column takes */
-	bool ratio;    /* the columns have room for ratios */
+	/* Marked runs in all; 0: the selected one and its peer. */
+	size_t marked;
+	size_t first; /* of the marked after the base, the first shown */
+	int column;   /* cells a run's column takes */
+	bool ratio;   /* the columns have room for ratios */
 	bool rr, mixed, same;
 	bool probe; /* a run with a probe is among them */
 };
@@ -387,7 +388,10 @@ static void compare_head(bool utf8, const struct explorer *e,
 			else {
 				char fitted[64];
 
-				/* Too long: cut with a marker, never silently. */
+				/*
+				 * Too long: cut with a marker, never
+				 * silently.
+				 */
 				ui_label_fit(utf8, cell, set->column - 1,
 					     fitted, sizeof(fitted));
 				len += (size_t)snprintf(line + len,
@@ -565,7 +569,10 @@ static void compare_rows(const struct ui *ui, const struct explorer *e,
 	}
 }
 
-/* Whether any compared run's profile has a share of column c's role. */
+/*
+ * Whether any compared run has a share of column c (a role's of its
+ * profile, a reason's of its time) of half a per cent or more.
+ */
 static bool any_share(const struct explorer *e, const struct compare_set *set,
 		      const struct ui_column *c)
 {
@@ -663,6 +670,38 @@ static void compare_profiles(const struct explorer *e,
 					"");
 	}
 	ui_lines_add(l, ROLE_INACTIVE, 0, "%s", line);
+}
+
+/*
+ * Where each side's time went: a row for its share on the CPU, then one per
+ * reason any of these runs waited for (1% or more), side by side.
+ */
+static void compare_times(const struct explorer *e,
+			  const struct compare_set *set, struct ui_lines *l)
+{
+	char name[64];
+
+	for (int side = 0; side < SIDE_COUNT; side++)
+		for (size_t r = 0; r <= reason_count; r++) {
+			/* reason_count: on the CPU, first. */
+			struct ui_column c = {
+				.metric = {0, (enum gauge_side)side},
+				.time = true,
+				.reason = r == 0 ? reason_count : r - 1};
+
+			if (!any_share(e, set, &c))
+				continue;
+			if (c.reason == reason_count)
+				snprintf(name, sizeof(name),
+					 "Time on the CPU %% (%s)",
+					 side ? "receiver" : "sender");
+			else
+				snprintf(name, sizeof(name),
+					 "Waiting: %s %% (%s)",
+					 reasons[c.reason].abbrev,
+					 side ? "receiver" : "sender");
+			compare_row(e, set, &c, name, l);
+		}
 }
 
 /* Shares the gauges' foot gives live: what the kernel did. */
@@ -787,6 +826,7 @@ static void compare_draw(struct ui *ui, void *state, const struct explorer *e,
 	compare_rows(ui, e, &set, &l);
 	compare_shares(e, &set, &l);
 	compare_profiles(e, &set, r->w - 4, &l);
+	compare_times(e, &set, &l);
 	/* Where the rows scroll, the corner over the names says how. */
 	if (r->h - 2 - (int)l.fixed < (int)(l.count - l.fixed))
 		memcpy(l.line[2].text, "(Up/Down scroll)", 16);

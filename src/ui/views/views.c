@@ -1,6 +1,8 @@
-/* The views' and overlays' table. */
+/* The views' and overlays' table, and the keys that show the views. */
+#include <stdio.h>
 #include <string.h>
 
+#include "keymap.h"
 #include "views.h"
 
 extern const struct ui_view ui_view_live, ui_view_runs, ui_view_compare,
@@ -21,4 +23,39 @@ size_t ui_view_find(const char *name)
 		if (strcmp(ui_views[i]->name, name) == 0)
 			return i;
 	return SIZE_MAX;
+}
+
+size_t ui_view_of_key(int key)
+{
+	for (size_t i = 0; i < ui_view_count; i++)
+		if (!ui_views[i]->overlay && ui_views[i]->shortcut == key)
+			return i;
+	return SIZE_MAX;
+}
+
+void ui_key_help(size_t i, char *keys, size_t keys_size, char *help,
+		 size_t help_size)
+{
+	size_t keys_len = 0, help_len;
+
+	if (ui_keys[i].action != ACT_VIEW) {
+		ui_action_keys(i, keys, keys_size);
+		snprintf(help, help_size, "%s", ui_keys[i].help);
+		return;
+	}
+	keys[0] = '\0';
+	help_len = (size_t)snprintf(help, help_size, "%s:", ui_keys[i].help);
+	for (size_t k = 0; k < ui_view_count; k++) {
+		const struct ui_view *v = ui_views[k];
+
+		if (v->overlay || keys_len >= keys_size ||
+		    help_len >= help_size)
+			continue;
+		keys_len += (size_t)snprintf(keys + keys_len,
+					     keys_size - keys_len, "%s%c",
+					     keys_len ? " " : "", v->shortcut);
+		help_len += (size_t)snprintf(help + help_len,
+					     help_size - help_len, "%s %s",
+					     k ? "," : "", v->name);
+	}
 }

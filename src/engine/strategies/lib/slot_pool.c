@@ -53,9 +53,11 @@ static unsigned int pool_slots(const struct strategy_params *params)
 					  : (unsigned int)slots;
 }
 
-size_t slot_pool_unread_max(const struct strategy_params *params)
+size_t slot_pool_unread_least(const struct strategy_params *params)
 {
-	return (size_t)pool_slots(params) * params->msg_size;
+	unsigned int slots = pool_slots(params);
+
+	return slots > 1 ? (size_t)(slots - 1) * params->msg_size : 1;
 }
 
 size_t slot_pool_memory(const struct strategy_params *params)

@@ -44,8 +44,11 @@ void slot_pool_close(struct slot_pool *pool);
 
 /* The next slot, once its last message has been read. */
 int slot_pool_next(struct slot_pool *pool, struct message **msg);
-/* The bytes the pool's slots hold: the most its sender leaves unread. */
-size_t slot_pool_unread_max(const struct strategy_params *params);
+/*
+ * The fewest bytes its sender leaves unread while it waits for a slot:
+ * every slot but the one the receiver is part way through (at least 1).
+ */
+size_t slot_pool_unread_least(const struct strategy_params *params);
 /* Offset of msg in the region (the memfd's file offset). */
 size_t slot_pool_offset(const struct slot_pool *pool,
 			const struct message *msg);

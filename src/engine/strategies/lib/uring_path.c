@@ -153,15 +153,14 @@ int uring_probe(bool zerocopy, char **cause)
 		char why[128];
 
 		if (r == -EPERM && disabled > 0)
-			snprintf(
-				why, sizeof(why),
-				"io_uring is disabled (kernel.io_uring_disabled"
-				"=%d)",
-				disabled);
+			snprintf(why, sizeof(why),
+				 "io_uring is disabled "
+				 "(kernel.io_uring_disabled=%d)",
+				 disabled);
 		else if (r == -EPERM)
 			snprintf(why, sizeof(why),
-				 "io_uring is refused (EPERM: a seccomp filter "
-				 "or LSM?)");
+				 "io_uring is refused "
+				 "(EPERM: a seccomp filter or LSM?)");
 		else
 			snprintf(why, sizeof(why), "io_uring_queue_init: %s",
 				 strerror(-r));
@@ -774,7 +773,10 @@ static int rx_fill(struct uring_rx *u)
 	got = (size_t)res;
 	u->ready = (unsigned int)(got / u->slot[0].size);
 	if (got < want) {
-		/* Short means the stream ended: inside a message is an error. */
+		/*
+		 * Short means the stream ended: inside a message is an
+		 * error.
+		 */
 		u->ended = true;
 		if (got % u->slot[0].size)
 			u->error = -EPROTO;

@@ -576,9 +576,9 @@ static const struct strategy_ops strategy_rx_uring = {
 	.path =
 		{
 			{"kernel: the receiver's TCP queue",
-			 "IORING_OP_RECV, multishot: as bytes arrive the "
-			 "kernel "
-			 "copies them into the next buffers of a provided ring "
+			 "IORING_OP_RECV, multishot: as bytes arrive "
+			 "the kernel copies them into the next buffers "
+			 "of a provided ring "
 			 "and posts a completion naming them",
 			 "copy_receive", NULL},
 			{"receiver: the message read where it landed, each "

@@ -477,8 +477,8 @@ static const char *rx_zc_unmapped_why(const struct strategy_ops *sender)
 		return "sendfile's pages belong to its memfd (the page cache)";
 	if (strcmp(sender->name, "splice") == 0)
 		return "vmsplice(2)'s pages are the sender's own memory";
-	return "a copying sender's data lies in the kernel's compound page "
-	       "fragments";
+	return "a copying sender's data lies in the kernel's "
+	       "compound page fragments";
 }
 
 static const struct strategy_ops strategy_rx_zerocopy;
@@ -571,6 +571,7 @@ static const struct strategy_ops strategy_rx_zerocopy = {
 	.name = "rx-zerocopy",
 	.summary = "TCP_ZEROCOPY_RECEIVE: the receiver maps the queued pages "
 		   "and reads them in place",
+	.rx_waits = "data", /* its poll for the low-water mark */
 	.probe = rx_zc_probe,
 	.rx_memory = rx_zc_memory,
 	.rx_open = rx_zc_open,

@@ -1,8 +1,9 @@
 /*
  * one-copy: the user-space serialization is gone.  sendmsg() gathers the
- * message's fields (--fields, eight by default) through an iovec and recvmsg() scatters straight into them, so the
- * only copies left are the kernel's own.  The path itself lives in scatter.c,
- * which zero-copy's receiver shares.
+ * message's fields (--fields, eight by default) through an iovec and
+ * recvmsg() scatters straight into them, so the only copies left are the
+ * kernel's own.  The path itself lives in scatter.c, which zero-copy's
+ * receiver shares.
  */
 #include "scatter.h"
 #include "strategy.h"
@@ -20,19 +21,15 @@ const struct strategy_ops strategy_one_copy = {
 	.path =
 		{
 			{"sender: {fields} message fields on the heap",
-			 "sendmsg({fields}-entry iovec): the kernel gathers "
-			 "them "
-			 "into "
-			 "socket buffers",
+			 "sendmsg({fields}-entry iovec): "
+			 "the kernel gathers them into socket buffers",
 			 "copy_send", NULL},
 			{"kernel: the sender's TCP socket buffer (skbs)",
 			 "veth pair: the skb moves to the other namespace",
 			 NULL, NULL},
 			{"kernel: the receiver's TCP queue",
-			 "recvmsg({fields}-entry iovec): the kernel scatters "
-			 "into "
-			 "the "
-			 "fields",
+			 "recvmsg({fields}-entry iovec): "
+			 "the kernel scatters into the fields",
 			 "copy_receive", NULL},
 			{"receiver: {fields} message fields on the heap", NULL,
 			 NULL, NULL},

@@ -75,7 +75,8 @@ const struct strategy_ops strategy_sendfile = {
 	.summary = "the fields in a memfd's pages, sendfile() to the socket; "
 		   "a slot reused once the receiver has read it",
 	.local_receiver = true,
-	.descriptors = 1, /* the memfd */
+	.tx_waits = "completion", /* a slot, until the receiver read it */
+	.descriptors = 1,	  /* the memfd */
 	.tx_memory = slot_pool_memory,
 	.tx_open = sendfile_tx_open,
 	.tx_slot = sendfile_tx_slot,
@@ -95,8 +96,8 @@ const struct strategy_ops strategy_sendfile = {
 			 "copied (only a zero-copy send's pinned pages are "
 			 "copied at delivery)",
 			 NULL, "copy_deferred"},
-			{"kernel: the receiver's TCP queue (still the sender's "
-			 "pages)",
+			{"kernel: the receiver's TCP queue "
+			 "(still the sender's pages)",
 			 "recvmsg(iovec): the kernel copies into the fields",
 			 "copy_receive", NULL},
 			{"receiver: the message fields on the heap", NULL, NULL,

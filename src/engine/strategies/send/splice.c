@@ -75,7 +75,10 @@ static int splice_tx_open(const struct strategy_params *params, void **tx)
 		splice_tx_close(t);
 		return r;
 	}
-	/* Past fs.pipe-max-size (without CAP_SYS_RESOURCE): the most allowed. */
+	/*
+	 * Past fs.pipe-max-size (without CAP_SYS_RESOURCE): the most
+	 * allowed.
+	 */
 	want = pipe_bytes(params);
 	r = fcntl(t->pipe[1], F_SETPIPE_SZ, (int)want);
 	if (r < 0 && errno == EPERM) {
@@ -155,7 +158,8 @@ const struct strategy_ops strategy_splice = {
 	.summary = "vmsplice() the fields' pages into a pipe, splice() it to "
 		   "the socket; a slot reused once the receiver has read it",
 	.local_receiver = true,
-	.descriptors = 2, /* the pipe */
+	.tx_waits = "completion", /* a slot, until the receiver read it */
+	.descriptors = 2,	  /* the pipe */
 	.tx_memory = slot_pool_memory,
 	.tx_open = splice_tx_open,
 	.tx_slot = splice_tx_slot,
@@ -168,8 +172,8 @@ const struct strategy_ops strategy_splice = {
 		{
 			{"sender: the fields in the application's pages",
 			 "vmsplice(): the kernel takes references to the pages "
-			 "(get_user_pages, counted as pinning) into the pipe, "
-			 "no copy",
+			 "(get_user_pages, counted as pinning) "
+			 "into the pipe, no copy",
 			 NULL, "pin"},
 			{"kernel: a pipe whose buffers are the sender's pages",
 			 "splice(): TCP takes the pipe's pages, no copy (the "
@@ -180,8 +184,8 @@ const struct strategy_ops strategy_splice = {
 			 "copied (only a zero-copy send's pinned pages are "
 			 "copied at delivery)",
 			 NULL, "copy_deferred"},
-			{"kernel: the receiver's TCP queue (still the sender's "
-			 "pages)",
+			{"kernel: the receiver's TCP queue "
+			 "(still the sender's pages)",
 			 "recvmsg(iovec): the kernel copies into the fields",
 			 "copy_receive", NULL},
 			{"receiver: the message fields on the heap", NULL, NULL,

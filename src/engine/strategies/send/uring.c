@@ -48,8 +48,8 @@ const struct strategy_ops strategy_uring = {
 			 "veth pair: the skb moves to the other namespace",
 			 NULL, NULL},
 			{"kernel: the receiver's TCP queue",
-			 "IORING_OP_RECVMSG: the kernel scatters into the "
-			 "fields",
+			 "IORING_OP_RECVMSG: "
+			 "the kernel scatters into the fields",
 			 "copy_receive", NULL},
 			{"receiver: the message fields on the heap", NULL, NULL,
 			 NULL},

@@ -50,18 +50,18 @@ const struct strategy_ops strategy_uring_zc = {
 	.rx_close = uring_rx_close,
 	.path =
 		{
-			{"sender: {fields} message fields, pinned until "
-			 "notified",
-			 "IORING_OP_SENDMSG_ZC: the kernel pins the pages, no "
-			 "copy",
+			{"sender: {fields} message fields, "
+			 "pinned until notified",
+			 "IORING_OP_SENDMSG_ZC: "
+			 "the kernel pins the pages, no copy",
 			 NULL, "pin"},
 			{"kernel: skbs that point at the sender's pages",
 			 "veth to a local socket: the kernel copies the pinned "
 			 "pages at delivery (reported in the notification)",
 			 "copy_deferred", NULL},
 			{"kernel: the receiver's TCP queue",
-			 "IORING_OP_RECVMSG: the kernel scatters into the "
-			 "fields",
+			 "IORING_OP_RECVMSG: "
+			 "the kernel scatters into the fields",
 			 "copy_receive", NULL},
 			{"receiver: {fields} message fields on the heap", NULL,
 			 NULL, NULL},

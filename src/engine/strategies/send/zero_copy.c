@@ -301,6 +301,7 @@ const struct strategy_ops strategy_zero_copy = {
 	.summary = "SO_ZEROCOPY + sendmsg(MSG_ZEROCOPY), completions from the "
 		   "error queue; receives as one-copy",
 	.zerocopy = true,
+	.tx_waits = "completion", /* its poll on the error queue */
 	.probe = zero_copy_probe,
 	.tx_memory = zero_copy_tx_memory,
 	.tx_open = zero_copy_tx_open,
@@ -313,20 +314,18 @@ const struct strategy_ops strategy_zero_copy = {
 	.rx_close = scatter_close,
 	.path =
 		{
-			{"sender: {fields} message fields, pinned until "
-			 "completed",
-			 "sendmsg(MSG_ZEROCOPY): the kernel pins the pages, no "
-			 "copy",
+			{"sender: {fields} message fields, "
+			 "pinned until completed",
+			 "sendmsg(MSG_ZEROCOPY): "
+			 "the kernel pins the pages, no copy",
 			 NULL, "pin"},
 			{"kernel: skbs that point at the sender's pages",
 			 "veth to a local socket: the kernel copies the pinned "
 			 "pages at delivery (SO_EE_CODE_ZEROCOPY_COPIED)",
 			 "copy_deferred", NULL},
 			{"kernel: the receiver's TCP queue",
-			 "recvmsg({fields}-entry iovec): the kernel scatters "
-			 "into "
-			 "the "
-			 "fields",
+			 "recvmsg({fields}-entry iovec): "
+			 "the kernel scatters into the fields",
 			 "copy_receive", NULL},
 			{"receiver: {fields} message fields on the heap", NULL,
 			 NULL, NULL},
