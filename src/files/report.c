@@ -1199,7 +1199,7 @@ int report_write_svg(const char *path, const struct session *s,
 	if (probe_h > 0)
 		y += probe_h + FIGURE_GAP;
 	cross_h = report_crossover_figure(&body, s, g.style,
-					  figure_count + 2 + (probe_h > 0), y);
+					  figure_count + 3 + (probe_h > 0), y);
 	if (cross_h > 0)
 		y += cross_h + FIGURE_GAP;
 	report_put(

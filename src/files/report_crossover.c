@@ -352,9 +352,9 @@ double report_crossover_figure(struct text *t, const struct session *s,
 {
 	const struct crossover *x = s->crossover;
 	struct cross_plot p = {.t = t, .x = x};
-	const struct figure_scope scope = {.mode = x ? x->side[0].mode : 0,
-					   .axis = FIGURE_BY_SIZE,
-					   .rx_any = true};
+	const struct figure_scope scope = {.key.mode = x ? x->side[0].mode : 0,
+					   .parts = POINT_MODE,
+					   .axis = FIGURE_BY_SIZE};
 	char title[400], note[640], line[CROSSOVER_TEXT_MAX];
 	double at;
 
