@@ -1,16 +1,18 @@
 /*
- * The crossover search over a session: the question put from the options
- * (--resolution, --budget, --repeat, --metric), each side's run from the
- * pair (plan_crossover(), or the explorer's own), and each finished run's
- * figure read as the analysis reads every figure: estimate_run(), and the
- * session's own rule of which runs count (short and stopped ones do not).
+ * The crossover search over a session's runs: the question put from the
+ * options (--resolution, --budget, --repeat, --metric), each side's run
+ * from the pair (plan_crossover(), or the explorer's own), and each
+ * finished run's figure read as the analysis reads every figure:
+ * estimate_run(), and the analysis' own facts of which runs count (short
+ * and stopped ones do not).  It is handed the runs, not the session, which
+ * opens and frees the search and so sits above it.
  */
 #ifndef NIO_TOP_CROSSOVER_RUN_H
 #define NIO_TOP_CROSSOVER_RUN_H
 
+#include "analysis.h"
 #include "crossover.h"
 #include "plan.h"
-#include "session.h"
 
 /*
  * A search of pair with o's figure and stopping rules: 0 with *out (free
@@ -27,21 +29,24 @@ void crossover_free(struct crossover *x);
 bool crossover_next_run(struct crossover *x, uint64_t now_ns,
 			struct run_config *config);
 /*
- * The run asked for last is the session's result index, ended at now_ns;
- * or it could not start, why.  0, or -ENOMEM.
+ * The run asked for last is the session's run number, result, with the
+ * analysis' facts of it (NULL: none), ended at now_ns; or it could not
+ * start, why.  0, or -ENOMEM.
  */
-int crossover_take(struct crossover *x, const struct session *s, size_t index,
-		   uint64_t now_ns);
+int crossover_take(struct crossover *x, size_t number,
+		   const struct run_result *result,
+		   const struct analysis_run *facts, uint64_t now_ns);
 int crossover_refused(struct crossover *x, const char *why, uint64_t now_ns);
 
 /*
  * A search read back from an export (its head and runs), made whole from
- * the session's runs: its figure, each run's intervals, its sizes and
- * brackets.  0, or -EINVAL with *cause (path names it) when a run it
- * names is not one of the session's or not of its size.
+ * the session's runs (results, run n at n - 1): its figure, each run's
+ * intervals, its sizes and brackets.  0, or -EINVAL with *cause (path
+ * names it) when a run it names is not one of the session's or not of its
+ * size.
  */
-int crossover_loaded(struct crossover *x, const struct session *s,
-		     const char *path, char **cause);
+int crossover_loaded(struct crossover *x, const struct run_result *results,
+		     size_t result_count, const char *path, char **cause);
 
 /*
  * For a verdict of a grid ("one-copy beats two-copy from 16K"): the

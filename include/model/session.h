@@ -98,6 +98,11 @@ uint64_t session_probe_alone_ms(const struct session *session,
 /* Takes ownership of *result; the analysis follows. */
 int session_add_result(struct session *session, struct run_result *result);
 /*
+ * The crossover search, where there is one, takes the run added last with
+ * the analysis' facts of it: 0, or -ENOMEM.
+ */
+int session_search_take(struct session *session, uint64_t now_ns);
+/*
  * The analysis again, after results were added some other way or the
  * threshold of short runs (options.min_measured_ms) changed.
  */

@@ -339,10 +339,7 @@ static void batch_finish(struct batch *b)
 			crossover_refused(b->session->crossover,
 					  "out of memory", clock_now_ns());
 	} else {
-		if (b->session->crossover &&
-		    crossover_take(b->session->crossover, b->session,
-				   b->session->result_count - 1,
-				   clock_now_ns()) < 0)
+		if (session_search_take(b->session, clock_now_ns()) < 0)
 			b->failed = true;
 		if (!b->quiet)
 			batch_row(b->session, b->session->result_count);

@@ -171,7 +171,8 @@ int export_search_load(const cJSON *obj, const char *path, struct session *s,
 			      CROSSOVER_BRACKETS_MAX, &file->bracket_count,
 			      cause);
 	if (r == 0)
-		r = crossover_loaded(x, s, path, cause);
+		r = crossover_loaded(x, s->results, s->result_count, path,
+				     cause);
 	if (r == 0)
 		r = load_follows(x, file, path, cause);
 	/* The line is said again from the search: its words may change. */

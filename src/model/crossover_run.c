@@ -1,6 +1,6 @@
 /*
- * The crossover search over a session: what the options ask, the runs it
- * needs, and what each finished run says of its figure.
+ * The crossover search over a session's runs: what the options ask, the
+ * runs it needs, and what each finished run says of its figure.
  */
 #include <errno.h>
 #include <math.h>
@@ -185,7 +185,9 @@ static const char *run_left_out(const struct crossover *x,
 {
 	if (r->error)
 		return r->error;
-	if (facts->usable && facts->stopped)
+	if (!facts)
+		snprintf(why, size, "not analysed");
+	else if (facts->usable && facts->stopped)
 		snprintf(why, size,
 			 "stopped for %.1f s while measuring (--keep-stopped "
 			 "keeps it)",
@@ -199,21 +201,21 @@ static const char *run_left_out(const struct crossover *x,
 	return why;
 }
 
-int crossover_take(struct crossover *x, const struct session *s, size_t index,
-		   uint64_t now_ns)
+int crossover_take(struct crossover *x, size_t number,
+		   const struct run_result *result,
+		   const struct analysis_run *facts, uint64_t now_ns)
 {
-	const struct run_result *r = &s->results[index];
-	const struct analysis_run *facts = &s->run_facts[index];
-	struct crossover_run run = {.number = index + 1};
+	struct crossover_run run = {.number = number};
 	char why[200];
 
-	run.usable = index < s->run_fact_count && facts->usable &&
-		     !facts->short_run && !facts->stopped &&
-		     estimate_run(r, &x->of, &run.value, &run.series) &&
+	run.usable = facts && facts->usable && !facts->short_run &&
+		     !facts->stopped &&
+		     estimate_run(result, &x->of, &run.value, &run.series) &&
 		     run.value > 0;
 	return crossover_add(
 		x, &run,
-		run.usable ? NULL : run_left_out(x, r, facts, why, sizeof(why)),
+		run.usable ? NULL
+			   : run_left_out(x, result, facts, why, sizeof(why)),
 		now_ns);
 }
 
@@ -224,8 +226,8 @@ int crossover_refused(struct crossover *x, const char *why, uint64_t now_ns)
 	return crossover_add(x, &run, why, now_ns);
 }
 
-int crossover_loaded(struct crossover *x, const struct session *s,
-		     const char *path, char **cause)
+int crossover_loaded(struct crossover *x, const struct run_result *results,
+		     size_t result_count, const char *path, char **cause)
 {
 	enum run_mode mode = RUN_STREAM;
 	int r;
@@ -236,12 +238,12 @@ int crossover_loaded(struct crossover *x, const struct session *s,
 
 		if (!run->number)
 			continue;
-		if (run->number > s->result_count)
+		if (run->number > result_count)
 			return cause_set(cause, -EINVAL,
 					 "%s: runs[%zu]: run %zu is not one of "
 					 "the export's %zu",
-					 path, i, run->number, s->result_count);
-		result = &s->results[run->number - 1];
+					 path, i, run->number, result_count);
+		result = &results[run->number - 1];
 		if (result->config.msg_size != run->msg_size)
 			return cause_set(cause, -EINVAL,
 					 "%s: runs[%zu]: run %zu is of %zu "
@@ -260,8 +262,8 @@ int crossover_loaded(struct crossover *x, const struct session *s,
 
 		run->series = (struct stats_series){.rel_se = NAN};
 		if (run->number)
-			estimate_run(&s->results[run->number - 1], &x->of,
-				     &value, &run->series);
+			estimate_run(&results[run->number - 1], &x->of, &value,
+				     &run->series);
 	}
 	return r == 0 ? crossover_rebuild(x) : r;
 }

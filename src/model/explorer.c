@@ -710,9 +710,7 @@ static void explorer_finish(struct explorer *e)
 		explorer_say(e, "out of memory: run %u not kept",
 			     e->run_number);
 	else if (e->searching && e->session->crossover &&
-		 crossover_take(e->session->crossover, e->session,
-				e->session->result_count - 1,
-				clock_now_ns()) < 0)
+		 session_search_take(e->session, clock_now_ns()) < 0)
 		explorer_say(e, "out of memory: the search lost run %u",
 			     e->run_number);
 }

@@ -245,6 +245,18 @@ int session_add_result(struct session *s, struct run_result *result)
 	return 0;
 }
 
+int session_search_take(struct session *s, uint64_t now_ns)
+{
+	size_t last;
+
+	if (!s->crossover || !s->result_count)
+		return 0;
+	last = s->result_count - 1;
+	return crossover_take(
+		s->crossover, s->result_count, &s->results[last],
+		last < s->run_fact_count ? &s->run_facts[last] : NULL, now_ns);
+}
+
 size_t session_next_run(const struct session *s)
 {
 	return s->result_count + 1;
