@@ -102,7 +102,7 @@ refused() {
 	out=$("$NIO_TOP" --batch -d 0.1 "$@" 2>&1)
 	rc=$?
 	[ $rc = 2 ] && [[ "$out" == *"$want"* ]]
-	ok $? "$* refused, exit 2 (rc $rc: $out)"
+	ok $? "$* refused, exit 2 (rc $rc: $(head -1 <<<"$out"))"
 }
 refused "searches a range of sizes" --crossover strategy=one-copy,sendfile -m 16K
 refused "--strategy has" --crossover rx=copy,trunc -m 1K..4K

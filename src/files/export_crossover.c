@@ -109,7 +109,9 @@ static int load_follows(struct crossover *x, const struct crossover *file,
 		    a->runs[1] != b->runs[1] || a->failed != b->failed ||
 		    !same_figure(a->difference.ratio, b->difference.ratio) ||
 		    !same_figure(a->difference.low, b->difference.low) ||
-		    !same_figure(a->difference.high, b->difference.high))
+		    !same_figure(a->difference.high, b->difference.high) ||
+		    !same_figure(a->median[0], b->median[0]) ||
+		    !same_figure(a->median[1], b->median[1]))
 			return cause_set(cause, -EINVAL,
 					 "%s.sizes[%zu]: does not follow from "
 					 "its runs",
@@ -117,6 +119,9 @@ static int load_follows(struct crossover *x, const struct crossover *file,
 		b->difference.ratio = a->difference.ratio;
 		b->difference.low = a->difference.low;
 		b->difference.high = a->difference.high;
+		/* A median of two runs' figures, each a file's digits short. */
+		b->median[0] = a->median[0];
+		b->median[1] = a->median[1];
 		b->lead = a->lead;
 		b->hopeless = a->hopeless;
 		b->done = a->lead != LEAD_PENDING;
