@@ -74,6 +74,14 @@ struct options {
 	uint64_t min_measured_ms;
 	/* Runs whose window a stop ended are analysed too. */
 	bool keep_stopped;
+	/*
+	 * --crossover DIM=A,B as given ("" none; plan_crossover() reads it),
+	 * the figure it compares ("" the mode's), when it stops.
+	 */
+	char crossover[128];
+	char crossover_metric[48];
+	double crossover_resolution;
+	uint64_t crossover_budget_ms;
 	struct run_settings run;
 
 	/* Counters: the events' names, resolved by options_resolve_events(). */

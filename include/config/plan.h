@@ -36,4 +36,26 @@ int plan_build(const struct options *o, const struct run_config *base,
 	       bool given_only, struct run_config **plan, size_t *count,
 	       char **cause);
 
+/*
+ * --crossover DIM=A,B: the pair's dimension as a run names it ("strategy",
+ * "gso_max_size"), its two values as given, the range of -m's sizes, and
+ * each side's run -- o's one point with DIM at A, and at B, at the
+ * smallest size -- made as plan_point() makes a run.
+ */
+struct plan_pair {
+	char dimension[32];
+	char value[2][64];
+	size_t min_size, max_size;
+	struct run_config side[2];
+};
+
+/*
+ * The pair of o->crossover: 0, or -EINVAL with *cause when it names no
+ * run setting, not two values, two alike, or when a list of o other than
+ * the pair's and -m's has more than one value (a crossover compares one
+ * pair) or -m no range.
+ */
+int plan_crossover(const struct options *o, const struct run_config *base,
+		   struct plan_pair *pair, char **cause);
+
 #endif

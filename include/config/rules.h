@@ -40,4 +40,12 @@ int rules_parse(const char *text, struct rule *rules, size_t *count,
 /* Whether the rule applies to a row of key at side ("sender", NULL). */
 bool rule_matches(const struct rule *rule, const char *key, const char *side);
 
+/*
+ * One figure as a rule names it, "cpu_ns_per_kib.sender" (--metric): its
+ * key (RULE_KEY_MAX bytes) and side.  0, or -EINVAL with *cause naming
+ * option ("--metric") and the rule broken.
+ */
+int rules_figure(const char *text, const char *option, char *key,
+		 enum rule_side *side, char **cause);
+
 #endif

@@ -49,4 +49,14 @@ int export_from_json(const cJSON *root, struct jsonfile_list *runs,
 		     const char *path, struct session *session,
 		     struct options *options, char **cause);
 
+/*
+ * The crossover search as the export holds it ("crossover"), and read
+ * back from one into s->crossover once s holds the file's runs: 0, or
+ * -EINVAL with *cause (path names the object) when it does not follow from
+ * its runs.
+ */
+cJSON *export_search(const struct crossover *x);
+int export_search_load(const cJSON *obj, const char *path, struct session *s,
+		       char **cause);
+
 #endif

@@ -10,6 +10,7 @@
 #define NIO_TOP_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "session.h"
 
@@ -28,6 +29,12 @@ void report_style_colour(struct report_style *style, size_t i,
 			 const unsigned char rgb[3]);
 
 int report_write_csv(const char *path, const struct session *s, char **cause);
+/*
+ * The crossover search's report (s->crossover, if any) on out, after the
+ * runs' table: each size tried, the brackets, why it stopped, and last
+ * the one line a user quotes.
+ */
+void report_crossover_print(FILE *out, const struct session *s);
 /* style NULL: report_style_default(). */
 int report_write_svg(const char *path, const struct session *s,
 		     const struct report_style *style, char **cause);

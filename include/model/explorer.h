@@ -141,6 +141,11 @@ struct explorer {
 	 * longer holds it instead, so that it never goes up.
 	 */
 	double sweep_left_s;
+	/*
+	 * The session's crossover search runs one run after another, as a
+	 * sweep does (explorer_crossover(), or --crossover).
+	 */
+	bool searching;
 
 	/* Presets to load: their names and descriptions, from the folders. */
 	struct preset_entry *presets;
@@ -194,7 +199,18 @@ void explorer_toggle(struct explorer *e, const struct option_row *control);
 void explorer_pause(struct explorer *e);
 /* Every available strategy over a range of sizes at the current threads. */
 void explorer_sweep(struct explorer *e);
+/* Whether a sweep, or a crossover search, runs. */
 bool explorer_sweeping(const struct explorer *e);
+/*
+ * A crossover search (crossover_run.h) of the controls' strategy against
+ * strategy other (its registry index) over the session's -m range, 1 KiB
+ * .. 1 MiB without one, on metric ("": the session's --metric, or the
+ * mode's figure): the session's search from now on, its runs one after
+ * another, the controls back as they were after it, as after a sweep.
+ */
+void explorer_crossover(struct explorer *e, size_t other, const char *metric);
+/* Whether a crossover search runs. */
+bool explorer_searching(const struct explorer *e);
 /*
  * Runs done and to do in the sweep, and the seconds left (NaN: unknown), as
  * explorer_sample() last worked them out: never more than before.

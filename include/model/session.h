@@ -16,6 +16,8 @@
 #include "run.h"
 #include "topo.h"
 
+struct crossover;
+
 /* The other host of a --connect session, as it described itself. */
 struct session_agent {
 	char address[64]; /* "198.18.0.1:5310" */
@@ -64,6 +66,11 @@ struct session {
 	 * comparison (its gate's verdict in it); the export carries it.
 	 */
 	cJSON *baseline;
+	/*
+	 * --crossover, or the explorer's: the search and its runs (among the
+	 * results), or NULL (crossover_run.h).
+	 */
+	struct crossover *crossover;
 };
 
 /*
@@ -90,6 +97,11 @@ uint64_t session_probe_alone_ms(const struct session *session,
 
 /* Takes ownership of *result; the analysis follows. */
 int session_add_result(struct session *session, struct run_result *result);
+/*
+ * The crossover search, where there is one, takes the run added last with
+ * the analysis' facts of it: 0, or -ENOMEM.
+ */
+int session_search_take(struct session *session, uint64_t now_ns);
 /*
  * The analysis again, after results were added some other way or the
  * threshold of short runs (options.min_measured_ms) changed.

@@ -16,6 +16,7 @@ enum ui_command_kind {
 	UI_EXPORT,
 	UI_SAVE_PRESET, /* text: the name */
 	UI_LOAD_PRESET, /* arg: the index in the explorer's presets */
+	UI_CROSSOVER,	/* arg: the other strategy's index; text: a figure */
 	UI_QUIT,
 };
 
@@ -23,7 +24,7 @@ struct ui_command {
 	enum ui_command_kind kind;
 	const struct option_row *control; /* a row with a control */
 	int arg;
-	char text[64]; /* UI_SAVE_PRESET: the preset's name */
+	char text[64]; /* UI_SAVE_PRESET: the preset's name; UI_CROSSOVER */
 };
 
 #define UI_COMMANDS_MAX 32

@@ -11,8 +11,10 @@
 
 #include "app_private.h"
 #include "clock.h"
+#include "crossover_run.h"
 #include "diff_report.h"
 #include "escape.h"
+#include "report.h"
 #include "stream.h"
 #include "units.h"
 
@@ -156,6 +158,8 @@ static void batch_analysis(const struct session *s)
 	for (size_t i = 0; i < a->crossover_count; i++) {
 		analysis_crossover_text(&a->crossovers[i], line, sizeof(line));
 		printf("  %s\n", line);
+		if (crossover_suggest(&a->crossovers[i], line, sizeof(line)))
+			printf("    %s\n", line);
 	}
 	for (size_t i = 0; i < a->probe_count; i++) {
 		char probe[ANALYSIS_PROBE_TEXT_MAX];
@@ -241,18 +245,53 @@ static void batch_progress(const struct session *s,
 		(double)cfg->settings.warmup_ms / 1000, sampled);
 }
 
+/*
+ * --crossover: where the search is, and the run it asks for next.  Its
+ * runs are numbered as any other, and it has no plan to count down.
+ */
+static void batch_progress_crossover(const struct crossover *x,
+				     const struct run_config *cfg)
+{
+	char size[24], where[CROSSOVER_TEXT_MAX];
+
+	crossover_status(x, where, sizeof(where));
+	units_format_size(cfg->msg_size, size, sizeof(size));
+	fprintf(stderr, "[crossover] %s; next %s %s x%u %s%s, %.3g s\n", where,
+		cfg->strategy->name, size, cfg->threads,
+		run_mode_name(cfg->mode), rx_side_of(cfg->settings.rx)->tag,
+		(double)cfg->settings.duration_ms / 1000);
+}
+
+/* The next run of the plan, or of the search: false when there is none. */
+static bool batch_next(struct batch *b, struct run_config *cfg)
+{
+	struct session *s = b->session;
+
+	if (s->crossover) {
+		if (!crossover_next_run(s->crossover, clock_now_ns(), cfg))
+			return false;
+		batch_progress_crossover(s->crossover, cfg);
+		return true;
+	}
+	if (b->next >= s->plan_count)
+		return false;
+	*cfg = s->plan[b->next];
+	batch_progress(s, cfg, b->next, s->plan_count, b->started_ns);
+	b->next++;
+	return true;
+}
+
 /* Starts the plan's next run; one that cannot start is said and skipped. */
 static void batch_start(struct batch *b)
 {
 	struct session *s = b->session;
+	struct run_config next;
 
-	while (!b->run && b->next < s->plan_count) {
-		const struct run_config *cfg = &s->plan[b->next];
+	while (!b->run && batch_next(b, &next)) {
+		const struct run_config *cfg = &next;
 		char size[24], *cause = NULL;
 		int r;
 
-		batch_progress(s, cfg, b->next, s->plan_count, b->started_ns);
-		b->next++;
 		r = session_start_run(s, cfg, &b->run, &cause);
 		if (r == 0)
 			break;
@@ -267,6 +306,10 @@ static void batch_start(struct batch *b)
 		app_say("%s %s x%u%s: %s", cfg->strategy->name, size,
 			cfg->threads, rx_side_of(cfg->settings.rx)->tag,
 			cause ? cause : strerror(-r));
+		if (s->crossover)
+			crossover_refused(s->crossover,
+					  cause ? cause : strerror(-r),
+					  clock_now_ns());
 		free(cause);
 		b->failed = true;
 		b->run = NULL;
@@ -290,10 +333,17 @@ static void batch_finish(struct batch *b)
 			app_say("profile: %s", result.profile[side].why);
 			b->profile_said = true;
 		}
-	if (session_add_result(b->session, &result) < 0)
+	if (session_add_result(b->session, &result) < 0) {
 		b->failed = true;
-	else if (!b->quiet)
-		batch_row(b->session, b->session->result_count);
+		if (b->session->crossover)
+			crossover_refused(b->session->crossover,
+					  "out of memory", clock_now_ns());
+	} else {
+		if (session_search_take(b->session, clock_now_ns()) < 0)
+			b->failed = true;
+		if (!b->quiet)
+			batch_row(b->session, b->session->result_count);
+	}
 	if (b->app->stream)
 		stream_results(b->app->stream, b->session);
 	if (app_checkpoint(b->app, b->session, &cause) < 0) {
@@ -356,6 +406,8 @@ static void batch_interrupt(void *data, const char *why)
 	struct batch *b = data;
 
 	b->stopped = true;
+	if (b->session->crossover)
+		crossover_stop(b->session->crossover, why);
 	if (b->run)
 		run_abort(b->run, why);
 }
@@ -364,7 +416,11 @@ static bool batch_done(const void *data)
 {
 	const struct batch *b = data;
 
-	return !b->run && (b->stopped || b->next == b->session->plan_count);
+	return !b->run &&
+	       (b->stopped ||
+		(b->session->crossover
+			 ? !crossover_searching(b->session->crossover)
+			 : b->next == b->session->plan_count));
 }
 
 int batch_run(struct app *app, struct session *s)
@@ -391,6 +447,8 @@ int batch_run(struct app *app, struct session *s)
 	loop_run(app, &fe);
 	if (!b.stopped && !b.quiet)
 		batch_analysis(s);
+	if (s->crossover && !b.quiet)
+		report_crossover_print(stdout, s);
 	return b.failed ? 1 : 0;
 }
 
@@ -410,6 +468,8 @@ int batch_loaded(const struct app *app, const struct session *s)
 	}
 	if (!quiet)
 		batch_analysis(s);
+	if (!quiet && s->crossover)
+		report_crossover_print(stdout, s);
 	if (!quiet && app->compared) {
 		printf("\ncompared: runs 1-%zu against %zu-%zu\n",
 		       app->diff.side[0].count, app->diff.side[0].count + 1,

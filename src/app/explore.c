@@ -209,6 +209,9 @@ static void explore_command(struct explore *x, const struct ui_command *cmd)
 	case UI_LOAD_PRESET:
 		explorer_load_preset(e, (size_t)cmd->arg);
 		break;
+	case UI_CROSSOVER:
+		explorer_crossover(e, (size_t)cmd->arg, cmd->text);
+		break;
 	case UI_QUIT:
 		explorer_quit(e);
 		break;

@@ -111,7 +111,8 @@ const struct option_row option_rows[] = {
 	 .max = MESSAGE_SIZE_MAX,
 	 .def = "16K",
 	 .flags = OPTION_RUN,
-	 .help = "message sizes in bytes, or with K or M",
+	 .help = "message sizes in bytes, or with K or M; on the command "
+		 "line also MIN..MAX (MIN, the powers of two between, MAX)",
 	 .control =
 		 &(const struct option_control){
 			 .label = "Size",
@@ -227,6 +228,53 @@ const struct option_row option_rows[] = {
 	 .offset = O(keep_stopped),
 	 .help = "analyse and chart runs whose measured window a stop "
 		 "(Ctrl-Z, SIGSTOP) ended, as any other; they stay marked"},
+	{.name = "crossover",
+	 .arg = "DIM=A,B",
+	 .key = "crossover.pair",
+	 .type = OPTION_TEXT,
+	 .offset = O(crossover),
+	 .size = sizeof(((struct options *)0)->crossover),
+	 .min = 3,
+	 .max = 127,
+	 .help = "find the message size in -m MIN..MAX where B overtakes A, "
+		 "or A B: two strategies (strategy=one-copy,sendfile), receive "
+		 "sides (rx=copy,trunc), values of a knob "
+		 "(gso_ipv4_max_size=as-built,185000) or flow counts "
+		 "(threads=1,2); sizes chosen as it goes, each run until the "
+		 "analysis's test decides it"},
+	{.name = "metric",
+	 .arg = "KEY",
+	 .key = "crossover.metric",
+	 .type = OPTION_TEXT,
+	 .offset = O(crossover_metric),
+	 .size = sizeof(((struct options *)0)->crossover_metric),
+	 .min = 1,
+	 .max = 47,
+	 .help = "the figure a crossover search compares: a metric's key "
+		 "(gbps, "
+		 "cpu_ns_per_kib, ...), one side's with .sender or .receiver, "
+		 "or p50_us or p99_us in rr; default the mode's (Gbit/s, the "
+		 "p50 round trip)"},
+	{.name = "resolution",
+	 .arg = "FACTOR",
+	 .key = "crossover.resolution",
+	 .type = OPTION_NUMBER,
+	 .offset = O(crossover_resolution),
+	 .min = 1.05,
+	 .max = 16,
+	 .def = "1.25",
+	 .help = "a crossover search stops once its bracket's ends are at "
+		 "most this factor apart"},
+	{.name = "budget",
+	 .arg = "SEC",
+	 .key = "crossover.budget_s",
+	 .type = OPTION_SECONDS,
+	 .offset = O(crossover_budget_ms),
+	 .min = 1,
+	 .max = 86400,
+	 .def = "300",
+	 .help = "the longest a crossover search runs (seconds, or with m or "
+		 "h: 5m); no run starts that would end past it"},
 	{.name = "verify",
 	 .key = "verify",
 	 .run_key = "verify",

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "cause.h"
+#include "metric.h"
 #include "options_private.h"
+#include "plan.h"
 #include "sockopts.h"
 
 int options_resolve_events(struct options *o, char **cause)
@@ -205,6 +207,46 @@ static int check_compare(struct options *o, char **cause)
 		       : 0;
 }
 
+/*
+ * --crossover: its pair (plan_crossover()), its figure, and the options
+ * only it and the explorer's searches read.  It runs a study of its own:
+ * no comparison, no agent.
+ */
+static int check_crossover(struct options *o, char **cause)
+{
+	char key[RULE_KEY_MAX];
+	enum rule_side side;
+	struct plan_pair pair;
+	int r;
+
+	/*
+	 * Without --crossover they are the explorer's searches' (and a
+	 * preset's, an export's replayed): not refused, only checked.
+	 */
+	if (!o->crossover[0])
+		return o->crossover_metric[0]
+			       ? rules_figure(o->crossover_metric, "--metric",
+					      key, &side, cause)
+			       : 0;
+	if (o->diff || o->load || o->serve || o->baseline)
+		return cause_set(cause, -EINVAL,
+				 "--crossover runs a search of its own: not "
+				 "with --%s",
+				 o->diff    ? "diff"
+				 : o->load  ? "load"
+				 : o->serve ? "serve"
+					    : "baseline");
+	r = plan_crossover(o, &(struct run_config){0}, &pair, cause);
+	if (r < 0 || !o->crossover_metric[0])
+		return r;
+	r = rules_figure(o->crossover_metric, "--metric", key, &side, cause);
+	if (r == 0 && metric_find(key) < 0 && o->modes[0] != RUN_RR)
+		r = cause_set(cause, -EINVAL,
+			      "--metric %s: a round trip's, for --mode rr",
+			      key);
+	return r;
+}
+
 /* The passes over argv: options that shape the lookup, presets, the rest. */
 enum parse_phase {
 	PHASE_EARLY,
@@ -324,6 +366,8 @@ int options_parse(int argc, char **argv, struct options *o, char **cause)
 		r = check_topology(&o->topo, cause);
 	if (r == 0)
 		r = check_probe(o, cause);
+	if (r == 0)
+		r = check_crossover(o, cause);
 	if (o->no_profile)
 		o->run.profile_hz = 0;
 	if (r == 0 && !o->load)

@@ -1,12 +1,12 @@
 /*
  * What the files of the options share, and nothing outside them includes:
  * the operations of each type of value, one struct a type in the file of
- * its family (options_type_*.c) and one entry per enum option_type in
- * option_types[] (options_types.c), and the few helpers that find a row's
- * value.  A row says which type, where and within what range; its type
- * reads the value from text or JSON, writes it as JSON and describes it, so
- * the command line (options_cli.c) and JSON (options_json.c) never ask
- * which type a row is.
+ * its family (types/options_type_*.c) and one entry per enum option_type
+ * in option_types[] (types/options_types.c), and the few helpers that
+ * find a row's value.  A row says which type, where and within what
+ * range; its type reads the value from text or JSON, writes it as JSON
+ * and describes it, so the command line (options_cli.c) and JSON
+ * (options_json.c) never ask which type a row is.
  */
 #ifndef NIO_TOP_OPTIONS_PRIVATE_H
 #define NIO_TOP_OPTIONS_PRIVATE_H

@@ -155,3 +155,161 @@ int plan_build(const struct options *o, const struct run_config *base,
 	}
 	return 0;
 }
+
+/* Whether two runs have the same point and settings, as a run writes them. */
+static bool plan_same(const struct run_config *a, const struct run_config *b)
+{
+	cJSON *ja = cJSON_CreateObject(), *jb = cJSON_CreateObject();
+	bool same;
+
+	options_run_to_json(a, ja);
+	options_run_to_json(b, jb);
+	same = cJSON_Compare(ja, jb, true);
+	cJSON_Delete(ja);
+	cJSON_Delete(jb);
+	return same;
+}
+
+/* The run setting a crossover pairs, by its run key or its option's name. */
+static const struct option_row *pair_row(const char *dimension)
+{
+	for (size_t i = 0; i < option_row_count; i++) {
+		const struct option_row *row = &option_rows[i];
+
+		if (!(row->flags & OPTION_RUN) ||
+		    strcmp(row->run_key, "msg_size") == 0 ||
+		    strcmp(row->run_key, "mode") == 0)
+			continue;
+		if (strcmp(row->run_key, dimension) == 0 ||
+		    (row->name && strcmp(row->name, dimension) == 0) ||
+		    (row->was && (strcmp(row->was->run_key, dimension) == 0 ||
+				  strcmp(row->was->name, dimension) == 0)))
+			return row;
+	}
+	return NULL;
+}
+
+/* "DIM=A,B" into its dimension's row and the two values. */
+static int pair_parse(const char *text, struct plan_pair *pair,
+		      const struct option_row **row, char **cause)
+{
+	char copy[128], *eq, *comma;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	eq = strchr(copy, '=');
+	comma = eq ? strchr(eq + 1, ',') : NULL;
+	if (!eq || eq == copy || !comma || comma == eq + 1 || !comma[1] ||
+	    strchr(comma + 1, ','))
+		return cause_set(cause, -EINVAL,
+				 "--crossover: '%s' is not DIM=A,B (two "
+				 "values of one run setting: "
+				 "strategy=one-copy,sendfile)",
+				 text);
+	*eq = *comma = '\0';
+	*row = pair_row(copy);
+	if (!*row)
+		return cause_set(cause, -EINVAL,
+				 "--crossover: '%s' is not a run setting a "
+				 "pair can differ in (strategy, rx, threads, "
+				 "fields, gso_ipv4_max_size, ...; not msg_size "
+				 "or mode)",
+				 copy);
+	snprintf(pair->dimension, sizeof(pair->dimension), "%s",
+		 (*row)->run_key);
+	snprintf(pair->value[0], sizeof(pair->value[0]), "%s", eq + 1);
+	snprintf(pair->value[1], sizeof(pair->value[1]), "%s", comma + 1);
+	return 0;
+}
+
+/* Side k's options: o with the pair's setting at its value. */
+static int pair_side(const struct options *o, const struct option_row *row,
+		     const char *value, struct options *side, char **cause)
+{
+	const char *zero = row->control ? row->control->zero : NULL;
+	char *why = NULL;
+	int r;
+
+	*side = *o;
+	r = options_value_from_text(
+		side, row, zero && strcmp(value, zero) == 0 ? "0" : value,
+		&why);
+	if (r < 0) {
+		cause_set(cause, r, "--crossover: %s", why ? why : value);
+		free(why);
+		return r;
+	}
+	if (row->count_offset &&
+	    *(const size_t *)options_at(side, row->count_offset) != 1)
+		return cause_set(cause, -EINVAL,
+				 "--crossover: '%s' is not one value", value);
+	return 0;
+}
+
+/*
+ * A crossover compares one pair: each grid list other than the pair's and
+ * the sizes' holds one value.
+ */
+static int pair_alone(const struct options *o, const struct option_row *row,
+		      char **cause)
+{
+	for (size_t d = 0; d < DIMENSIONS; d++) {
+		const struct option_row *dim = options_by_name(
+			dimensions[d].name);
+		size_t n = *(const size_t *)options_at(o, dim->count_offset);
+
+		if (dim == row || strcmp(dimensions[d].name, "msg-size") == 0 ||
+		    n == 1)
+			continue;
+		return cause_set(cause, -EINVAL,
+				 "--crossover compares one pair: --%s has %zu "
+				 "%s; give one",
+				 dim->name, n, dimensions[d].plural);
+	}
+	if (o->msg_size_count < 2)
+		return cause_set(cause, -EINVAL,
+				 "--crossover searches a range of sizes: -m "
+				 "MIN..MAX (1K..1M)");
+	return 0;
+}
+
+int plan_crossover(const struct options *o, const struct run_config *base,
+		   struct plan_pair *pair, char **cause)
+{
+	const struct option_row *row;
+	struct options *side = calloc(2, sizeof(*side));
+	int r = side ? 0 : -ENOMEM;
+
+	memset(pair, 0, sizeof(*pair));
+	if (r == 0)
+		r = pair_parse(o->crossover, pair, &row, cause);
+	if (r == 0)
+		r = pair_alone(o, row, cause);
+	for (int k = 0; k < 2 && r == 0; k++)
+		r = pair_side(o, row, pair->value[k], &side[k], cause);
+	if (r < 0)
+		goto out;
+	pair->min_size = pair->max_size = o->msg_sizes[0];
+	for (size_t i = 1; i < o->msg_size_count; i++) {
+		if (o->msg_sizes[i] < pair->min_size)
+			pair->min_size = o->msg_sizes[i];
+		if (o->msg_sizes[i] > pair->max_size)
+			pair->max_size = o->msg_sizes[i];
+	}
+	if (pair->min_size == pair->max_size) {
+		r = cause_set(cause, -EINVAL,
+			      "--crossover searches a range of sizes: -m "
+			      "MIN..MAX (1K..1M)");
+		goto out;
+	}
+	for (int k = 0; k < 2; k++) {
+		pair->side[k] = plan_point(&side[k], base);
+		pair->side[k].msg_size = pair->min_size;
+	}
+	if (plan_same(&pair->side[0], &pair->side[1]))
+		r = cause_set(cause, -EINVAL,
+			      "--crossover: %s and %s are the same run",
+			      pair->value[0], pair->value[1]);
+out:
+	free(side);
+	return r;
+}

@@ -125,3 +125,44 @@ bool rule_matches(const struct rule *rule, const char *key, const char *side)
 	return strcmp(side,
 		      rule->side == RULE_SENDER ? "sender" : "receiver") == 0;
 }
+
+int rules_figure(const char *text, const char *option, char *key,
+		 enum rule_side *side, char **cause)
+{
+	char given[RULE_KEY_MAX], keys[512], *dot;
+	int metric;
+
+	*side = RULE_BOTH;
+	if (strlen(text) >= sizeof(given))
+		return cause_set(cause, -EINVAL,
+				 "%s: '%s': longer than %d characters", option,
+				 text, RULE_KEY_MAX - 1);
+	snprintf(given, sizeof(given), "%s", text);
+	dot = strchr(given, '.');
+	if (dot) {
+		*dot++ = '\0';
+		if (strcmp(dot, "sender") == 0)
+			*side = RULE_SENDER;
+		else if (strcmp(dot, "receiver") == 0)
+			*side = RULE_RECEIVER;
+		else
+			return cause_set(cause, -EINVAL,
+					 "%s: '%s': a side is .sender or "
+					 ".receiver",
+					 option, text);
+	}
+	if (!rule_key_known(given)) {
+		rule_keys(keys, sizeof(keys));
+		return cause_set(cause, -EINVAL,
+				 "%s: no figure '%s' (one of %s)", option,
+				 given, keys);
+	}
+	metric = metric_find(given);
+	if (*side != RULE_BOTH && (metric < 0 || metrics[metric].delivered))
+		return cause_set(cause, -EINVAL,
+				 "%s: '%s': %s has no sides (only what was "
+				 "delivered)",
+				 option, text, given);
+	snprintf(key, RULE_KEY_MAX, "%s", given);
+	return 0;
+}

@@ -640,6 +640,12 @@ int export_write(const char *path, const struct session *s, char **cause)
 	if (r == 0)
 		r = write_item(&f, item, 1);
 	cJSON_Delete(item);
+	if (r == 0 && s->crossover) {
+		outfile_puts(&f, ",\n\t\"crossover\":\t");
+		item = export_search(s->crossover);
+		r = item ? write_item(&f, item, 1) : -ENOMEM;
+		cJSON_Delete(item);
+	}
 	if (r == 0 && s->baseline) {
 		outfile_puts(&f, ",\n\t\"baseline\":\t");
 		r = write_item(&f, s->baseline, 1);
@@ -1224,6 +1230,12 @@ int export_from_json(const cJSON *root, struct jsonfile_list *runs,
 	if (r < 0)
 		goto out;
 	session_analyse(s);
+	if (cJSON_GetObjectItemCaseSensitive(root, "crossover")) {
+		snprintf(where, sizeof(where), "%s: crossover", path);
+		r = export_search_load(
+			cJSON_GetObjectItemCaseSensitive(root, "crossover"),
+			where, s, cause);
+	}
 out:
 	if (r < 0)
 		session_close(s);

@@ -359,6 +359,7 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 
 	for (size_t c = 0; c < n; c++)
 		report_put(&t, "%s%s", c ? "," : "", names[c]);
+	report_crossover_csv_head(&t);
 	report_put(&t, "\n");
 	for (size_t i = 0; i < s->result_count; i++) {
 		cJSON *run = export_run(s, &s->results[i]);
@@ -369,6 +370,7 @@ int report_write_csv(const char *path, const struct session *s, char **cause)
 			if (!when[c] || cJSON_IsTrue(at_path(run, when[c])))
 				csv_cell(&t, at_path(run, paths[c]));
 		}
+		report_crossover_csv_cells(&t, s, i + 1);
 		report_put(&t, "\n");
 		cJSON_Delete(run);
 	}
@@ -1180,7 +1182,7 @@ int report_write_svg(const char *path, const struct session *s,
 	struct report_style fallback;
 	struct text body = {0}, t = {0};
 	struct svg g = {.t = &body, .s = s, .style = style};
-	double y = 0, probe_h;
+	double y = 0, probe_h, cross_h;
 
 	*cause = NULL;
 	if (!style || style->colour_count < SVG_COLOURS_MIN) {
@@ -1196,6 +1198,10 @@ int report_write_svg(const char *path, const struct session *s,
 	probe_h = report_probe_figure(&body, s, g.style, figure_count + 3, y);
 	if (probe_h > 0)
 		y += probe_h + FIGURE_GAP;
+	cross_h = report_crossover_figure(&body, s, g.style,
+					  figure_count + 3 + (probe_h > 0), y);
+	if (cross_h > 0)
+		y += cross_h + FIGURE_GAP;
 	report_put(
 		&t,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -112,6 +112,24 @@ double report_probe_figure(struct text *t, const struct session *s,
 			   const struct report_style *style, size_t number,
 			   double y);
 
+/*
+ * The CSV's crossover columns (report_crossover.c): their names, each
+ * after a comma, and run number's cells, empty where it was no run of a
+ * search.
+ */
+void report_crossover_csv_head(struct text *t);
+void report_crossover_csv_cells(struct text *t, const struct session *s,
+				size_t number);
+
+/*
+ * Figure number at y, where a crossover search ran (report_crossover.c):
+ * the ratio against the size with each size's interval, the brackets
+ * shaded; returns its height, 0 without a search.
+ */
+double report_crossover_figure(struct text *t, const struct session *s,
+			       const struct report_style *style, size_t number,
+			       double y);
+
 /* 1, 2 or 5 times a power of ten, at least x. */
 double report_nice_step(double x);
 /* The 1, 2 or 5 times a power of ten nearest v, above (up) or below. */

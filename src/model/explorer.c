@@ -14,6 +14,7 @@
 #include <dirent.h>
 
 #include "clock.h"
+#include "crossover_run.h"
 #include "explorer.h"
 #include "units.h"
 #include "outfile.h"
@@ -97,6 +98,10 @@ static void sweep_cancel(struct explorer *e)
 	e->sweep_complete = e->sweep_holes = e->sweep_again = 0;
 	e->sweep_tries = 0;
 	e->sweep_run = false;
+	if (e->searching && e->session->crossover)
+		crossover_stop(e->session->crossover,
+			       "stopped: the controls changed");
+	e->searching = false;
 }
 
 /*
@@ -213,6 +218,12 @@ int explorer_open(struct explorer *e, struct session *session,
 			     session->result_count == 1 ? "" : "s");
 		return 0;
 	}
+	if (session->crossover) {
+		/* --crossover: the search, not the grid of -m's range. */
+		e->before_sweep = e->config;
+		e->searching = true;
+		return 0;
+	}
 	if (o->preset_name[0])
 		snprintf(name, sizeof(name), "preset %s", o->preset_name);
 	else
@@ -249,12 +260,13 @@ static void explorer_changed(struct explorer *e)
 		e->restart = false;
 		return;
 	}
-	if (e->sweep) {
+	if (e->sweep || explorer_searching(e)) {
 		/* The sweep's own timing is not the user's. */
 		e->config.settings.duration_ms =
 			e->before_sweep.settings.duration_ms;
+		explorer_say(e, "%s cancelled",
+			     e->sweep ? "sweep" : "crossover search");
 		sweep_cancel(e);
-		explorer_say(e, "sweep cancelled");
 	}
 	e->restart = true;
 	if (e->state == EXPLORER_RUNNING) {
@@ -347,7 +359,92 @@ void explorer_sweep(struct explorer *e)
 
 bool explorer_sweeping(const struct explorer *e)
 {
-	return e->sweep != NULL;
+	return e->sweep != NULL || explorer_searching(e);
+}
+
+bool explorer_searching(const struct explorer *e)
+{
+	return e->searching && e->session->crossover &&
+	       crossover_searching(e->session->crossover);
+}
+
+/* The range a search of the explorer's runs over: -m's, or 1K .. 1M. */
+static void search_range(const struct options *o, size_t *lo, size_t *hi)
+{
+	*lo = 1024;
+	*hi = 1048576;
+	if (o->msg_size_count < 2)
+		return;
+	*lo = *hi = o->msg_sizes[0];
+	for (size_t i = 1; i < o->msg_size_count; i++) {
+		if (o->msg_sizes[i] < *lo)
+			*lo = o->msg_sizes[i];
+		if (o->msg_sizes[i] > *hi)
+			*hi = o->msg_sizes[i];
+	}
+}
+
+/*
+ * Search x from now on, the session's search: what ran stops, and the
+ * controls come back as before after it.
+ */
+static void search_begin(struct explorer *e, struct crossover *x,
+			 const struct run_config *before)
+{
+	explorer_changed(e);
+	crossover_free(e->session->crossover);
+	e->session->crossover = x;
+	e->before_sweep = *before;
+	e->searching = true;
+	e->sweep_started_ns = clock_now_ns();
+	explorer_say(e, "crossover: where %s overtakes %s, or %s %s, on %s",
+		     x->label[1], x->label[0], x->label[0], x->label[1],
+		     x->metric_label);
+}
+
+void explorer_crossover(struct explorer *e, size_t other, const char *metric)
+{
+	struct options *o = malloc(sizeof(*o));
+	struct plan_pair pair = {.dimension = "strategy"};
+	struct run_config before = e->config;
+	struct crossover *x = NULL;
+	char *cause = NULL;
+	int r;
+
+	if (!o || e->viewing || other >= strategy_count() ||
+	    !e->strategy_available[other] ||
+	    strategy_at(other) == e->config.strategy) {
+		if (o && !e->viewing && other < strategy_count())
+			explorer_say(e,
+				     "crossover: %s against itself or "
+				     "unavailable here: pick another",
+				     strategy_at(other)->name);
+		else if (e->viewing)
+			explorer_changed(e);
+		free(o);
+		return;
+	}
+	*o = e->session->options;
+	snprintf(o->crossover_metric, sizeof(o->crossover_metric), "%s",
+		 metric[0] ? metric : e->session->options.crossover_metric);
+	search_range(o, &pair.min_size, &pair.max_size);
+	pair.side[0] = pair.side[1] = e->config;
+	pair.side[1].strategy = strategy_at(other);
+	for (int k = 0; k < 2; k++) {
+		if (!pair.side[k].settings.duration_ms)
+			pair.side[k].settings.duration_ms = SWEEP_DEFAULT_MS;
+		pair.side[k].round = 1;
+		snprintf(pair.value[k], sizeof(pair.value[k]), "%s",
+			 pair.side[k].strategy->name);
+	}
+	r = crossover_start(&x, o, &pair, &cause);
+	free(o);
+	if (r < 0) {
+		explorer_say(e, "crossover: %s", cause ? cause : strerror(-r));
+		free(cause);
+		return;
+	}
+	search_begin(e, x, &before);
 }
 
 /*
@@ -414,6 +511,8 @@ static int preset_options(const struct explorer *e, const char *name,
 	*o = e->session->options;
 	memset(o->given, 0, sizeof(o->given));
 	o->warnings = NULL;
+	/* A search is the preset's own, not the session's. */
+	o->crossover[0] = '\0';
 	r = options_load_preset(o, name, cause);
 	free(o->warnings);
 	o->warnings = NULL;
@@ -466,6 +565,19 @@ void explorer_load_preset(struct explorer *e, size_t index)
 	}
 	if (preset_options(e, e->presets[index].name, &o, &cause) < 0) {
 		explorer_say(e, "%s", cause ? cause : "cannot load the preset");
+		free(cause);
+		return;
+	}
+	/* A preset of a crossover search searches, as --crossover does. */
+	if (o.crossover[0]) {
+		struct crossover *x = NULL;
+		int r = crossover_open(&x, &o, &base, &cause);
+
+		if (r < 0)
+			explorer_say(e, "preset %s: %s", e->presets[index].name,
+				     cause ? cause : strerror(-r));
+		else
+			search_begin(e, x, &base);
 		free(cause);
 		return;
 	}
@@ -552,6 +664,9 @@ size_t explorer_unsaved(const struct explorer *e)
 
 void explorer_quit(struct explorer *e)
 {
+	if (e->searching && e->session->crossover)
+		crossover_stop(e->session->crossover,
+			       "stopped: the explorer quit");
 	sweep_cancel(e);
 	e->restart = false;
 	if (!e->quitting)
@@ -636,6 +751,12 @@ static void explorer_finish(struct explorer *e)
 	e->sweep_run = false;
 	/* Cut short before the warm-up ended, or by a signal: no result. */
 	if (e->aborted || result.measured_s <= 0) {
+		if (e->searching && e->session->crossover)
+			crossover_refused(e->session->crossover,
+					  result.error ? result.error
+						       : "cut short before it "
+							 "measured",
+					  clock_now_ns());
 		run_result_fini(&result);
 		return;
 	}
@@ -650,6 +771,8 @@ static void explorer_finish(struct explorer *e)
 			     "left out of charts and the analysis",
 			     e->run_number, result.stopped_s,
 			     result.measured_s);
+	} else if (e->searching) {
+		/* The search says where it is when the next run starts. */
 	} else if (!e->restart && !e->sweep && result.config.mode == RUN_RR) {
 		explorer_say(e, "run %u finished: p50 %.1f us, p99 %.1f us",
 			     e->run_number, result.latency.p50_us,
@@ -670,6 +793,40 @@ static void explorer_finish(struct explorer *e)
 	if (session_add_result(e->session, &result) < 0)
 		explorer_say(e, "out of memory: run %u not kept",
 			     e->run_number);
+	else if (e->searching && e->session->crossover &&
+		 session_search_take(e->session, clock_now_ns()) < 0)
+		explorer_say(e, "out of memory: the search lost run %u",
+			     e->run_number);
+}
+
+/*
+ * The search's next run, or its end: its line said, the controls back as
+ * they were before it.
+ */
+static void search_step(struct explorer *e, uint64_t now_ns)
+{
+	struct crossover *x = e->session->crossover;
+	char where[CROSSOVER_TEXT_MAX], size[24];
+	struct run_config next;
+
+	if (!crossover_next_run(x, now_ns, &next)) {
+		crossover_line(x, where, sizeof(where));
+		explorer_say(e, "crossover: %s", where);
+		e->searching = false;
+		e->config = e->before_sweep;
+		return;
+	}
+	e->config = next;
+	e->sweep_run_started_ns = now_ns;
+	explorer_start(e, &next);
+	if (!e->run) {
+		crossover_refused(x, e->message, now_ns);
+		return;
+	}
+	crossover_status(x, where, sizeof(where));
+	units_format_size_iec(next.msg_size, size, sizeof(size));
+	explorer_say(e, "crossover, run %u: %s at %s; %s", e->run_number,
+		     next.strategy->name, size, where);
 }
 
 /*
@@ -746,6 +903,8 @@ void explorer_tick(struct explorer *e, uint64_t now_ns)
 	/* A sweep goes on past a failed run or a hole, and keeps saying so. */
 	if (e->sweep)
 		sweep_next(e, now_ns);
+	else if (e->searching)
+		search_step(e, now_ns);
 	else if (e->restart)
 		explorer_start(e, &e->config);
 }

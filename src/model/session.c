@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cause.h"
+#include "crossover_run.h"
 #include "plan.h"
 #include "session.h"
 #include "units.h"
@@ -114,6 +115,8 @@ int session_open(struct session *s, const struct options *options,
 	base = session_base(s);
 	r = plan_build(&s->options, &base, false, &s->plan, &s->plan_count,
 		       cause);
+	if (r == 0 && options->crossover[0])
+		r = crossover_open(&s->crossover, &s->options, &base, cause);
 	if (r < 0) {
 		session_close(s);
 		return r;
@@ -242,6 +245,18 @@ int session_add_result(struct session *s, struct run_result *result)
 	return 0;
 }
 
+int session_search_take(struct session *s, uint64_t now_ns)
+{
+	size_t last;
+
+	if (!s->crossover || !s->result_count)
+		return 0;
+	last = s->result_count - 1;
+	return crossover_take(
+		s->crossover, s->result_count, &s->results[last],
+		last < s->run_fact_count ? &s->run_facts[last] : NULL, now_ns);
+}
+
 size_t session_next_run(const struct session *s)
 {
 	return s->result_count + 1;
@@ -256,6 +271,7 @@ void session_close(struct session *s)
 	free(s->plan);
 	free(s->notice);
 	cJSON_Delete(s->baseline);
+	crossover_free(s->crossover);
 	analysis_fini(&s->analysis);
 	remote_close(s->remote);
 	topo_destroy(&s->topo);

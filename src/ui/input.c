@@ -35,7 +35,8 @@ static void show(struct ui *ui, size_t i)
 		return;
 	if (!v->overlay) {
 		ui->view = i;
-		ui_note(ui, "view: %s (1-5 go straight to one)", v->name);
+		ui_note(ui, "view: %s (1-%zu go straight to one)", v->name,
+			view_count());
 		return;
 	}
 	if (ui->overlay == i) {
@@ -179,7 +180,7 @@ void ui_key(struct ui *ui, const struct explorer *e, int key,
 	if (ui->overlay == SIZE_MAX && v->key &&
 	    v->key(ui, ui->state[ui->view], e, key, out))
 		return;
-	/* A view's own shortcut (1-5), then the keys every view shares. */
+	/* A view's own shortcut (1-6), then the keys every view shares. */
 	if (ui_view_of_key(key) != SIZE_MAX) {
 		show(ui, ui_view_of_key(key));
 		return;

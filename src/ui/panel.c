@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
+#include "crossover.h"
 #include "keymap.h"
 #include "measures.h"
 #include "panel.h"
@@ -925,8 +927,9 @@ static void header_state(const struct explorer *e, bool brief, char *out,
 }
 
 /*
- * What goes on now, whatever the screen shows: new runs, and a sweep's
- * progress ("  2 new runs  sweep 5/7, 0:40 left"); "" if neither.
+ * What goes on now, whatever the screen shows: new runs, and a sweep's or a
+ * crossover search's progress ("  2 new runs  sweep 5/7, 0:40 left"); ""
+ * if none.
  */
 static void header_live(const struct ui *ui, const struct explorer *live,
 			char *out, size_t size)
@@ -938,7 +941,15 @@ static void header_live(const struct ui *ui, const struct explorer *live,
 		len += (size_t)snprintf(out, size, "  %zu new run%s",
 					ui->runs.new_runs,
 					ui->runs.new_runs == 1 ? "" : "s");
-	if (explorer_sweeping(live) && len < size) {
+	if (explorer_searching(live) && len < size) {
+		double left = crossover_left_s(live->session->crossover,
+					       clock_now_ns());
+
+		snprintf(out + len, size - len,
+			 "  crossover %zu runs, %d:%02d left",
+			 live->session->crossover->runs, (int)left / 60,
+			 (int)left % 60);
+	} else if (explorer_sweeping(live) && len < size) {
 		size_t done, total;
 		double left_s;
 

@@ -60,6 +60,7 @@ void ui_change(struct ui *ui, const struct explorer *e, int key,
 	else
 		snprintf(ui->pending_what, sizeof(ui->pending_what), "%s",
 			 kind == UI_SWEEP	  ? "start a new sweep"
+			 : kind == UI_CROSSOVER	  ? "start a new search"
 			 : kind == UI_LOAD_PRESET ? "load the preset"
 						  : "run the controls again");
 }
@@ -178,13 +179,14 @@ bool ui_prompt_key(struct ui *ui, const struct explorer *e, int key,
 		       key == KEY_F(7) || key == 27;
 	case PROMPT_CHANGE:
 		ui->prompt = PROMPT_NONE;
-		if (key == ui->prompt_key || key == 'y') {
-			ui_push(out, ui->pending.kind, ui->pending.control,
-				ui->pending.arg);
+		if ((key == ui->prompt_key || key == 'y') &&
+		    out->count < UI_COMMANDS_MAX) {
+			out->cmd[out->count++] = ui->pending;
 			return true;
 		}
 		/* A key of its own then does what it does (2: the runs). */
-		ui_note(ui, "the sweep goes on");
+		ui_note(ui, "the %s goes on",
+			explorer_searching(e) ? "search" : "sweep");
 		return (!ui_key_find(key) && ui_view_of_key(key) == SIZE_MAX) ||
 		       key == 27;
 	}
@@ -198,15 +200,17 @@ static void question(const struct ui *ui, const struct explorer *e, char *text,
 {
 	size_t unsaved = explorer_unsaved(e);
 	const char *them = unsaved == 1 ? "it" : "them";
+	const char *what = explorer_searching(e) ? "A search" : "A sweep";
 
 	if (ui->prompt == PROMPT_QUIT && explorer_sweeping(e) && unsaved)
 		snprintf(text, size,
-			 "A sweep runs and %zu run%s not saved: q quits "
+			 "%s runs and %zu run%s not saved: q quits "
 			 "without %s, e exports %s, other keys go on",
-			 unsaved, unsaved == 1 ? " is" : "s are", them, them);
+			 what, unsaved, unsaved == 1 ? " is" : "s are", them,
+			 them);
 	else if (ui->prompt == PROMPT_QUIT && explorer_sweeping(e))
 		snprintf(text, size,
-			 "A sweep runs: q again quits%s, other keys go on",
+			 "%s runs: q again quits%s, other keys go on", what,
 			 e->session->result_count
 				 ? " (the finished runs are saved)"
 				 : "");
@@ -217,8 +221,9 @@ static void question(const struct ui *ui, const struct explorer *e, char *text,
 			 unsaved, unsaved == 1 ? "" : "s", them, them);
 	else if (ui->prompt == PROMPT_CHANGE)
 		snprintf(text, size,
-			 "A sweep runs: %s again or y ends it to %s; other "
+			 "%s runs: %s again or y ends it to %s; other "
 			 "keys let it go on",
+			 what,
 			 ui->prompt_key == KEY_MOUSE
 				 ? "the same click"
 				 : ui_key_label(ui->prompt_key),

@@ -335,9 +335,14 @@ bool ui_typeahead_kept(const struct ui *ui)
 
 void ui_draw(struct ui *ui, const struct explorer *e)
 {
-	/* A loaded export runs nothing: it opens on its runs. */
+	/*
+	 * A loaded export runs nothing: it opens on its runs; a crossover
+	 * search, on the search.
+	 */
 	if (!ui->drawn && e->viewing)
 		ui->view = ui_view_find("runs");
+	if (!ui->drawn && e->session->crossover)
+		ui->view = ui_view_find("crossover");
 	ui->drawn = true;
 	ui_frame_draw(ui, e);
 	refresh();

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crossover_run.h"
 #include "view.h"
 
 struct analysis_view {
@@ -66,6 +67,8 @@ static void verdicts(const struct analysis *a, int width, struct ui_lines *l)
 			      : found	 ? ROLE_HIGHLIGHT
 					 : ROLE_TEXT,
 			      width, 2, line);
+		if (crossover_suggest(c, line, sizeof(line)))
+			ui_lines_wrap(l, ROLE_INACTIVE, width, 4, line);
 	}
 }
 

@@ -1,7 +1,7 @@
 /*
- * The table of views and overlays: the five views in the order v goes
+ * The table of views and overlays: the six views in the order v goes
  * through them, then the overlays.  Each is one module (view.h), which
- * says its own shortcut (1-5); this is the one list of them.
+ * says its own shortcut (1-6); this is the one list of them.
  */
 #ifndef NIO_TOP_UI_VIEWS_H
 #define NIO_TOP_UI_VIEWS_H
@@ -19,7 +19,7 @@ size_t ui_view_of_key(int key);
 /*
  * The keys every view shares as the help and nio-top(1) list them: those
  * of ui_keys[i]'s action ("F5 w") and its help; for the views' row, each
- * view's shortcut ("1 2 3 4 5") and their names ("views: live, runs,
+ * view's shortcut ("1 2 3 4 5 6") and their names ("views: live, runs,
  * ...").
  */
 void ui_key_help(size_t i, char *keys, size_t keys_size, char *help,

@@ -170,6 +170,31 @@ static const struct option_number rate_number = {
 	.size = sizeof(uint64_t),
 };
 
+/* Seconds as text: a number, or one with s, m (minutes) or h after it. */
+static int seconds_from_text(const struct option_row *row, const char *text,
+			     double *seconds)
+{
+	static const struct {
+		char suffix;
+		double scale;
+	} units[] = {{'s', 1}, {'m', 60}, {'h', 3600}};
+	size_t len = strlen(text);
+	char number[64];
+	int r;
+
+	for (size_t i = 0; len > 1 && len < sizeof(number) && i < 3; i++) {
+		if (text[len - 1] != units[i].suffix)
+			continue;
+		snprintf(number, sizeof(number), "%.*s", (int)(len - 1), text);
+		r = units_parse_number(number, 0, row->max, seconds);
+		*seconds *= units[i].scale;
+		if (r == 0 && (*seconds < row->min || *seconds > row->max))
+			r = -ERANGE;
+		return r;
+	}
+	return units_parse_number(text, row->min, row->max, seconds);
+}
+
 /*
  * A number from text into value; a positive minimum must not be stored as
  * nothing (a duration rounded down to 0 ms).
@@ -189,6 +214,8 @@ static int number_from_item_text(const struct option_row *row, void *value,
 		r = units_parse_uint(text, (unsigned long)row->min,
 				     (unsigned long)row->max, &whole);
 		number = (double)whole;
+	} else if (kind == &seconds_number) {
+		r = seconds_from_text(row, text, &number);
 	} else {
 		r = units_parse_number(text, row->min, row->max, &number);
 	}
@@ -575,6 +602,51 @@ static int size_from_text(const struct option_row *row, void *item,
 	return 0;
 }
 
+/*
+ * "MIN..MAX": MIN, the powers of two between (none within 1.4x of an end),
+ * and MAX -- a grid in doubling steps, and the range --crossover searches.
+ */
+static int sizes_range_from_text(struct options *o,
+				 const struct option_row *row,
+				 const char *label, const char *text,
+				 const char *dots, char **cause)
+{
+	size_t *list = options_at(o, row->offset), lo, hi, n = 0;
+	char first[32];
+	int r;
+
+	snprintf(first, sizeof(first), "%.*s", (int)(dots - text), text);
+	r = size_from_text(row, &lo, label, first, false, cause);
+	if (r == 0)
+		r = size_from_text(row, &hi, label, dots + 2, false, cause);
+	if (r < 0)
+		return r;
+	if (lo >= hi)
+		return cause_set(cause, -EINVAL,
+				 "%s: '%s': a range's first size must be "
+				 "below its last",
+				 label, text);
+	list[n++] = lo;
+	for (size_t p = 64; p < hi && n < OPTIONS_LIST_MAX - 1; p *= 2)
+		if ((double)p > 1.4 * (double)lo &&
+		    1.4 * (double)p < (double)hi)
+			list[n++] = p;
+	list[n++] = hi;
+	*(size_t *)options_at(o, row->count_offset) = n;
+	return 0;
+}
+
+/* A list of sizes ("4K,16K"), or a range of them ("1K..1M"). */
+static int sizes_from_text(struct options *o, const struct option_row *row,
+			   const char *label, const char *text, char **cause)
+{
+	const char *dots = strstr(text, "..");
+
+	if (dots && !strchr(text, ','))
+		return sizes_range_from_text(o, row, label, text, dots, cause);
+	return options_list_from_text(o, row, label, text, cause);
+}
+
 static int size_item_from_json(const struct option_row *row, void *item,
 			       const cJSON *v, const char *list_where,
 			       const char *where, bool viewing, char **cause)
@@ -677,7 +749,7 @@ static void sizes_describe(FILE *out, const struct option_row *row)
 }
 
 const struct option_type_ops option_type_sizes = {
-	.from_text = options_list_from_text,
+	.from_text = sizes_from_text,
 	.from_json = options_list_from_json,
 	.to_json = options_list_to_json,
 	.schema = options_list_schema,
