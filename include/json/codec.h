@@ -44,7 +44,8 @@ int codec_read(const struct record *rec, const cJSON *from, void *obj,
 
 /*
  * A run's totals, and its receive side's own counters in the block the
- * side names (every other side's block null): written into an object, and
+ * side names (an export adds every other side's block, null): written
+ * into an object, and
  * read back (0, or -EINVAL) for a run whose receive side is rx.
  */
 void codec_write_totals(const struct run_totals *t, enum rx_mode rx,

@@ -21,6 +21,7 @@
 #include "options.h"
 #include "outfile.h"
 #include "plan.h"
+#include "rx_side.h"
 
 static cJSON *number_or_null(bool known, double value)
 {
@@ -230,6 +231,13 @@ cJSON *export_run(const struct session *s, const struct run_result *r)
 	export_ends(obj, "socket_start", &sock_state_record, r->socket_start,
 		    sizeof(r->socket_start[0]), r->has_socket);
 	codec_write_totals(&r->totals, r->config.settings.rx, obj);
+	/* The other receive sides' blocks, null: every run has every key. */
+	for (int m = 0; m < RX_MODE_COUNT; m++) {
+		const char *block = rx_side_of((enum rx_mode)m)->block;
+
+		if (block && !cJSON_HasObjectItem(obj, block))
+			cJSON_AddNullToObject(obj, block);
+	}
 	integrity = cJSON_GetObjectItemCaseSensitive(obj, "integrity");
 	cJSON_AddBoolToObject(integrity, "verified", r->config.settings.verify);
 	if (!r->config.strategy->zerocopy)
