@@ -793,7 +793,7 @@ void crossover_lead_text(const struct crossover *x, enum crossover_lead lead,
 		break;
 	case LEAD_PENDING:
 		snprintf(out, size, "%s",
-			 x->state == CROSSOVER_SEARCHING ? "running"
+			 x->state == CROSSOVER_SEARCHING ? "pending"
 							 : "not decided");
 		break;
 	default:

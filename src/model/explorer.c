@@ -99,8 +99,7 @@ static void sweep_cancel(struct explorer *e)
 	e->sweep_tries = 0;
 	e->sweep_run = false;
 	if (e->searching && e->session->crossover)
-		crossover_stop(e->session->crossover,
-			       "stopped: the controls changed");
+		crossover_stop(e->session->crossover, "the controls changed");
 	e->searching = false;
 }
 
@@ -665,8 +664,7 @@ size_t explorer_unsaved(const struct explorer *e)
 void explorer_quit(struct explorer *e)
 {
 	if (e->searching && e->session->crossover)
-		crossover_stop(e->session->crossover,
-			       "stopped: the explorer quit");
+		crossover_stop(e->session->crossover, "the explorer quit");
 	sweep_cancel(e);
 	e->restart = false;
 	if (!e->quitting)

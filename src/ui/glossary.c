@@ -58,6 +58,9 @@ static const struct gloss header_words[] = {
 	 "and the load's pace (--load-rate)"},
 	{"sweep 5/7, 0:40 left", "the run of a sweep going on, of all, and a "
 				 "guess of the time left (it never goes up)"},
+	{"crossover 3 runs, 4:10 left",
+	 "a crossover search going on (6): its runs so far, and what is left "
+	 "of its budget (--budget)"},
 	{"FROZEN (Z); now", "the screen held as it was (Z again shows it "
 			    "live); what follows now goes on underneath"},
 	{"2 new runs", "runs finished since the one selected in the runs "
@@ -89,12 +92,17 @@ static const struct gloss foot_words[] = {
 	 "them"},
 	{"Probe p50/p99 us", "--probe: a small request's round trip, timed "
 			     "alone before the load and under it; late: "
-			     "its own timer's error"},
+			     "its own timer's error; some skipped: slots it "
+			     "woke a whole period late for, not sent in a "
+			     "burst"},
+	{"rest 18%", "a CPU or time row's shares that its width leaves no "
+		     "room to name, together (x names each)"},
 };
 
 static const struct gloss table_words[] = {
 	{"#, run", "the run's number, strategy, size and flows (x2: two)"},
-	{"secs", "seconds measured, the warm-up left out"},
+	{"secs", "seconds measured: the warm-up and the profile's sampled "
+		 "intervals (one in five) left out"},
 	{"short", "measured under --min-measured: left out of the analysis"},
 	{"stopped", "a stop (Ctrl-Z, a stall) ended its window: left out of "
 		    "the analysis and charts"},
@@ -121,6 +129,24 @@ static const struct gloss compare_words[] = {
 	{"6 other rx/knobs (not drawn)",
 	 "the chart's footer: runs of its mode with another receive side "
 	 "or other knobs than the title names, which it does not draw"},
+};
+
+static const struct gloss crossover_words[] = {
+	{"a+b", "the runs of the size so far: of the first (a), of the "
+		"second (b)"},
+	{"ratio, 90% interval", "b's figure over a's (medians), and the "
+				"interval around it: a size is decided where "
+				"it leaves out 1 (95% sure of each side)"},
+	{"lead: a/b ahead, equal",
+	 "decided: one ahead, or the two within the smallest difference "
+	 "the analysis calls one"},
+	{"pending, running", "not run yet, or its run going on"},
+	{"undecided, not decided",
+	 "run, and not told apart within the runs a size may have; a search "
+	 "that ended before the size was"},
+	{"the ruler: a b = ? * -", "each size tried along -m's range: a or b "
+				   "ahead, equal, undecided, running; - the "
+				   "bracket where one overtakes the other"},
 };
 
 static const struct gloss analysis_words[] = {
@@ -270,6 +296,7 @@ void ui_glossary(struct ui_lines *l, int width)
 	GLOSS_LIST(l, width,
 		   "Compare (3), the graphs and the chart (4):", compare_words);
 	GLOSS_LIST(l, width, "The analysis (5):", analysis_words);
+	GLOSS_LIST(l, width, "A crossover search (6):", crossover_words);
 	/* The smallest difference a verdict calls one, as the analysis has it. */
 	snprintf(tie, sizeof(tie), "within %.0f%% of each other",
 		 STATS_MIN_EFFECT * 100);

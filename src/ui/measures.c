@@ -96,9 +96,54 @@ void ui_zc_copied(const struct run_totals *t, char *out, size_t size)
 			 (unsigned long long)t->zc_copied_min);
 }
 
+/* A share that a line names: its word and its share, 0 to 1. */
+struct named_share {
+	const char *name;
+	double share;
+};
+
+/*
+ * Appends the shares to out at len, each after sep (the first after first),
+ * as many as width cells hold (the first always where first_always); those
+ * that do not fit are summed in one "rest", so that the line still adds up.
+ */
+static void shares_text(const struct named_share *item, size_t n,
+			const char *first, bool first_always, int width,
+			char *out, size_t size, size_t len)
+{
+	double rest = 0;
+	size_t i;
+
+	for (i = 0; i < n && len < size; i++) {
+		char text[48], tail[24] = "";
+		double left = 0;
+		int w, tw = 0;
+
+		for (size_t k = i + 1; k < n; k++)
+			left += item[k].share;
+		w = snprintf(text, sizeof(text), "%s%s %.0f%%",
+			     i ? "  " : first, item[i].name,
+			     100 * item[i].share);
+		if (i + 1 < n)
+			tw = snprintf(tail, sizeof(tail), "  rest %.0f%%",
+				      100 * left);
+		if (!(first_always && i == 0) &&
+		    ((int)len + w + tw > width ||
+		     len + (size_t)(w + tw) >= size))
+			break;
+		len += (size_t)snprintf(out + len, size - len, "%s", text);
+	}
+	for (size_t k = i; k < n; k++)
+		rest += item[k].share;
+	if (i < n && len < size)
+		snprintf(out + len, size - len, "%srest %.0f%%",
+			 i ? "  " : first, 100 * rest);
+}
+
 void ui_time_text(const struct run_time *t, int width, char *out, size_t size)
 {
-	size_t order[REASONS_MAX], n = 0, len = 0;
+	struct named_share item[REASONS_MAX];
+	size_t n = 0, len = 0;
 
 	out[0] = '\0';
 	if (!t->present || t->window_s <= 0)
@@ -113,29 +158,20 @@ void ui_time_text(const struct run_time *t, int width, char *out, size_t size)
 			 100 * run_time_off_cpu_share(t));
 		return;
 	}
-	for (size_t r = 0; r < reason_count; r++) {
+	for (size_t r = 0; r < reason_count && n < REASONS_MAX; r++) {
 		size_t at = n;
 
 		/* Under 1%: not worth a place. */
 		if (run_time_share(t, r) < 0.01)
 			continue;
-		while (at > 0 &&
-		       t->reason[r].seconds > t->reason[order[at - 1]].seconds)
+		while (at > 0 && run_time_share(t, r) > item[at - 1].share)
 			at--;
-		memmove(&order[at + 1], &order[at], (n - at) * sizeof(*order));
-		order[at] = r;
+		memmove(&item[at + 1], &item[at], (n - at) * sizeof(*item));
+		item[at] = (struct named_share){reasons[r].abbrev,
+						run_time_share(t, r)};
 		n++;
 	}
-	for (size_t i = 0; i < n; i++) {
-		char item[48];
-		int w = snprintf(item, sizeof(item), "  %s %.0f%%",
-				 reasons[order[i]].abbrev,
-				 100 * run_time_share(t, order[i]));
-
-		if ((int)len + w > width || len + (size_t)w >= size)
-			break;
-		len += (size_t)snprintf(out + len, size - len, "%s", item);
-	}
+	shares_text(item, n, "  ", false, width, out, size, len);
 }
 
 /* Whether role a goes before role b in a profile's line. */
@@ -150,6 +186,7 @@ void ui_profile_text(const struct run_profile *p, int width, char *out,
 		     size_t size)
 {
 	size_t order[ROLES_MAX], n = 0, len = 0;
+	struct named_share item[ROLES_MAX];
 
 	out[0] = '\0';
 	if (!p->samples)
@@ -157,7 +194,7 @@ void ui_profile_text(const struct run_profile *p, int width, char *out,
 	/* User space's samples, said as such: no share of the CPU. */
 	if (p->user_only)
 		len = (size_t)snprintf(out, size, "user space only:");
-	for (size_t r = 0; r < role_count; r++) {
+	for (size_t r = 0; r < role_count && n < ROLES_MAX; r++) {
 		size_t at = n;
 
 		/* Under 1%: not worth a place. */
@@ -169,18 +206,10 @@ void ui_profile_text(const struct run_profile *p, int width, char *out,
 		order[at] = r;
 		n++;
 	}
-	for (size_t i = 0; i < n; i++) {
-		char item[48];
-		int w = snprintf(item, sizeof(item), "%s%s %.0f%%",
-				 i     ? "  "
-				 : len ? " "
-				       : "",
-				 roles[order[i]].abbrev,
-				 100 * run_profile_sample_share(p, order[i]));
-
-		/* The first role always: the caller wraps what is longer. */
-		if ((i && (int)len + w > width) || len + (size_t)w >= size)
-			break;
-		len += (size_t)snprintf(out + len, size - len, "%s", item);
-	}
+	for (size_t i = 0; i < n; i++)
+		item[i] = (struct named_share){
+			roles[order[i]].abbrev,
+			run_profile_sample_share(p, order[i])};
+	/* The first role always: the caller wraps what is longer. */
+	shares_text(item, n, len ? " " : "", true, width, out, size, len);
 }

@@ -44,7 +44,8 @@ void ui_zc_copied(const struct run_totals *t, char *out, size_t size);
 /*
  * A side's profile: its largest roles as shares of its samples, the copy
  * roles first ("deliv copy 24%  stack 51%  pin 6%"), as many as width
- * cells hold (the first always); of user space only, said so ("user space
+ * cells hold (the first always) and the rest in one ("rest 12%"); of user
+ * space only, said so ("user space
  * only: user copy 73%  other 27%"), its kernel roles n/a; "" without
  * samples.  The caller wraps what is longer than width.
  */

@@ -946,9 +946,10 @@ static void header_live(const struct ui *ui, const struct explorer *live,
 					       clock_now_ns());
 
 		snprintf(out + len, size - len,
-			 "  crossover %zu runs, %d:%02d left",
-			 live->session->crossover->runs, (int)left / 60,
-			 (int)left % 60);
+			 "  crossover %zu run%s, %d:%02d left",
+			 live->session->crossover->runs,
+			 live->session->crossover->runs == 1 ? "" : "s",
+			 (int)left / 60, (int)left % 60);
 	} else if (explorer_sweeping(live) && len < size) {
 		size_t done, total;
 		double left_s;
@@ -1083,10 +1084,10 @@ static const struct bar_item table_bar[] = {
 
 /*
  * The bar's function keys in their order, F1 first: how many.  Where
- * nothing runs (viewing), none that starts runs.
+ * nothing runs (viewing), none that starts runs; F5 as the view names it.
  */
-static size_t bar_items(bool table, bool viewing, struct bar_item *item,
-			size_t most)
+static size_t bar_items(const struct ui_view *view, bool table, bool viewing,
+			struct bar_item *item, size_t most)
 {
 	size_t n = 0;
 
@@ -1099,7 +1100,11 @@ static size_t bar_items(bool table, bool viewing, struct bar_item *item,
 			    !(viewing && ui_action_runs(ui_keys[i].action)) &&
 			    strcmp(ui_keys[i].label, label) == 0)
 				item[n++] = (struct bar_item){
-					ui_keys[i].label, ui_keys[i].bar,
+					ui_keys[i].label,
+					ui_keys[i].action == ACT_SWEEP &&
+							view && view->sweep_bar
+						? view->sweep_bar
+						: ui_keys[i].bar,
 					ui_keys[i].bar_rank};
 		for (size_t i = 0; table && i < 3 && n < most; i++)
 			if (strcmp(table_bar[i].label, label) == 0)
@@ -1112,7 +1117,7 @@ void ui_draw_keybar(const struct ui *ui, const struct ui_view *view, bool table,
 		    bool viewing)
 {
 	struct bar_item item[16];
-	size_t n = bar_items(table, viewing, item, 16);
+	size_t n = bar_items(view, table, viewing, item, 16);
 	char tail[96];
 	int y = ui->rows - 1, x = 0, width;
 

@@ -29,6 +29,8 @@ struct ui_view {
 	bool overlay;	  /* over everything, not below the controls */
 	/* Its own keys in the key bar, after the function keys: "<-> runs". */
 	const char *bar;
+	/* F5's word in the key bar where it does other than sweep; NULL. */
+	const char *sweep_bar;
 	const struct ui_keyhelp keys[UI_VIEW_KEYS_MAX];
 
 	/* Its state, made when the UI opens; NULL: out of memory. */

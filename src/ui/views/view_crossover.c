@@ -101,7 +101,8 @@ static void hint(const struct crossover_view *v, const struct explorer *e,
 
 	metric_name(v, e, figure, sizeof(figure));
 	snprintf(text, sizeof(text),
-		 "F5 or w here searches where %s overtakes %s, or %s %s, "
+		 "F5 or w here searches where %s overtakes %s, or %s overtakes "
+		 "%s, "
 		 "from %s to %s on %s, within %.0f s; Left and Right pick "
 		 "the other strategy, m the figure, the controls the rest.",
 		 strategy_at(v->other)->name, e->config.strategy->name,
@@ -141,7 +142,10 @@ static void size_row(const struct crossover *x, const struct crossover_size *z,
 	bool running = x->asked && x->asked_size == z->msg_size;
 
 	crossover_size_text(z->msg_size, size, sizeof(size));
-	crossover_lead_text(x, z->lead, lead, sizeof(lead));
+	if (running && z->lead == LEAD_PENDING)
+		snprintf(lead, sizeof(lead), "running");
+	else
+		crossover_lead_text(x, z->lead, lead, sizeof(lead));
 	if (isfinite(z->difference.ratio))
 		snprintf(ratio, sizeof(ratio), "%.3g", z->difference.ratio);
 	if (isfinite(z->difference.low))
@@ -333,7 +337,8 @@ static bool crossover_key(struct ui *ui, void *state, const struct explorer *e,
 const struct ui_view ui_view_crossover = {
 	.name = "crossover",
 	.shortcut = '6',
-	.bar = "<-> vs  m figure  F5 search",
+	.bar = "<-> vs  m figure",
+	.sweep_bar = "Search",
 	.keys =
 		{
 			{"Left Right", "the strategy against the controls'"},
