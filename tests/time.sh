@@ -124,6 +124,11 @@ for size in 120x40 80x24; do
 		ok $? "$size: and the sender's"
 	fi
 	wait_screen 'run 1 finished' 300
+	# Each time row names its shares or sums the rest: it adds up.
+	screen | grep -oE '(Sender|Receiver|tx|rx) time +CPU [^│]*' >"$tmp/rows"
+	awk '{ s = 0; for (i = 1; i <= NF; i++) if ($i ~ /%$/) s += $i + 0
+		if (s < 95 || s > 105) bad = 1 } END { exit bad || NR != 2 }' "$tmp/rows"
+	ok $? "$size: each side's time row adds up to its time ($(paste -sd'|' "$tmp/rows"))"
 	T send-keys -t ui 2
 	# Narrow, the table shows the column it is sorted by.
 	for _ in $(seq 15); do
