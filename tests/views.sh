@@ -80,6 +80,10 @@ wait_screen 'no such key' 20
 T send-keys -t ui Tab
 wait_gone 'no such key' 20
 ok $? "a key that works clears 'no such key'"
+# A key of another view's own says which view has it.
+T send-keys -t ui '['
+wait_screen "that key is the chart view's: 4 shows it" 20
+ok $? "[ in the live view says it is the chart's, and 4 shows it"
 # Enter on the duration: continuous, then back to the time it had.
 T send-keys -t ui Tab Tab Tab Enter
 wait_screen 'Duration ◀ continuous' 20

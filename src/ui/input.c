@@ -190,6 +190,10 @@ void ui_key(struct ui *ui, const struct explorer *e, int key,
 		action(ui, e, k, out);
 	else if (ui_runs_is_key(key))
 		ui_note(ui, "that key is the runs table's: 2 shows it");
+	else if (ui_view_owning_key(key) != SIZE_MAX)
+		ui_note(ui, "that key is the %s view's: %c shows it",
+			ui_views[ui_view_owning_key(key)]->name,
+			ui_views[ui_view_owning_key(key)]->shortcut);
 	else
 		ui_note(ui, "no such key; F1 or ? lists the keys");
 }

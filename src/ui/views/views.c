@@ -33,6 +33,27 @@ size_t ui_view_of_key(int key)
 	return SIZE_MAX;
 }
 
+/* Whether labels ("[ ]", "m M") name key, a character of its own. */
+static bool labels_name(const char *labels, int key)
+{
+	for (const char *c = labels; *c; c++)
+		if ((c == labels || c[-1] == ' ') && (c[1] == ' ' || !c[1]) &&
+		    (unsigned char)*c == key)
+			return true;
+	return false;
+}
+
+size_t ui_view_owning_key(int key)
+{
+	for (size_t i = 0; i < ui_view_count; i++)
+		for (size_t k = 0; !ui_views[i]->overlay &&
+				   k < ui_view_key_count(ui_views[i]);
+		     k++)
+			if (labels_name(ui_views[i]->keys[k].keys, key))
+				return i;
+	return SIZE_MAX;
+}
+
 void ui_key_help(size_t i, char *keys, size_t keys_size, char *help,
 		 size_t help_size)
 {

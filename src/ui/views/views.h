@@ -15,6 +15,8 @@ extern const size_t ui_view_count;
 size_t ui_view_find(const char *name);
 /* The index of the view whose shortcut is key, or SIZE_MAX. */
 size_t ui_view_of_key(int key);
+/* The view whose own keys list key (a character), or SIZE_MAX. */
+size_t ui_view_owning_key(int key);
 
 /*
  * The keys every view shares as the help and nio-top(1) list them: those
