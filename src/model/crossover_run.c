@@ -74,14 +74,18 @@ static void crossover_names(struct crossover *x)
 	char knobs[96];
 	size_t len = 0;
 
-	for (int k = 0; k < 2; k++)
-		if (strategy)
-			snprintf(x->label[k], sizeof(x->label[k]), "%s",
-				 x->value[k]);
-		else
-			snprintf(x->label[k], sizeof(x->label[k]), "%s %s=%s",
-				 x->side[k].strategy->name, x->dimension,
-				 x->value[k]);
+	for (int k = 0; k < 2; k++) {
+		int n = strategy ? snprintf(x->label[k], sizeof(x->label[k]),
+					    "%s", x->value[k])
+				 : snprintf(x->label[k], sizeof(x->label[k]),
+					    "%s %s=%s",
+					    x->side[k].strategy->name,
+					    x->dimension, x->value[k]);
+
+		/* A label too long for its place is cut, and says so. */
+		if (n >= (int)sizeof(x->label[k]))
+			memcpy(x->label[k] + sizeof(x->label[k]) - 4, "...", 4);
+	}
 	if (!strategy)
 		len = (size_t)snprintf(x->context, sizeof(x->context), "%s, ",
 				       c->strategy->name);
