@@ -9,7 +9,7 @@ need_cmd jq ss
 . "$(dirname "$0")/tmux.sh"
 
 before=$(net_snapshot)
-ns=niofault
+ns=niofault$$
 
 # Destroys the established TCP sockets of the receivers' namespace; prints
 # how many were destroyed.

@@ -41,33 +41,33 @@ ok $? "links, named namespaces and the namespaces held are as before"
 
 # --keep-netns: named while running, unnamed on SIGINT and SIGTERM.
 flow_seen() {
-	ip netns exec niotest-cli ss -tn | grep -q '198.18.0.2:.*198.18.0.1:'
+	ip netns exec niotest$$-cli ss -tn | grep -q '198.18.0.2:.*198.18.0.1:'
 }
 for sig in INT TERM; do
 	: >"$tmp/err"
-	"$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest \
+	"$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest$$ \
 		>/dev/null 2>"$tmp/err" &
 	pid=$!
 	wait_for_line ' 1/1 ETA ' 300 "$tmp/err"
-	ip netns exec niotest-srv ip -o -4 addr show dev nio0 | grep -q 198.18.0.1/30
-	ok $? "SIG$sig: 'ip netns exec niotest-srv' sees the server end"
+	ip netns exec niotest$$-srv ip -o -4 addr show dev nio0 | grep -q 198.18.0.1/30
+	ok $? "SIG$sig: 'ip netns exec niotest$$-srv' sees the server end"
 	# The progress line comes as the run starts: its flow connects soon.
 	wait_until flow_seen
-	ok $? "SIG$sig: 'ip netns exec niotest-cli ss' sees the flow"
+	ok $? "SIG$sig: 'ip netns exec niotest$$-cli ss' sees the flow"
 	kill -$sig $pid
 	wait $pid
 	ok $([ $? = $((128 + $(kill -l $sig))) ]; echo $?) "SIG$sig: exit status 128 + signal"
-	[ ! -e /run/netns/niotest-srv ] && [ ! -e /run/netns/niotest-cli ]
+	[ ! -e /run/netns/niotest$$-srv ] && [ ! -e /run/netns/niotest$$-cli ]
 	ok $? "SIG$sig: the names are gone"
 done
 
 # --keep-netns and kill -9: the names go too (a guard process removes them).
 : >"$tmp/err"
-"$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest \
+"$NIO_TOP" --batch -s one-copy -m 4K -d 30 --keep-netns niotest$$ \
 	>/dev/null 2>"$tmp/err" &
 pid=$!
 wait_for_line ' 1/1 ETA ' 300 "$tmp/err"
-[ -e /run/netns/niotest-srv ] && [ -e /run/netns/niotest-cli ]
+[ -e /run/netns/niotest$$-srv ] && [ -e /run/netns/niotest$$-cli ]
 ok $? "SIGKILL: named while running"
 # names_gone PREFIX: no name and no mount of PREFIX is left (the guard
 # removes them after nio-top is gone, in its own time: waited for).
@@ -81,7 +81,7 @@ names_gone() {
 
 kill -9 $pid
 wait $pid 2>/dev/null
-names_gone niotest
+names_gone niotest$$
 ok $? "SIGKILL: the guard removes the names and their mounts"
 
 # A kill of nio-top's whole process group misses the guard, which has a
