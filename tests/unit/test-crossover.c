@@ -476,8 +476,9 @@ static void test_suggest(void)
 	c.stack_pair = true;
 	c.stack.gso_max_size = 185000;
 	ok(crossover_suggest(&c, out, sizeof(out)) &&
-		   strstr(out, "--crossover gso_ipv4_max_size=as-built,185000 -s "
-			       "one-copy "),
+		   strstr(out,
+			  "--crossover gso_ipv4_max_size=as-built,185000 -s "
+			  "one-copy "),
 	   "a knob against as built: %s", out);
 	c.msg_size = 1024;
 	ok(!crossover_suggest(&c, out, sizeof(out)),
