@@ -103,9 +103,10 @@ struct named_share {
 };
 
 /*
- * Appends the shares to out at len, each after sep (the first after first),
- * as many as width cells hold (the first always where first_always); those
- * that do not fit are summed in one "rest", so that the line still adds up.
+ * Appends the shares to out at len, each after two spaces (the first after
+ * first), as many as width cells hold (the first always where
+ * first_always); those that do not fit are summed in one "rest", so that
+ * the line still adds up.
  */
 static void shares_text(const struct named_share *item, size_t n,
 			const char *first, bool first_always, int width,
