@@ -362,7 +362,7 @@ grown=$(($(wc -l <"$log") - lines))
 most=$(((took / 10 + 2) * 201))
 [ "$grown" -le "$most" ]
 ok $? "and the log grew by $grown lines, at most $most for $took s" ||
-	tail -5 "$log" | sed 's/^/# /'
+	tail -5 "$log" | comment
 good_run --auth-file "$tmp/secret"
 ok $? "then a real client's run is clean" || diag "$tmp/good.err"
 
@@ -476,7 +476,7 @@ if [ -s "$tmp/strace" ]; then
 	other=$(grep 'TCP_CONGESTION' "$tmp/strace" | grep -vc -e "\"$cc\"" -e "\[$as_int\]")
 	[ "$set" -ge 1 ] && [ "$other" = 0 ]
 	ok $? "strace: the agent set $cc $set times, and no other name (diag never tried)" ||
-		grep TCP_CONGESTION "$tmp/strace" | head -5 | sed 's/^/# /'
+		grep TCP_CONGESTION "$tmp/strace" | head -5 | comment
 	kill -TERM $(pgrep -P "$agent" -x nio-top) 2>/dev/null
 else
 	skip_one "strace: the agent never tried diag" "needs strace"
@@ -635,7 +635,7 @@ ok $? "a key that does not quit leaves the explorer waiting for the agent"
 quit_timed "$ticker_pid"
 [ "$rc" = 0 ] && [ $ms -lt 3000 ]
 ok $? "q in the explorer while it waits for the agent quits at once (exit $rc, $ms ms)" ||
-	screen | sed 's/^/# /'
+	screen | comment
 T kill-server
 
 # An agent that never greets: the explorer says what it waits for, and q
@@ -658,7 +658,7 @@ wait_for_line 'hello kept' 300 "$tmp/silent.up" &&
 	wait_screen 'Reaching the agent 198\.18\.99\.1:5316 \.\.\.' 50 &&
 	screen | grep -q 'q quits'
 ok $? "while the agent is reached the explorer says so, and that q quits" ||
-	screen | sed 's/^/# /'
+	screen | comment
 quit_timed "$silent_pid"
 [ "$rc" = 0 ] && [ $ms -lt 3000 ]
 ok $? "q while the agent is reached quits at once (exit $rc, $ms ms)"

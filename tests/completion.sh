@@ -155,7 +155,7 @@ if command -v zsh >/dev/null && command -v tmux >/dev/null; then
 	done < <(zsh_quoted "${evil_presets[@]}")
 	[ -z "$missing" ] && nothing_run
 	ok $? "zsh: hostile preset names offered whole, nothing run${missing:+; missing:$missing}" ||
-		sed 's/^/# /' <<<"$got"
+		comment <<<"$got"
 	got=$(zsh_lists --theme 'sp')
 	missing=
 	while IFS= read -r n; do
@@ -163,7 +163,7 @@ if command -v zsh >/dev/null && command -v tmux >/dev/null; then
 	done < <(zsh_quoted "${evil_themes[@]}")
 	[ -z "$missing" ] && nothing_run
 	ok $? "zsh: hostile theme names offered whole, nothing run${missing:+; missing:$missing}" ||
-		sed 's/^/# /' <<<"$got"
+		comment <<<"$got"
 	T kill-server
 else
 	skip_one "zsh completes hostile names" "needs zsh and tmux"

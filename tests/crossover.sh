@@ -118,16 +118,16 @@ start -- --crossover strategy=one-copy,two-copy -m 4K..16K --budget 20 \
 	-d 0.3 -w 0.1 --min-measured 0 -o "$tmp/ui.json"
 wait_screen 'Crossover: where two-copy overtakes one-copy' 300
 ok $? "80x24: the explorer opens on the crossover view" ||
-	screen | sed 's/^/# /'
+	screen | comment
 wait_screen 'searching, [0-9]:[0-9]{2} of the budget left' 300
 ok $? "80x24: it says the search runs and the time left" ||
-	screen | sed 's/^/# /'
+	screen | comment
 wait_screen 'stopped: ' 600
-ok $? "80x24: and why it stopped" || screen | sed 's/^/# /'
+ok $? "80x24: and why it stopped" || screen | comment
 screen >"$tmp/screen80"
 grep -qE '4 KiB \|.*\| 16 KiB' "$tmp/screen80" &&
 	grep -qE '^│ +4 KiB +[0-9]+\+[0-9]+' "$tmp/screen80"
-ok $? "80x24: the ruler and each size's row" || sed 's/^/# /' "$tmp/screen80"
+ok $? "80x24: the ruler and each size's row" || comment "$tmp/screen80"
 T send-keys -t ui q
 wait_exit
 ok $? "q quits once the search has ended"
@@ -142,14 +142,14 @@ wait_screen 'run 1 finished' 300
 T send-keys -t ui 6
 wait_screen 'F5 or w here searches where' 100
 ok $? "120x40: the crossover view says how to start a search" ||
-	screen | sed 's/^/# /'
+	screen | comment
 T send-keys -t ui F5
 wait_screen 'Crossover: where [a-z-]+ overtakes one-copy' 300
 ok $? "120x40: F5 there starts one against one-copy" ||
-	screen | sed 's/^/# /'
+	screen | comment
 wait_screen 'crossover [0-9]+ runs, [0-9]:[0-9]{2} left' 300
 ok $? "120x40: the header counts its runs and the time left" ||
-	screen | sed 's/^/# /'
+	screen | comment
 T send-keys -t ui q
 wait_screen 'A search runs' 100
 ok $? "q asks first while the search runs"

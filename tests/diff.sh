@@ -134,7 +134,7 @@ ok $? "the explorer says which runs came from which file"
 T send-keys -t ui 3
 wait_screen 'Compare: runs 1-6 against 7-12' 30 &&
 	wait_screen '^│   [0-9.k]+ ±[0-9]+% n=3 -> [0-9.k]+ ±[0-9]+% n=3  ' 10
-ok $? "its compare view (3) shows the comparison, each point's figures under its name at 80 columns" || screen | sed 's/^/# /'
+ok $? "its compare view (3) shows the comparison, each point's figures under its name at 80 columns" || screen | comment
 screen | grep -q 'settings.fields: 8 -> 1'
 ok $? "with the setting under test first"
 T send-keys -t ui F10

@@ -31,7 +31,7 @@ fixture scale "$tmp/old.json" "$tmp/faster.json" --factor 1.1
 ok $? "--diff against 1.1 times the figures exits 0" || diag "$tmp/err"
 jq_true "$tmp/faster-diff.json" '[.rows[] | select(.metric == "gbps" or (.metric == "cpu_ns_per_kib" and .side == "sender")) | select(.point == "one-copy 4K x1 stream")] | length == 2 and (.[0].low - 1.022162 | fabs) < 1e-5 and (.[0].high - 1.183766 | fabs) < 1e-5 and (.[1].low - 1 / 1.183766 | fabs) < 1e-5 and (.[1].high - 1 / 1.022162 | fabs) < 1e-5'
 ok $? "Gbit/s +10% in 1.022162 .. 1.183766, CPU per KiB -9.1% in the inverse: the intervals' floor under every figure" ||
-	jq -c '.rows[] | select(.point == "one-copy 4K x1 stream") | [.metric, .side, .low, .high]' "$tmp/faster-diff.json" | sed 's/^/# /'
+	jq -c '.rows[] | select(.point == "one-copy 4K x1 stream") | [.metric, .side, .low, .high]' "$tmp/faster-diff.json" | comment
 grep -q "^old, new: the median of a point's runs ±their spread (SD/mean; of its intervals for one run), n runs; change: new over old and its 90% interval" "$tmp/faster.txt" &&
 	[ "$(grep -c '90%' "$tmp/faster.txt")" = 1 ]
 ok $? "the text says once what ± and the interval are, and its level" || diag "$tmp/faster.txt"
@@ -45,7 +45,7 @@ fixture noise "$tmp/old.json" "$tmp/again.json" --eps 0.002 --seed 3
 ok $? "A/A: --gate 'gbps<-5%' exits 0" || diag "$tmp/aa.err"
 jq_true "$tmp/aa.json" '(.rows | length) > 40 and all(.rows[]; (.ratio - 1 | fabs) < 0.01) and all(.rows[]; .significant == false) and .gate.status == 0 and .gate.broken == []'
 ok $? "A/A: no row called changed, every change under 1% ($(jq '.rows | length' "$tmp/aa.json") rows)" ||
-	jq -c '.rows[] | select(.significant) | [.metric, .side, .point, .ratio, .low, .high]' "$tmp/aa.json" | sed 's/^/# /'
+	jq -c '.rows[] | select(.significant) | [.metric, .side, .point, .ratio, .low, .high]' "$tmp/aa.json" | comment
 grep -q '^nio-top: gate passed: 1 rule, no change beyond one (4 rows judged)$' "$tmp/aa.err"
 ok $? "A/A: the gate says it passed, and over how many rows" || diag "$tmp/aa.err"
 # Runs tight within too: the floor is small, the 1% margin still holds.

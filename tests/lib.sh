@@ -23,9 +23,16 @@ ok() {
 	return "$1"
 }
 
+# comment: its input as TAP comments, after a failed test; a copy goes to
+# stderr, which a test runner shows for a failed test where it keeps stdout
+# to itself.
+comment() {
+	sed 's/^/# /' | tee /dev/stderr
+}
+
 # diag FILE: the last lines of FILE as TAP comments, after a failed test.
 diag() {
-	tail -n 20 "$1" 2>/dev/null | sed 's/^/# /'
+	tail -n 20 "$1" 2>/dev/null | comment
 }
 
 # check DESCRIPTION COMMAND...: one test line, ok when COMMAND succeeds.

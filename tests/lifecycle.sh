@@ -147,7 +147,7 @@ for i in $(seq 50); do
 		>/dev/null 2>>"$tmp/cycles" || fails=$((fails + 1))
 done
 ok $fails "50 start/stop cycles all exit 0 ($fails failed)"
-[ $fails = 0 ] || grep -v '^\[' "$tmp/cycles" | sed 's/^/# /'
+[ $fails = 0 ] || grep -v '^\[' "$tmp/cycles" | comment
 ! grep -q 'exists' "$tmp/cycles"
 ok $? "no cycle met a leftover (EEXIST)"
 wait_until net_is "$before"

@@ -27,7 +27,7 @@ wait_screen 'Data path of splice' 200
 ok $? "x opens splice's data path"
 wait_screen "measured in run 1: pin $pin% \\(.*\\) of the sender's CPU" 200
 ok $? "under vmsplice, pinning's share is the gauges' ($pin%)" ||
-	screen | sed 's/^/# /'
+	screen | comment
 ! screen | grep -q 'none pinned'
 ok $? "its words no longer say none is pinned"
 wait_screen "measured in run 1: deliv copy [0-9]+% of the sender's CPU; [0-9]+% of the" 200

@@ -134,17 +134,17 @@ ok $? "80x24: the probe alone before the load is on screen"
 wait_screen 'Probe p50/p99 us: alone.{1,2}[0-9.k]+/[0-9.k]+,' 300 &&
 	wait_screen 'loaded.{1,2}[0-9.k]+/[0-9.k]+' 300
 ok $? "80x24: the gauge line shows the probe alone and loaded" ||
-	screen | sed 's/^/# /'
+	screen | comment
 T kill-server
 size=120x40
 start -- -s one-copy -m 64K -d 1 -w 0.2 --probe 1000
 wait_screen 'run 1 finished: .* probe.s p99' 300
 ok $? "120x40: the finished run says the probe's p99" ||
-	screen | sed 's/^/# /'
+	screen | comment
 screen | grep -q 'probe p99' &&
 	screen | grep -Eq 'under the load.{1,2}[0-9.k]+/[0-9.k]+ \([0-9]+ round'
 ok $? "120x40: the runs table's probe p99 column and the gauge line" ||
-	screen | sed 's/^/# /'
+	screen | comment
 T kill-server
 
 [ "$(net_snapshot)" = "$before" ]

@@ -150,7 +150,7 @@ start "${utf8[@]}" -- --load "$tmp/one.json"
 wait_screen 'loaded export, 1 run\b' 300
 screen | grep -q '1 run loaded from an export; nothing runs'
 ok $? "one loaded run is \"1 run loaded\", not \"1 runs\"" ||
-	screen | tail -3 | sed 's/^/# /'
+	screen | tail -3 | comment
 T send-keys -t ui q
 wait_exit
 T kill-server
@@ -193,7 +193,7 @@ wait_screen ' 1000 zero-copy' 50 && wait_screen ' 999 zero-copy'
 at() { screen | grep " $1 zero-copy" | awk -v n="$1" '{print index($0, n " zero-copy") + length(n)}'; }
 [ -n "$(at 999)" ] && [ "$(at 999)" = "$(at 1000)" ]
 ok $? "rows 999 and 1000 start their run at the same column ($(at 999), $(at 1000))" ||
-	screen | sed 's/^/# /'
+	screen | comment
 T kill-server
 
 wait_until net_is "$before"

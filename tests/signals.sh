@@ -53,7 +53,7 @@ for sig in $sigs; do
 	ok $rc "batch SIG$sig: the finished run is exported, the cut one is not"
 	# Why not: what nio-top said, and what the export holds.
 	if [ $rc != 0 ]; then
-		tr '\r' '\n' <"$tmp/err" | sed 's/^/# /'
+		tr '\r' '\n' <"$tmp/err" | comment
 		sed 's/^/# table: /' "$tmp/table"
 		jq -c '[.runs[] | [.msg_size, .error]]' "$out" 2>&1 |
 			sed 's/^/# export: /'

@@ -66,7 +66,7 @@ for _ in $(seq 300); do
 done
 T capture-pane -p -t ui | grep -Eq "^ ?$said"
 ok $? "a settings theme of ../.. is said on the status line" ||
-	T capture-pane -p -t ui | tail -3 | sed 's/^/# /'
+	T capture-pane -p -t ui | tail -3 | comment
 T send-keys -t ui q
 for _ in $(seq 300); do
 	[ -s "$tmp/exit" ] && break
@@ -75,7 +75,7 @@ for _ in $(seq 300); do
 done
 T capture-pane -p -t ui | grep -Eq "^nio-top: $said"
 ok $? "and on stderr once the terminal is back" ||
-	T capture-pane -p -t ui | grep -v '^$' | sed 's/^/# /'
+	T capture-pane -p -t ui | grep -v '^$' | comment
 T kill-server
 
 # xterm's greys: the cube's diagonal and the grey ramp.

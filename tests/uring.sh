@@ -15,7 +15,7 @@ out="$tmp/grid.json"
 	-o "$out" >/dev/null 2>"$tmp/grid.err"
 rc=$?
 ok $rc "uring and uring-zc x 4K,64K x 1,2 exit 0"
-[ $rc = 0 ] || grep -v '^\[' "$tmp/grid.err" | sed 's/^/# /'
+[ $rc = 0 ] || grep -v '^\[' "$tmp/grid.err" | comment
 jq -r '.runs[] | select(.error) | "# run \(.run): \(.error)"' "$out"
 runs=$(jq '.runs | length' "$out")
 ok $([ "$runs" = 8 ]; echo $?) "8 runs exported (got $runs)"

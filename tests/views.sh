@@ -145,7 +145,7 @@ T kill-server
 jq "$at_gbps"' .runs[] |= at_gbps(2; 0)' "$tmp/two.json" >"$tmp/same.json"
 start "${utf8[@]}" -- --load "$tmp/same.json" --min-measured 0
 wait_screen 'loaded export, 2 runs' && wait_screen '╭─ Runs, by run number'
-ok $? "--load opens on the runs view" || screen | sed 's/^/# /'
+ok $? "--load opens on the runs view" || screen | comment
 # Nothing runs: the key bar offers no key that starts runs.
 screen | tail -1 | grep -q 'F1Help' && ! screen | tail -1 | grep -qE 'F3|F5'
 ok $? "--load: the key bar offers no F3 Preset nor F5 Sweep ($(screen | tail -1))"
@@ -153,7 +153,7 @@ T send-keys -t ui 4
 wait_screen 'Throughput Gbit/s \(receiver\) vs size' &&
 	wait_screen '│ +[0-9.]+│ *(21|12)|│ *(21|12) *│'
 ok $? "two strategies at one value: both markers, side by side" ||
-	screen | sed 's/^/# /'
+	screen | comment
 T send-keys -t ui q
 wait_exit
 T kill-server

@@ -224,7 +224,7 @@ wait_until said
 ok $? "80x24, rr with --rx zerocopy: no gauge missing without a word${missing:+ (missing:$missing)}"
 wait_screen "Throughput .*Gbit/s" && wait_screen "Where each side's CPU and time go: x"
 ok $? "80x24, rr with --rx zerocopy: the foot gives its CPU and time rows up to the gauges, and says where they are" ||
-	screen | sed 's/^/# /'
+	screen | comment
 T send-keys -t ui q
 wait_exit
 T kill-server

@@ -262,7 +262,6 @@ const cJSON *options_run_item(const cJSON *from, const struct option_row *row,
 			      bool file);
 /* Whether --name was given (or set as if it were). */
 bool options_given(const struct options *o, const char *name);
-void options_set_given(struct options *o, const char *name);
 
 /* Whether runs a and b have the same value of row, a run setting. */
 bool options_run_same(const struct option_row *row, const struct run_config *a,

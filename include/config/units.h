@@ -34,9 +34,6 @@ int units_parse_rate(const char *text, uint64_t min, uint64_t max,
 /* 17179869176 -> "17.2G": a rate as --rate takes one. */
 void units_format_rate(uint64_t bits_per_s, char *out, size_t size);
 
-/* Seconds, fractions allowed, to milliseconds, within min .. max. */
-int units_parse_seconds(const char *text, double min, double max, uint64_t *ms);
-
 /* A whole number within min .. max. */
 int units_parse_uint(const char *text, unsigned long min, unsigned long max,
 		     unsigned long *value);

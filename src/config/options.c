@@ -956,14 +956,6 @@ bool options_given(const struct options *o, const char *name)
 	return row && o->given[options_row_index(row)];
 }
 
-void options_set_given(struct options *o, const char *name)
-{
-	const struct option_row *row = options_by_name(name);
-
-	if (row)
-		o->given[options_row_index(row)] = true;
-}
-
 void options_defaults(struct options *o)
 {
 	char *cause = NULL;

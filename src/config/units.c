@@ -160,20 +160,6 @@ int units_parse_number(const char *text, double min, double max, double *value)
 	return *value < min || *value > max ? -ERANGE : 0;
 }
 
-int units_parse_seconds(const char *text, double min, double max, uint64_t *ms)
-{
-	double s;
-	int r = units_parse_number(text, min, max, &s);
-
-	if (r < 0)
-		return r;
-	*ms = (uint64_t)llround(s * 1000);
-	/* A positive minimum must not round down to nothing. */
-	if (min > 0 && *ms == 0)
-		return -ERANGE;
-	return 0;
-}
-
 int units_parse_uint(const char *text, unsigned long min, unsigned long max,
 		     unsigned long *value)
 {

@@ -29,10 +29,11 @@ static size_t view_count(void)
 /* Shows view or overlay i, or closes it when it is the overlay shown. */
 static void show(struct ui *ui, size_t i)
 {
-	const struct ui_view *v = ui_views[i];
+	const struct ui_view *v;
 
 	if (i == SIZE_MAX)
 		return;
+	v = ui_views[i];
 	if (!v->overlay) {
 		ui->view = i;
 		ui_note(ui, "view: %s (1-%zu go straight to one)", v->name,

@@ -81,9 +81,11 @@ static const struct run_time *path_time(const struct explorer *e, int side,
  * its time; waiting for data 52% (sk_wait_data, 410 us a wait), preempted
  * while runnable 27% (exit_to_user_mode_loop, ...)", its three largest.
  */
-static bool path_waits(const struct explorer *e, int side, char *text,
-		       size_t size)
+static bool path_waits(const struct ui *ui, const struct explorer *e, int side,
+		       char *text, size_t size)
 {
+	/* A wait's length and its unit are never split by a wrap. */
+	const char *nb = ui->utf8 ? "\u00a0" : "";
 	static const char *const names[] = {"sender", "receiver"};
 	size_t run = 0, len, shown = 0;
 	const struct run_time *t = path_time(e, side, &run);
@@ -109,12 +111,12 @@ static bool path_waits(const struct explorer *e, int side, char *text,
 			break;
 		taken[most] = true;
 		len += (size_t)snprintf(text + len, size - len,
-					"%s %s %.0f%% (%s%s%.0f us a wait)",
+					"%s %s %.0f%% (%s%s%.0f%sus a wait)",
 					shown ? "," : "", reasons[most].label,
 					100 * run_time_share(t, most),
 					t->reason[most].function,
 					t->reason[most].function[0] ? ", " : "",
-					t->reason[most].mean_us);
+					t->reason[most].mean_us, nb);
 		shown++;
 	}
 	if (!shown && len < size)
@@ -273,7 +275,7 @@ static int path_lines(const struct ui *ui, const struct explorer *e, int width,
 		if (path_measured(e, s, i >= queue, text, sizeof(text)))
 			path_connected(ui, ROLE_HIGHLIGHT, width, text, l);
 		if ((i == 0 || i == queue) &&
-		    path_waits(e, i ? SIDE_RECEIVER : SIDE_SENDER, text,
+		    path_waits(ui, e, i ? SIDE_RECEIVER : SIDE_SENDER, text,
 			       sizeof(text)))
 			path_connected(ui, ROLE_MISC, width, text, l);
 		ui_lines_add(l, ROLE_TEXT, 2, "%s", ui->utf8 ? "\u25bc" : "v");
@@ -363,15 +365,16 @@ static void path_draw(struct ui *ui, void *state, const struct explorer *e,
 	copies = path_lines(ui, e, width, &l);
 	path_live(e, width, &l);
 	path_why(e, width, &l);
-	snprintf(
-		text, sizeof(text),
-		"%d cop%s of the payload per message on the whole path, "
-		"sender to receiver, the kernel's included.  A strategy's name "
-		"counts something else: the sender's copies, up to the "
-		"socket (two-copy: the program's own serialization and the "
-		"kernel's copy into the socket; one-copy: the kernel's copy "
-		"only; zero-copy: none, where the kernel can avoid it).",
-		copies, copies == 1 ? "y" : "ies");
+	snprintf(text, sizeof(text),
+		 "%d cop%s of the payload per message on the whole path as "
+		 "drawn, sender to receiver, the kernel's included; where the "
+		 "kernel copies after all, the lines under a move and Live say "
+		 "how much.  A strategy's name "
+		 "counts something else: the sender's copies, up to the "
+		 "socket (two-copy: the program's own serialization and the "
+		 "kernel's copy into the socket; one-copy: the kernel's copy "
+		 "only; zero-copy: none, where the kernel can avoid it).",
+		 copies, copies == 1 ? "y" : "ies");
 	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
 	ui_lines_wrap(&l, ROLE_HIGHLIGHT, width, 0, text);
 	ui_clear(&r);
