@@ -139,6 +139,7 @@ ok $? "the explorer's export holds its search"
 size=120x40
 start -- -s one-copy -d 0.3 -w 0.1 --min-measured 0 --budget 15
 wait_screen 'run 1 finished' 300
+ok $? "120x40: the explorer ran its first run" || screen | comment
 T send-keys -t ui 6
 wait_screen 'F5 or w here searches where' 100
 ok $? "120x40: the crossover view says how to start a search" ||
