@@ -39,10 +39,9 @@ enum offcpu_state {
 
 /* One thread's switch event over one sampled interval. */
 struct offcpu_thread {
-	int fd; /* -1: not sampling */
-	struct perf_ring ring;
-	int error;	/* why it could not be opened (errno), or 0 */
-	bool user_only; /* call chains refused: no reasons, only times */
+	struct perf_ring ring; /* fd -1: not sampling */
+	int error;	       /* why it could not be opened (errno), or 0 */
+	bool user_only;	       /* call chains refused: no reasons, only times */
 	pid_t tid;
 	clockid_t cpu_clock;
 	size_t generic; /* the reason a poll or a sleep of it waits for */

@@ -29,10 +29,9 @@
 
 /* One thread's sampling event. */
 struct profile_thread {
-	int fd; /* -1: not sampling */
-	struct perf_ring ring;
-	int error;	/* why it could not be opened (errno), or 0 */
-	bool user_only; /* kernel samples refused: user space only */
+	struct perf_ring ring; /* fd -1: not sampling */
+	int error;	       /* why it could not be opened (errno), or 0 */
+	bool user_only;	       /* kernel samples refused: user space only */
 };
 
 /* A function's samples in a tally that went to one role. */

@@ -124,13 +124,31 @@ static double gauge_scale(const struct explorer *e, size_t g)
 	return max;
 }
 
+/*
+ * What an n/a side's cell says: its whole reason where it fits, else
+ * without its details (false: not even that fits, and it is said in words
+ * below instead).
+ */
+static bool na_cell(const struct gauge_reading *reading, int width, char *out,
+		    size_t size)
+{
+	char why[sizeof(reading->why)];
+
+	snprintf(out, size, "n/a: %s", reading->why);
+	if (ui_width(out) <= width)
+		return true;
+	ui_short_reason(reading->why, why, sizeof(why));
+	snprintf(out, size, "n/a: %s", why);
+	return ui_width(out) <= width;
+}
+
 static void draw_gauge(const struct ui *ui, const struct explorer *e, size_t g,
 		       enum gauge_side side, int y, int x, int width)
 {
 	const struct gauge_reading *reading = &e->live.gauge[side][g];
 	enum theme_role low = side == SIDE_SENDER ? ROLE_SENDER_LOW
 						  : ROLE_RECEIVER_LOW;
-	char value[32], why[sizeof(reading->why)];
+	char value[32], na[sizeof(reading->why) + 8];
 	int bar = width - 15;
 
 	if (!e->live.running || !e->live.ready) {
@@ -138,10 +156,9 @@ static void draw_gauge(const struct ui *ui, const struct explorer *e, size_t g,
 		return;
 	}
 	if (!reading->known) {
-		ui_short_reason(reading->why, why, sizeof(why));
-		ui_text(y, x, width, ROLE_INACTIVE, "n/a: %s",
-			(int)strlen(reading->why) + 5 <= width ? reading->why
-							       : why);
+		/* One that does not fit is a line of words (sides_why). */
+		na_cell(reading, width, na, sizeof(na));
+		ui_text(y, x, width, ROLE_INACTIVE, "%s", na);
 		return;
 	}
 	ui_format_value(reading->value, value, sizeof(value));
@@ -161,15 +178,24 @@ static void draw_gauge(const struct ui *ui, const struct explorer *e, size_t g,
 /*
  * One line of the gauges: a metric, or several in a row that say n/a for
  * the same reason on both sides (said once: "L1d misses, IPC: n/a on both
- * sides", the reason wrapped below it where it does not fit beside).
+ * sides", the reason wrapped below it where it does not fit beside).  A
+ * metric whose sides' reasons differ and do not fit their cells is said
+ * in words the same way: "CPU per KiB: sender n/a: ...; receiver ...".
  */
 struct gauge_line {
 	size_t metric;	     /* the first */
 	size_t count;	     /* metrics on the line */
 	bool shared_why;     /* n/a on both sides, for one reason */
+	bool sides_why;	     /* n/a on a side, said in words, not cells */
 	char text[160];	     /* shared_why: the metrics' labels */
-	struct ui_lines why; /* shared_why: the reason, as drawn */
+	struct ui_lines why; /* shared_why, sides_why: the words, as drawn */
 };
+
+/* The cells of one side's gauges in a box whose text is width wide. */
+static int gauge_cell_width(int width)
+{
+	return (width - 13) / 2 - 1;
+}
 
 static bool same_na(const struct explorer *e, size_t g, const char *why)
 {
@@ -191,10 +217,6 @@ enum gauge_why {
 	WHY_COUNTED, /* that, the gauges counted, not named: "n/a (4)" */
 };
 
-/*
- * The gauges' lines for a box width cells wide, their reasons as told.
- * Returns how many; gauge_lines_free() after.
- */
 /* The line already giving why's reason, or NULL. */
 static struct gauge_line *line_of_reason(const struct explorer *e,
 					 struct gauge_line *line, size_t n,
@@ -231,6 +253,52 @@ static void told_reason(const char *why, enum gauge_why told, char *out,
 		snprintf(out, size, "%s", brief);
 }
 
+/* Whether each n/a side of metric g fits its cell in a box width wide. */
+static bool sides_fit(const struct explorer *e, size_t g, int width)
+{
+	char na[sizeof(e->live.gauge[0][0].why) + 8];
+
+	if (!e->live.running || !e->live.ready)
+		return true;
+	for (int side = 0; side < SIDE_COUNT; side++) {
+		const struct gauge_reading *r = &e->live.gauge[side][g];
+
+		if (!r->known &&
+		    !na_cell(r, gauge_cell_width(width), na, sizeof(na)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Metric g's sides in words, their reasons as told: "CPU per KiB: sender
+ * n/a: ...; receiver 412 ns".
+ */
+static void sides_words(const struct explorer *e, size_t g, enum gauge_why told,
+			char *out, size_t size)
+{
+	static const char *const names[] = {"sender", "receiver"};
+	size_t len = (size_t)snprintf(out, size, "%s:", metrics[g].label);
+
+	for (int side = 0; side < SIDE_COUNT && len < size; side++) {
+		const struct gauge_reading *r = &e->live.gauge[side][g];
+		char said[256];
+
+		if (r->known) {
+			ui_format_value(r->value, said, sizeof(said));
+			len += (size_t)snprintf(out + len, size - len,
+						"%s %s %s %s", side ? ";" : "",
+						names[side], said,
+						metrics[g].unit);
+		} else {
+			told_reason(r->why, told, said, sizeof(said));
+			len += (size_t)snprintf(
+				out + len, size - len, "%s %s n/a: %s",
+				side ? ";" : "", names[side], said);
+		}
+	}
+}
+
 /*
  * The gauges' lines for a box width cells wide, their reasons as told: the
  * metrics n/a on both sides for one reason share one line, wherever they
@@ -256,8 +324,10 @@ static size_t gauge_lines(const struct explorer *e, int width,
 				 metrics[g].label);
 			continue;
 		}
-		line[n] = (struct gauge_line){
-			g, 1, same_na(e, g, NULL), "", {0}};
+		line[n] = (struct gauge_line){g,     1,	 same_na(e, g, NULL),
+					      false, "", {0}};
+		line[n].sides_why = !line[n].shared_why &&
+				    !sides_fit(e, g, width);
 		snprintf(line[n].text, sizeof(line[n].text), "%s",
 			 metrics[g].label);
 		n++;
@@ -265,6 +335,12 @@ static size_t gauge_lines(const struct explorer *e, int width,
 	for (size_t i = 0; i < n; i++) {
 		char text[512], reason[256];
 
+		if (line[i].sides_why) {
+			sides_words(e, line[i].metric, told, text,
+				    sizeof(text));
+			ui_lines_wrap(&line[i].why, ROLE_INACTIVE, width, 2,
+				      text);
+		}
 		if (!line[i].shared_why)
 			continue;
 		told_reason(e->live.gauge[SIDE_SENDER][line[i].metric].why,
@@ -587,7 +663,7 @@ static int gauge_lines_rows(const struct gauge_line *line, size_t n)
 	int rows = 0;
 
 	for (size_t i = 0; i < n; i++)
-		rows += line[i].shared_why ? (int)line[i].why.count : 1;
+		rows += line[i].why.count ? (int)line[i].why.count : 1;
 	return rows;
 }
 
@@ -810,7 +886,7 @@ void ui_draw_gauges(struct ui *ui, const struct explorer *e,
 	for (size_t i = 0; i < lines && y < last; i++) {
 		size_t m = line[i].metric;
 		int room = last - y;
-		int need = line[i].shared_why ? (int)line[i].why.count : 1;
+		int need = line[i].why.count ? (int)line[i].why.count : 1;
 
 		/*
 		 * What does not fit is counted on a row kept for it, not cut:
@@ -838,7 +914,7 @@ void ui_draw_gauges(struct ui *ui, const struct explorer *e,
 			break;
 		}
 
-		if (line[i].shared_why) {
+		if (line[i].why.count) {
 			for (size_t k = 0; k < line[i].why.count && y < last;
 			     k++, y++)
 				ui_text(y,

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -79,46 +78,25 @@ int offcpu_thread_open(struct offcpu_thread *t, pid_t tid, clockid_t cpu_clock,
 		.use_clockid = 1,
 		.clockid = CLOCK_MONOTONIC,
 	};
-	int fd, r;
+	int r;
 
-	*t = (struct offcpu_thread){.fd = -1,
-				    .tid = tid,
-				    .cpu_clock = cpu_clock,
-				    .generic = generic};
-	fd = perf_ring_open_event(&attr, tid);
-	if (fd == -EACCES || fd == -EPERM) {
-		/*
-		 * perf_event_paranoid 2: no kernel chains, and a switch
-		 * happens in the kernel, so no samples; the switch records
-		 * still say when, and whether the thread could still run.
-		 */
-		attr.exclude_kernel = 1;
-		fd = perf_ring_open_event(&attr, tid);
-		t->user_only = fd >= 0;
-	}
-	if (fd < 0) {
-		t->error = -fd;
-		return fd;
-	}
-	/* Without samples a switch is two records of 24 bytes: less room. */
-	r = perf_ring_map(&t->ring, fd,
-			  t->user_only ? RING_PAGES / 8 : RING_PAGES);
-	if (r < 0) {
-		t->error = -r;
-		close(fd);
-		return r;
-	}
-	t->fd = fd;
-	return 0;
+	*t = (struct offcpu_thread){
+		.tid = tid, .cpu_clock = cpu_clock, .generic = generic};
+	/*
+	 * perf_event_paranoid 2: no kernel chains, and a switch happens in
+	 * the kernel, so no samples; the switch records still say when, and
+	 * whether the thread could still run.  Without samples a switch is
+	 * two records of 24 bytes: less room.
+	 */
+	r = perf_ring_open(&t->ring, &attr, tid, RING_PAGES, RING_PAGES / 8,
+			   &t->user_only);
+	t->error = -r;
+	return r;
 }
 
 void offcpu_thread_close(struct offcpu_thread *t)
 {
-	if (!t->ring.base)
-		return;
-	perf_ring_unmap(&t->ring);
-	close(t->fd);
-	t->fd = -1;
+	perf_ring_close(&t->ring);
 }
 
 /* The thread's CPU time now, in ns: false where it cannot be read. */
@@ -187,10 +165,10 @@ void offcpu_thread_enable(struct offcpu_thread *t, bool on)
 		t->begin_ns = clock_now_ns();
 		t->begin_reason = thread_reason_now(t);
 		t->cpu_known = thread_cpu_ns(t->cpu_clock, &t->cpu_begin_ns);
-		ioctl(t->fd, PERF_EVENT_IOC_ENABLE, 0);
+		perf_ring_enable(&t->ring, true);
 		return;
 	}
-	ioctl(t->fd, PERF_EVENT_IOC_DISABLE, 0);
+	perf_ring_enable(&t->ring, false);
 	t->end_ns = clock_now_ns();
 	t->cpu_known &= thread_cpu_ns(t->cpu_clock, &t->cpu_end_ns);
 }

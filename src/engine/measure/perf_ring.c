@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -15,7 +16,7 @@
 /* The fewest data pages a ring is mapped with, the limit allowing. */
 #define RING_PAGES_MIN 8
 
-int perf_ring_open_event(struct perf_event_attr *attr, pid_t tid)
+static int open_event(struct perf_event_attr *attr, pid_t tid)
 {
 	int fd = (int)syscall(SYS_perf_event_open, attr, tid, -1, -1,
 			      PERF_FLAG_FD_CLOEXEC);
@@ -23,14 +24,14 @@ int perf_ring_open_event(struct perf_event_attr *attr, pid_t tid)
 	return fd < 0 ? -errno : fd;
 }
 
-int perf_ring_map(struct perf_ring *ring, int fd, unsigned int pages)
+static int map_ring(struct perf_ring *ring, unsigned int pages)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
 	for (;;) {
 		size_t size = (size_t)page * (pages + 1);
 		void *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-				  MAP_SHARED, fd, 0);
+				  MAP_SHARED, ring->fd, 0);
 
 		if (base != MAP_FAILED) {
 			ring->base = base;
@@ -38,19 +39,52 @@ int perf_ring_map(struct perf_ring *ring, int fd, unsigned int pages)
 			return 0;
 		}
 		/* perf_event_mlock_kb and RLIMIT_MEMLOCK: try less. */
-		if (errno != EPERM || pages <= RING_PAGES_MIN) {
-			ring->base = NULL;
+		if (errno != EPERM || pages <= RING_PAGES_MIN)
 			return -errno;
-		}
 		pages /= 2;
 	}
 }
 
-void perf_ring_unmap(struct perf_ring *ring)
+int perf_ring_open(struct perf_ring *ring, struct perf_event_attr *attr,
+		   pid_t tid, unsigned int pages, unsigned int user_pages,
+		   bool *user_only)
+{
+	int fd = open_event(attr, tid), r;
+
+	*ring = (struct perf_ring){.fd = -1};
+	*user_only = false;
+	if (fd == -EACCES || fd == -EPERM) {
+		attr->exclude_kernel = 1;
+		fd = open_event(attr, tid);
+		*user_only = fd >= 0;
+		pages = user_pages;
+	}
+	if (fd < 0)
+		return fd;
+	ring->fd = fd;
+	r = map_ring(ring, pages);
+	if (r < 0) {
+		close(fd);
+		ring->fd = -1;
+	}
+	return r;
+}
+
+/* Only a ring that opened is mapped: a zeroed one (fd 0) has nothing. */
+void perf_ring_close(struct perf_ring *ring)
+{
+	if (!ring->base)
+		return;
+	munmap(ring->base, ring->size);
+	close(ring->fd);
+	*ring = (struct perf_ring){.fd = -1};
+}
+
+void perf_ring_enable(const struct perf_ring *ring, bool on)
 {
 	if (ring->base)
-		munmap(ring->base, ring->size);
-	ring->base = NULL;
+		ioctl(ring->fd,
+		      on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
 /* The record at offset off of the ring's data, copied out where it wraps. */

@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "perf_ring.h"
 #include "profile.h"
@@ -53,45 +51,24 @@ int profile_thread_open(struct profile_thread *t, pid_t tid, unsigned int hz)
 		.disabled = 1,
 		.exclude_hv = 1,
 	};
-	int fd, r;
+	int r;
 
-	*t = (struct profile_thread){.fd = -1};
-	fd = perf_ring_open_event(&attr, tid);
-	if (fd == -EACCES || fd == -EPERM) {
-		/* perf_event_paranoid 2: this user may sample user space. */
-		attr.exclude_kernel = 1;
-		fd = perf_ring_open_event(&attr, tid);
-		t->user_only = fd >= 0;
-	}
-	if (fd < 0) {
-		t->error = -fd;
-		return fd;
-	}
-	r = perf_ring_map(&t->ring, fd, RING_PAGES);
-	if (r < 0) {
-		t->error = -r;
-		close(fd);
-		return r;
-	}
-	t->fd = fd;
-	return 0;
+	*t = (struct profile_thread){0};
+	/* perf_event_paranoid 2: this user may sample user space. */
+	r = perf_ring_open(&t->ring, &attr, tid, RING_PAGES, RING_PAGES,
+			   &t->user_only);
+	t->error = -r;
+	return r;
 }
 
 void profile_thread_close(struct profile_thread *t)
 {
-	/* Only an event that opened has its ring (a zeroed one has neither). */
-	if (!t->ring.base)
-		return;
-	perf_ring_unmap(&t->ring);
-	close(t->fd);
-	t->fd = -1;
+	perf_ring_close(&t->ring);
 }
 
 void profile_thread_enable(struct profile_thread *t, bool on)
 {
-	if (t->ring.base)
-		ioctl(t->fd,
-		      on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+	perf_ring_enable(&t->ring, on);
 }
 
 /* Where a function in a role starts its search: symbol and role mixed. */
