@@ -18,7 +18,9 @@
 #   the load's measured window: nio-top's p50 over sockperf's, within a
 #   factor of 2.  sockperf's ping-pong is not isochronous (it sends once it
 #   has the answer): a load that stalls it shows in fewer round trips, not
-#   in more late ones.
+#   in more late ones.  So the same pairs are run once more with sockperf
+#   paced to the probe's rate (--mps RATE), as the probe is: each request
+#   then finds both ends asleep, as each of the probe's does.
 #
 # Per-pair figures go to stderr.  Both parts run with --no-profile, alike
 # on both sides of a pair.  At PAIRS 1 and SECONDS 1 it is a smoke test of
@@ -76,10 +78,12 @@ for round in $(seq "$pairs"); do
 		"$(jq '.runs[0].probe.loaded.sent' "$tmp/on.json")" >&2
 done
 
-# sockperf_beside FILE: the load without a probe, sockperf's ping-pong p50
-# (round trips, us) in its measured window into FILE.p50.
+# sockperf_beside FILE [SOCKPERF-OPTIONS...]: the load without a probe,
+# sockperf's ping-pong p50 (round trips, us) in its measured window into
+# FILE.p50.
 sockperf_beside() {
 	local file=$1 stream=$tmp/stream.jsonl
+	shift
 	rm -f "$stream"
 	"$nio_top" --batch -s one-copy -m 64K -t 1 -d $((seconds + 2)) \
 		-w 0.5 --no-profile --min-measured 0 --keep-netns "$ns" \
@@ -96,7 +100,7 @@ sockperf_beside() {
 	sleep 0.3
 	ip netns exec "$ns-cli" sockperf ping-pong --tcp --full-rtt \
 		-i 198.18.0.1 -p 11111 -m 64 -t $((seconds > 1 ? seconds - 1 : 1)) \
-		2>&1 | sed -n 's/.*percentile 50.000 = *\([0-9.]*\).*/\1/p' \
+		"$@" 2>&1 | sed -n 's/.*percentile 50.000 = *\([0-9.]*\).*/\1/p' \
 		>"$file.p50"
 	kill "$sockperf_pid" 2>/dev/null || true
 	wait "$sockperf_pid" 2>/dev/null || true
@@ -105,20 +109,33 @@ sockperf_beside() {
 	nio_pid=
 }
 
-agreement=
-if command -v sockperf >/dev/null; then
-	probed() { load "$tmp/probed.json" --probe "$rate"; }
-	beside() { sockperf_beside "$tmp/beside.json"; }
+probed() { load "$tmp/probed.json" --probe "$rate"; }
+beside() { sockperf_beside "$tmp/beside.json" "${paced[@]}"; }
+
+# agree FILE [SOCKPERF-OPTIONS...]: PAIRS interleaved pairs of the probe
+# beside the load and sockperf (with the options) beside it, the ratios of
+# their p50s in FILE.
+agree() {
+	local file=$1 x y
+	shift
+	paced=("$@")
 	for round in $(seq "$pairs"); do
 		pair probed beside
 		x=$(jq '.runs[0].probe.loaded.p50' "$tmp/probed.json")
 		y=$(cat "$tmp/beside.json.p50")
 		[ -n "$y" ] || { echo "round $round: sockperf said no p50" >&2; continue; }
-		echo "$(ratio "$x" "$y")" >>"$tmp/agree"
-		printf 'round %s: the probe p50 %.1f us beside %.3f Gbit/s, sockperf p50 %.1f us beside %.3f Gbit/s\n' \
-			"$round" "$x" "$(gbps "$tmp/probed.json")" "$y" \
+		echo "$(ratio "$x" "$y")" >>"$file"
+		printf 'round %s%s: the probe p50 %.1f us beside %.3f Gbit/s, sockperf p50 %.1f us beside %.3f Gbit/s\n' \
+			"$round" "${paced[*]:+ (sockperf ${paced[*]})}" "$x" \
+			"$(gbps "$tmp/probed.json")" "$y" \
 			"$(gbps "$tmp/beside.json")" >&2
 	done
+}
+
+agreement=
+if command -v sockperf >/dev/null; then
+	agree "$tmp/agree"
+	agree "$tmp/agree-paced" --mps "$rate"
 	agreement=yes
 fi
 
@@ -140,6 +157,9 @@ row "one-copy 64K, probe $rate/s on / off" "$tmp/cost" "m >= 0.85" ">= 0.85"
 if [ -n "$agreement" ] && [ -s "$tmp/agree" ]; then
 	row "probe p50 / sockperf p50, loaded" "$tmp/agree" \
 		"m >= 0.5 && m <= 2" "0.5 .. 2"
+	[ -s "$tmp/agree-paced" ] &&
+		row "the same, sockperf at $rate/s" "$tmp/agree-paced" \
+			"m >= 0.5 && m <= 2" "0.5 .. 2"
 else
 	echo "(sockperf not found: the agreement rows are skipped)"
 fi
