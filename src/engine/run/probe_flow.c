@@ -12,7 +12,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "cause.h"
 #include "clock.h"
 #include "probe_flow.h"
+#include "thread.h"
 
 /*
  * How long a stopped requester waits for the answers on their way: behind
@@ -303,35 +303,16 @@ static void *probe_requester(void *arg)
 	return NULL;
 }
 
-static int probe_thread(pthread_t *thread, int cpu, void *(*fn)(void *),
-			struct probe_flow *p)
-{
-	pthread_attr_t attr;
-	cpu_set_t set;
-	int r;
-
-	if (cpu < 0)
-		return -pthread_create(thread, NULL, fn, p);
-	r = pthread_attr_init(&attr);
-	if (r != 0)
-		return -r;
-	CPU_ZERO(&set);
-	CPU_SET((size_t)cpu, &set);
-	r = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (r == 0)
-		r = pthread_create(thread, &attr, fn, p);
-	pthread_attr_destroy(&attr);
-	return -r;
-}
-
 int probe_flow_start(struct probe_flow *p)
 {
-	int r = probe_thread(&p->answerer, p->answerer_cpu, probe_answerer, p);
+	int r = thread_start_on(&p->answerer, p->answerer_cpu, probe_answerer,
+				p);
 
 	if (r < 0)
 		return r;
 	p->answerer_started = true;
-	r = probe_thread(&p->requester, p->requester_cpu, probe_requester, p);
+	r = thread_start_on(&p->requester, p->requester_cpu, probe_requester,
+			    p);
 	if (r < 0)
 		return r;
 	p->requester_started = true;

@@ -11,13 +11,13 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "thread.h"
 
 #include "worker.h"
 
@@ -290,42 +290,20 @@ out:
 	return NULL;
 }
 
-/* A thread for one end, on its CPU if it has one. */
-static int worker_thread(pthread_t *thread, int cpu, void *(*fn)(void *),
-			 struct worker_flow *flow)
-{
-	pthread_attr_t attr;
-	cpu_set_t set;
-	int r;
-
-	if (cpu < 0)
-		return -pthread_create(thread, NULL, fn, flow);
-	r = pthread_attr_init(&attr);
-	if (r != 0)
-		return -r;
-	CPU_ZERO(&set);
-	CPU_SET((size_t)cpu, &set);
-	r = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (r == 0)
-		r = pthread_create(thread, &attr, fn, flow);
-	pthread_attr_destroy(&attr);
-	return -r;
-}
-
 int worker_start(struct worker_flow *flow)
 {
 	int r;
 
 	if (flow->rx_fd >= 0) {
-		r = worker_thread(&flow->rx_thread, flow->rx_cpu,
-				  worker_receiver, flow);
+		r = thread_start_on(&flow->rx_thread, flow->rx_cpu,
+				    worker_receiver, flow);
 		if (r < 0)
 			return r;
 		flow->rx_started = true;
 	}
 	if (flow->tx_fd >= 0) {
-		r = worker_thread(&flow->tx_thread, flow->tx_cpu, worker_sender,
-				  flow);
+		r = thread_start_on(&flow->tx_thread, flow->tx_cpu,
+				    worker_sender, flow);
 		if (r < 0)
 			return r;
 		flow->tx_started = true;
