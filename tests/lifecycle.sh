@@ -139,14 +139,22 @@ ok $? "a name made by 'ip netns add' is left alone: File exists (rc $rc)"
 ip netns del niostale-srv
 
 # 50 cycles, each building and removing the topology (named, so a leftover
-# would be an EEXIST on the next one); 100 ms windows, so that a busy
-# machine still delivers a message in each.
-fails=0
+# would be an EEXIST on the next one); 100 ms windows.  A busy machine may
+# not run the flow in one (exit 1, "no message arrived in the measured
+# window"): the cycle built and removed its network all the same, so only
+# any other failure fails it.
+fails=0 missed=0
 for i in $(seq 50); do
 	"$NIO_TOP" --batch -s one-copy -m 64 -d 0.1 -w 0 --keep-netns niocycle \
-		>/dev/null 2>>"$tmp/cycles" || fails=$((fails + 1))
+		>"$tmp/cycle" 2>>"$tmp/cycles" && continue
+	if grep -q 'no message arrived in the measured window' "$tmp/cycle"; then
+		missed=$((missed + 1))
+	else
+		fails=$((fails + 1))
+		cat "$tmp/cycle" >>"$tmp/cycles"
+	fi
 done
-ok $fails "50 start/stop cycles all exit 0 ($fails failed)"
+ok $fails "50 start/stop cycles all end cleanly ($fails failed, $missed measured no message)"
 [ $fails = 0 ] || grep -v '^\[' "$tmp/cycles" | comment
 ! grep -q 'exists' "$tmp/cycles"
 ok $? "no cycle met a leftover (EEXIST)"
