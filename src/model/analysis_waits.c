@@ -343,7 +343,12 @@ static bool group_text(const struct analysis *a, size_t k, bool ladder,
 		snprintf(out + len, size - len,
 			 "%s's receive sides wake at different rates "
 			 "(switched out, a message: %s): they differ in their "
-			 "wake-ups, not only in what they do with the bytes",
+			 "wake-ups, not only in what they do with the bytes; "
+			 "with one low-water mark, the side that empties its "
+			 "queue fastest waits for it most often, and over veth "
+			 "the sender's CPU, which delivers in its own softirq, "
+			 "wakes it: behind a busy sender that side can stream "
+			 "least",
 			 p->key.strategy->name, names);
 	else
 		snprintf(out + len, size - len,

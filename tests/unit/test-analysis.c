@@ -490,6 +490,71 @@ static void test_sliver(void)
 	   without.intervals);
 }
 
+/*
+ * A run's sides as the waits watch them: the receiver on its CPU on_cpu of
+ * a second and waiting for data the rest, waking wakeups times a message;
+ * the sender busy.
+ */
+static void add_time(struct run_result *r, double on_cpu, double wakeups)
+{
+	int cpu = metric_find("cpu_pct"),
+	    woken = metric_find("ctx_switches_per_msg");
+	size_t data = reason_find("data");
+
+	r->counted = true;
+	for (int side = 0; side < 2; side++) {
+		struct run_time *t = &r->time[side];
+		double busy = side ? on_cpu : 0.95;
+
+		t->present = true;
+		t->window_s = 1;
+		t->on_cpu_s = busy;
+		t->off_cpu_s = 1 - busy;
+		if (side)
+			t->reason[data].seconds = 1 - busy;
+		(side ? &r->receiver : &r->sender)->derived.value[cpu] = 100 *
+									 busy;
+	}
+	r->receiver.derived.value[woken] = wakeups;
+	r->sender.derived.value[woken] = 0.01;
+}
+
+/* Which ladder's words: rungs that wake alike, or apart and why. */
+static void test_ladder_wakes(void)
+{
+	struct analysis a;
+	const char *text = NULL;
+
+	reset();
+	for (int k = 0; k < 3; k++) {
+		struct run_result *copy = add_run("sendfile", RUN_STREAM, 65536,
+						  1, 17, 0.02, 20);
+		struct run_result *trunc = add_run("sendfile", RUN_STREAM,
+						   65536, 1, 11, 0.02, 20);
+
+		trunc->config.settings.rx = RX_TRUNC;
+		add_time(copy, 0.6, 0.03);
+		add_time(trunc, 0.2, 0.11);
+	}
+	build(&a, 1000);
+	for (size_t i = 0; i < a.wait_group_count; i++)
+		if (strstr(a.wait_groups[i], "receive sides"))
+			text = a.wait_groups[i];
+	ok(text && strstr(text, "sendfile's receive sides wake at different "
+				"rates (switched out, a message: rx copy "
+				"0.03, rx-trunc (bound) 0.11)"),
+	   "a ladder whose rungs wake 0.03 and 0.11 times a message: apart "
+	   "(%s)",
+	   text ? text : "nothing said");
+	ok(text &&
+		   strstr(text, "the side that empties its queue fastest "
+				"waits for it most often") &&
+		   strstr(text, "the sender's CPU, which delivers in its own "
+				"softirq, wakes it"),
+	   "and why the faster rung can stream less");
+	analysis_fini(&a);
+}
+
 int main(void)
 {
 	test_series();
@@ -497,6 +562,7 @@ int main(void)
 	test_compare();
 	test_modes_apart();
 	test_rx_apart();
+	test_ladder_wakes();
 	test_short_and_single();
 	test_suspect();
 	test_figures();
