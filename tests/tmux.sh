@@ -25,7 +25,8 @@ T() {
 size=120x40
 
 # start ENV... -- ARGS...: nio-top in a fresh $size session; when it ends
-# the pane keeps its exit status and `stty -a` in $tmp.  Its settings and
+# the pane keeps its exit status and `stty -a` in $tmp, and a sanitizer
+# build's reports go to $sanitizer_log.  Its settings and
 # saved presets go to $config, or a fresh folder of its own: never the
 # user's, and never what an earlier start left.
 start() {
@@ -38,7 +39,7 @@ start() {
 	args=("$@")
 	rm -f "$tmp/exit" "$tmp/stty"
 	T -f /dev/null new-session -d -s ui -x "${size%x*}" -y "${size#*x}" \
-		"cd $tmp; ulimit -c 0; env NIO_TOP_THEMES=$themes XDG_CONFIG_HOME=$cfg ${envs[*]} ${ui_binary:-$NIO_TOP} ${args[*]};
+		"cd $tmp; ulimit -c 0; env NIO_TOP_THEMES=$themes XDG_CONFIG_HOME=$cfg ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$sanitizer_log UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$sanitizer_log ${envs[*]} ${ui_binary:-$NIO_TOP} ${args[*]};
 		 echo \$? >$tmp/exit; stty -a >$tmp/stty; sleep 600"
 }
 

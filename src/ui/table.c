@@ -163,6 +163,18 @@ bool ui_profile_user_only(const struct run_result *r, const struct ui_column *c)
 	return c->profile && p->present && p->samples && p->user_only;
 }
 
+/*
+ * The name of a side's largest wait, or "CPU" where it never waited for a
+ * reason (the column then holds its share on the CPU, as the gauge says it).
+ */
+static const char *largest_wait_name(const struct run_result *r,
+				     const struct ui_column *c)
+{
+	size_t largest = run_time_largest(&r->time[c->metric.side]);
+
+	return largest < reason_count ? reasons[largest].abbrev : "CPU";
+}
+
 void ui_column_cell(const struct run_result *r, const struct ui_column *c,
 		    char *out, size_t size)
 {
@@ -174,10 +186,7 @@ void ui_column_cell(const struct run_result *r, const struct ui_column *c,
 		 !ui_column_value(r, c, &v))
 		snprintf(out, size, "-");
 	else if (c->time && c->reason == SIZE_MAX)
-		snprintf(out, size, "%s %.0f%%",
-			 reasons[run_time_largest(&r->time[c->metric.side])]
-				 .abbrev,
-			 v);
+		snprintf(out, size, "%s %.0f%%", largest_wait_name(r, c), v);
 	else if (c->profile || c->time) /* a sliver keeps a digit: 0.3% */
 		snprintf(out, size, v > 0 && v < 9.95 ? "%.1f%%" : "%.0f%%", v);
 	else if (c->latency || c->probe)
