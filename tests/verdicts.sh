@@ -3,7 +3,7 @@
 # (yes) beside it, one run per point over veth never has zero-copy beating
 # one-copy -- nor anything beating anything: each comparison says it cannot
 # tell and asks for repeats -- while a real difference (one-copy ahead of
-# zero-copy at 4 KiB over one flow, five runs each) is still found (where
+# zero-copy at 1 KiB over one flow, five runs each) is still found (where
 # the host was no busier than the hog makes it; and on the same runs at
 # figures the test chose), with the zero-copy explanation agreeing.  Then a session of stream and rr runs
 # at different sizes: every crossover carries its mode, stream comparisons
@@ -29,24 +29,27 @@ ok $? "each comparison says one run cannot tell, names the spread and asks for -
 
 # Five runs each: with three, one run that the busy machine held back (40%
 # of its neighbours, once in a CI run) left the 95% interval reaching 1.03.
+# At 1 KiB, not 4: under the sanitizers zero-copy at 4 KiB streamed 0.6 to
+# 0.85 of one-copy, and one run held back (0.73 Gbit/s beside 2 to 3.2, in
+# CI) left the interval at 0.5 .. 1.54; at 1 KiB it streams about 0.35.
 # A host busier than the hog alone makes it (other processes' CPU over
 # 1.5) may hold back more: there the measured verdict cannot tell, and the
 # same runs with figures the test chose (zero-copy at half one-copy's
 # Gbit/s, runs 2% apart) show what the analysis makes of a real difference.
-"$NIO_TOP" --batch -s one-copy,zero-copy -m 4K -t 1 -d 1 --repeat 5 \
+"$NIO_TOP" --batch -s one-copy,zero-copy -m 1K -t 1 -d 1 --repeat 5 \
 	-o repeated.json >repeated 2>/dev/null
-ok $? "with a CPU hog: one-copy and zero-copy at 4K over 1 flow, five times each"
-# behind FILE: zero-copy never beats one-copy, behind at 4K, surely.
+ok $? "with a CPU hog: one-copy and zero-copy at 1K over 1 flow, five times each"
+# behind FILE: zero-copy never beats one-copy, behind at 1K, surely.
 behind() {
-	jq_true "$1" '[.analysis.crossovers[] | select(.mode == "stream" and .threads == 1 and .strategy == "zero-copy" and .versus == "one-copy")] | length == 1 and .[0].verdict == "never" and .[0].sizes[0].msg_size == 4096 and .[0].sizes[0].outcome == "behind" and .[0].sizes[0].high < 1 / 1.05'
+	jq_true "$1" '[.analysis.crossovers[] | select(.mode == "stream" and .threads == 1 and .strategy == "zero-copy" and .versus == "one-copy")] | length == 1 and .[0].verdict == "never" and .[0].sizes[0].msg_size == 1024 and .[0].sizes[0].outcome == "behind" and .[0].sizes[0].high < 1 / 1.05'
 }
 # says_behind FILE: the batch's line of it, with mode, flows, ratio,
 # interval, runs and intervals.
 says_behind() {
-	grep -Eq '^  stream, 1 flow: zero-copy never beats one-copy: behind at 4K \(4K 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\]; 10 runs, [0-9]+ intervals\)$' "$1"
+	grep -Eq '^  stream, 1 flow: zero-copy never beats one-copy: behind at 1K \(1K 0\.[0-9]+ \[0\.[0-9]+, 0\.[0-9]+\]; 10 runs, [0-9]+ intervals\)$' "$1"
 }
 behind repeated.json
-noise_ok $? repeated.json "the real difference is found: zero-copy behind one-copy at 4K (ratio $(jq -r '.analysis.crossovers[0].sizes[0] | "\(.ratio * 100 | round / 100), \(.low * 100 | round / 100) .. \(.high * 100 | round / 100)"' repeated.json); Gbit/s: $(jq -r '[.runs[] | "\(.strategy) \(.gbps * 100 | round / 100)"] | join(", ")' repeated.json))" 1.5
+noise_ok $? repeated.json "the real difference is found: zero-copy behind one-copy at 1K (ratio $(jq -r '.analysis.crossovers[0].sizes[0] | "\(.ratio * 100 | round / 100), \(.low * 100 | round / 100) .. \(.high * 100 | round / 100)"' repeated.json); Gbit/s: $(jq -r '[.runs[] | "\(.strategy) \(.gbps * 100 | round / 100)"] | join(", ")' repeated.json))" 1.5
 says_behind repeated
 noise_ok $? repeated.json "batch says so with its mode, flows, ratio and interval, runs and intervals: $(grep 'never beats' repeated | sed 's/^ *//')" 1.5
 jq "$at_gbps"' .runs[] |= at_gbps((if .strategy == "one-copy" then 2 else 1 end)
