@@ -92,9 +92,8 @@ static const struct gloss foot_words[] = {
 	 "them"},
 	{"Probe p50/p99 us", "--probe: a small request's round trip, timed "
 			     "alone before the load and under it; late: "
-			     "its own timer's error; some skipped: slots it "
-			     "woke a whole period late for, not sent in a "
-			     "burst"},
+			     "its own timer's error; some skipped: slots "
+			     "more than 8 periods behind when it woke"},
 	{"rest 18%", "a CPU or time row's shares that its width leaves no "
 		     "room to name, together (x names each)"},
 };

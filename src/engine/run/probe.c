@@ -122,7 +122,8 @@ int probe_summary_check(const struct probe_summary *s,
 			const struct probe_settings *settings, double span_s,
 			char **cause)
 {
-	double in_flight = settings->rate_hz * s->rtt.max_us / 1e6 + 1;
+	double in_flight = settings->rate_hz * s->rtt.max_us / 1e6 +
+			   PROBE_OWED_MAX;
 	char *why = NULL;
 	int r;
 

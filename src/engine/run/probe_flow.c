@@ -155,16 +155,20 @@ struct requester {
 	size_t have; /* bytes of answers[] read, not yet a whole answer */
 };
 
-/* Sends the request of the slot due at or before now. */
+/*
+ * Sends the request of the slot due at or before now: the caller calls
+ * again while slots are due, so those a late wake-up owes go out one after
+ * another, as many as PROBE_OWED_MAX.
+ */
 static int requester_send(struct requester *q, uint64_t now)
 {
 	struct probe_flow *p = q->p;
 	uint64_t behind = now - q->next_ns;
 	ssize_t n;
 
-	/* Slots a whole period gone are passed, not sent in a burst. */
-	if (behind >= q->period_ns) {
-		uint64_t passed = behind / q->period_ns;
+	/* Slots owed beyond the newest PROBE_OWED_MAX are passed. */
+	if (behind >= PROBE_OWED_MAX * q->period_ns) {
+		uint64_t passed = behind / q->period_ns - (PROBE_OWED_MAX - 1);
 
 		probe_add(&p->skipped, passed);
 		q->next_ns += passed * q->period_ns;
