@@ -141,8 +141,8 @@ static const struct gloss crossover_words[] = {
 	 "the analysis calls one"},
 	{"pending, running", "not run yet, or its run going on"},
 	{"undecided, not decided",
-	 "run, and not told apart within the runs a size may have; a search "
-	 "that ended before the size was"},
+	 "run, and not told apart within the runs a size may have; or the "
+	 "search ended before the size was run"},
 	{"the ruler: a b = ? * -", "each size tried along -m's range: a or b "
 				   "ahead, equal, undecided, running; - the "
 				   "bracket where one overtakes the other"},
@@ -157,7 +157,8 @@ static const struct gloss analysis_words[] = {
 	 "behind at those sizes, not told apart at the others"},
 	{"ahead of ... at", "ahead at some sizes only (behind at others)"},
 	{"not distinguishable here", "the runs cannot tell them apart: more "
-				     "runs a point (--repeat) may"},
+				     "runs a point (--repeat) may tell them "
+				     "apart"},
 	{"busy host", "other processes used the CPU while it ran: figures may "
 		      "be off"},
 };

@@ -624,10 +624,13 @@ static const char *result_note(const struct run_result *res)
 	return cause && cause[1] == ' ' ? cause + 2 : res->error;
 }
 
-/* The cells a column's figure takes: a largest wait says its name too. */
+/*
+ * The cells a column's figure takes: a largest wait says its name too
+ * ("preempt 100%").
+ */
 static int column_width(const struct ui_column *c)
 {
-	return c->time && c->reason == SIZE_MAX ? 11 : 9;
+	return c->time && c->reason == SIZE_MAX ? 12 : 9;
 }
 
 /*
