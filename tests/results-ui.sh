@@ -48,7 +48,8 @@ p50=$(awk '{print $10}' <<<"$row")
 wait_screen "Round trip in run 1, us: p50.{1,2}$p50 " &&
 	wait_screen 'Moved in run 1: [0-9.]+ [KMG]iB sent' &&
 	wait_screen '╭─ [A-Za-z %/()]+: idle, top [0-9.]+k? '
-ok $? "after it ended, the gauges' foot gives run 1's totals with the same p50, the graphs say idle"
+ok $? "after it ended, the gauges' foot gives run 1's totals with the same p50, the graphs say idle" ||
+	screen | comment
 T send-keys -t ui Enter
 wait_screen 'run 2: one-copy 4 KiB x1' 30
 ok $? "the next run is run 2 in the header"
