@@ -72,7 +72,7 @@ static const struct gloss foot_words[] = {
 	 "the two ends of each flow: tx sends the messages, rx receives them"},
 	{"-", "no figure yet (the window is filling), or none for this run"},
 	{"n/a", "cannot be measured here, and why: never shown as 0"},
-	{"Moved so far, in run 3",
+	{"Moved so far; Moved in run N",
 	 "the run's bytes sent and delivered: its totals, not the window's"},
 	{"Zero-copy: the kernel copied",
 	 "of the zero-copy sends completed, the share the kernel copied "
