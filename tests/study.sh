@@ -14,9 +14,9 @@ need_cmd jq python3
 
 before=$(net_snapshot)
 cd "$tmp" || exit 1
-"$NIO_TOP" --batch -p pa02 -d 0.4 -w 0.1 --repeat 1 --min-measured 0 \
+"$NIO_TOP" --batch -p pa02 -d 0.5 -w 0.1 --repeat 1 --min-measured 0 \
 	--profile-hz 4000 -o r.json --csv r.csv --svg r.svg >table 2>err
-ok $? "pa02 -d 0.4 -w 0.1 --repeat 1 with -o, --csv, --svg exits 0"
+ok $? "pa02 -d 0.5 -w 0.1 --repeat 1 with -o, --csv, --svg exits 0"
 jq_true r.json '(.runs | length) == 96'
 ok $? "96 runs exported ($(jq '.runs | length' r.json))"
 jq_true r.json '[.runs[] | .bytes_sent == .bytes_received and .messages_sent == .messages_received and .bytes_sent > 0 and .error == null] | all'

@@ -26,6 +26,20 @@ fi
 
 jq_true t.json '[.runs[] | .time.sender.window_s > 0 and .time.receiver.window_s > 0] | all'
 ok $? "every run: both sides watched ($(jq -c '[.runs[] | [.time.sender.window_s, .time.receiver.window_s]]' t.json) s)"
+# No sampled interval is a sliver: none begins at a boundary just before
+# the window's end, where a millisecond as the flows stop would stand for
+# the whole run's time, profile and sampling's effect (0 messages in it:
+# "-100%").  A window of 0.4 s ends just after the boundary where its turn
+# to sample comes; one of 0.3 s did when the warm-up's end was counted as
+# a measured interval.
+for d in 0.3 0.4; do
+	"$NIO_TOP" --batch -s one-copy -m 4K -d $d -w 0.1 --repeat 4 \
+		--min-measured 0 -o short$d.json >/dev/null 2>short.err
+	ok $? "four $d s runs" || diag short.err
+	jq_true short$d.json '([.runs[].time[] | .window_s == 0 or .window_s >= 0.02] | all) and (.runs | length == 4)'
+	ok $? "none sampled a sliver of its window: $(jq -c '[.runs[].time.sender.window_s]' short$d.json) s"
+done
+
 # The records tile each thread's window: on and off the CPU add up to it,
 # but for records a full ring lost.
 jq_true t.json '[.runs[].time[] | ((.on_cpu_s + .off_cpu_s) / .window_s - 1 | fabs) < 0.03] | all'

@@ -20,7 +20,6 @@
 #include "cause.h"
 #include "run_private.h"
 
-#define TICK_NS	      (RUN_TICK_MS * NS_PER_MS)
 #define STOP_GRACE_NS (RUN_STOP_GRACE_MS * NS_PER_MS)
 /*
  * A tick this late finds a process that was stopped (SIGSTOP, a suspended

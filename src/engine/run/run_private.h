@@ -139,6 +139,9 @@ enum probe_at {
  */
 #define RUN_SLICE_EVERY 5
 
+/* An interval's length: a tick. */
+#define TICK_NS (RUN_TICK_MS * NS_PER_MS)
+
 /* The run's life (run.c). */
 
 /* Joins its threads (waking any that wait for the clock) and frees it. */
@@ -201,7 +204,10 @@ void run_profile_free(struct run *run);
  * rings are read (true), so that reading them is sampled time.
  */
 bool run_slice_close(struct run *run);
-/* At the boundary, raw: the sampled interval ends here, taken out. */
+/*
+ * At the boundary, raw: the sampled interval ends here, taken out (or a
+ * measured one, counted).
+ */
 void run_slice_end(struct run *run, const struct sample *raw);
 /* After it, in the window: the next interval is sampled, if its turn. */
 void run_slice_begin(struct run *run, const struct sample *raw);

@@ -143,8 +143,11 @@ void run_slice_end(struct run *run, const struct sample *raw)
 {
 	struct sample sliced;
 
-	if (!run->slicing)
+	if (!run->slicing) {
+		if (run->state == RUN_MEASURE)
+			run->measured_intervals++;
 		return;
+	}
 	sampler_delta(&run->slice_from, raw, &sliced);
 	sampler_add(&run->excluded, &sliced);
 	run->slices++;
@@ -164,6 +167,22 @@ void run_slice_end(struct run *run, const struct sample *raw)
 	run->slicing = false;
 }
 
+/*
+ * Where the interval that begins at t ends: the next tick, or the window's
+ * end.  The ticks do not fall on the window's end, nor a late one on the
+ * tick it was due at, and the sliver left before the next boundary (a
+ * millisecond as the flows stop) is no interval to sample: it would stand
+ * for the run's profile and for sampling's effect.
+ */
+static uint64_t run_next_boundary(const struct run *run, uint64_t t)
+{
+	uint64_t next = run->next_tick_ns;
+
+	while (next <= t)
+		next += TICK_NS;
+	return next < run->end_ns ? next : run->end_ns;
+}
+
 void run_slice_begin(struct run *run, const struct sample *raw)
 {
 	bool sampled = run->slice_ended;
@@ -171,7 +190,9 @@ void run_slice_begin(struct run *run, const struct sample *raw)
 	run->slice_ended = false;
 	/* After every RUN_SLICE_EVERY - 1 measured intervals, one sampled. */
 	if (!run_samples(&run->config) || run->state != RUN_MEASURE ||
-	    sampled || ++run->measured_intervals % (RUN_SLICE_EVERY - 1) != 0)
+	    sampled || run->measured_intervals == 0 ||
+	    run->measured_intervals % (RUN_SLICE_EVERY - 1) != 0 ||
+	    run_next_boundary(run, raw->t_ns) - raw->t_ns < TICK_NS / 4)
 		return;
 	run->slice_from = *raw;
 	if (run->rtt_slice_from)
