@@ -53,7 +53,10 @@ static double run_cpu(const struct run_result *r, int side)
 	return run_time_on_cpu_share(&r->time[side]);
 }
 
-/* A point's side: its runs' time pooled, their CPU's median. */
+/*
+ * A point's side: its sampled runs' time pooled, and the median of every
+ * run's CPU (measured whether or not the run had an interval sampled).
+ */
 static void side_of(const struct analysis *a, const struct run_result *results,
 		    const struct analysis_point *p, int side,
 		    struct analysis_side_time *out)
@@ -66,14 +69,14 @@ static void side_of(const struct analysis *a, const struct run_result *results,
 		const struct run_result *r = &results[a->member[p->first + k]];
 		const struct run_time *t = &r->time[side];
 
+		if (n < sizeof(cpu) / sizeof(*cpu))
+			cpu[n++] = run_cpu(r, side);
 		if (!t->present || t->window_s <= 0 || t->user_only)
 			continue;
 		out->window += t->window_s;
 		out->on_cpu += t->on_cpu_s;
 		for (size_t i = 0; i < reason_count; i++)
 			out->wait[i] += t->reason[i].seconds;
-		if (n < sizeof(cpu) / sizeof(*cpu))
-			cpu[n++] = run_cpu(r, side);
 	}
 	out->known = out->window > 0;
 	out->cpu = median_of(cpu, n);

@@ -555,6 +555,40 @@ static void test_ladder_wakes(void)
 	analysis_fini(&a);
 }
 
+/*
+ * A point of four runs, one of them sampled (the others' turn to sample
+ * never came): the CPU the waits quote is the median of all four, not the
+ * sampled run's.
+ */
+static void test_cpu_of_every_run(void)
+{
+	int cpu = metric_find("cpu_pct");
+	struct analysis a;
+	char text[1000] = "";
+
+	reset();
+	for (int k = 0; k < 4; k++) {
+		struct run_result *r = add_run("one-copy", RUN_STREAM, 65536, 1,
+					       17, 0.02, 20);
+
+		add_time(r, 0.6, 0.2);
+		r->time[0].on_cpu_s = r->time[0].off_cpu_s = 0.5;
+		r->sender.derived.value[cpu] = 50;
+		if (k) {
+			r->time[0].present = r->time[1].present = false;
+			r->receiver.derived.value[cpu] = 30;
+		}
+	}
+	build(&a, 1000);
+	if (a.wait_count)
+		analysis_wait_text(&a, &a.waits[0], text, sizeof(text));
+	ok(strstr(text, "(sender 50%, receiver 30% of a CPU)") != NULL,
+	   "one run of four sampled: its point's receiver CPU is the four "
+	   "runs' median (%s)",
+	   text);
+	analysis_fini(&a);
+}
+
 int main(void)
 {
 	test_series();
@@ -563,6 +597,7 @@ int main(void)
 	test_modes_apart();
 	test_rx_apart();
 	test_ladder_wakes();
+	test_cpu_of_every_run();
 	test_short_and_single();
 	test_suspect();
 	test_figures();
