@@ -10,6 +10,29 @@
 #include "jsonfile.h"
 #include "jsonlist.h"
 
+/*
+ * Whether two trees parsed from the same text are the same, in order.
+ * Not cJSON_Compare: it calls 1e400 (infinity) unequal to itself.
+ */
+static bool same_json(const cJSON *a, const cJSON *b)
+{
+	if ((a->type & 0xFF) != (b->type & 0xFF))
+		return false;
+	if (cJSON_IsNumber(a))
+		return a->valuedouble == b->valuedouble;
+	if (cJSON_IsString(a))
+		return strcmp(a->valuestring, b->valuestring) == 0;
+	if (!cJSON_IsArray(a) && !cJSON_IsObject(a))
+		return true; /* null, true, false */
+	for (a = a->child, b = b->child; a && b; a = a->next, b = b->next)
+		if ((a->string || b->string) &&
+		    (!a->string || !b->string || strcmp(a->string, b->string)))
+			return false;
+		else if (!same_json(a, b))
+			return false;
+	return !a && !b;
+}
+
 /* The runs read in pieces, checked against the whole tree's. */
 static int read_pieces(const char *text, size_t size, const cJSON *whole,
 		       const char *whole_cause)
@@ -25,7 +48,7 @@ static int read_pieces(const char *text, size_t size, const cJSON *whole,
 				&cause);
 	while (r == 0 && (r = jsonfile_list_next(list, &item, &cause)) == 1) {
 		/* A refused whole may hand out the runs before the fault. */
-		if (whole && (!expect || !cJSON_Compare(item, expect, 1)))
+		if (whole && (!expect || !same_json(item, expect)))
 			fuzz_fail("a run read alone is not the whole's");
 		expect = expect ? expect->next : NULL;
 		cJSON_Delete(item);
