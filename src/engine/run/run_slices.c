@@ -279,8 +279,9 @@ static void run_unsampled_why(const struct run *run, char *out, size_t size)
 {
 	if (!run->slices && !out[0])
 		snprintf(out, size,
-			 "no interval was sampled: one of %d ms in %d is, "
-			 "after %d measured (a run under %.1f s has none)",
+			 "no interval was sampled: too short a window (one of "
+			 "%d ms in %d is, after %d measured: a run under %.1f "
+			 "s has none)",
 			 RUN_TICK_MS, RUN_SLICE_EVERY, RUN_SLICE_EVERY - 1,
 			 RUN_SLICE_EVERY * RUN_TICK_MS / 1000.0);
 }
