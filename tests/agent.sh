@@ -8,7 +8,7 @@
 need_root
 need_cmd jq ip timeout python3 tmux
 . "$(dirname "$0")/tmux.sh"
-trap 'tmux -S "$sock" kill-server 2>/dev/null; two_hosts_remove; rm -rf "$tmp"' EXIT
+trap 'T kill-server 2>/dev/null; two_hosts_remove; rm -rf "$tmp"' EXIT
 
 two_hosts
 ok $? "two namespaces joined by a veth pair"

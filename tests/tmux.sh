@@ -6,19 +6,39 @@
 
 themes="$(dirname "$(realpath "$0")")/../themes"
 sock="$tmp/tmux.sock"
-trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # T ARGS...: tmux on the private server.  kill-server returns once the
 # server is gone, so that the next new-session starts a fresh one instead of
-# reaching the one still exiting (whose session would vanish with it).
+# reaching the one still exiting (whose session would vanish with it), and
+# once what its panes ran is gone too: nio-top, hung up, saves its unsaved
+# runs in $tmp, which would outlive the test were it removed first.
 T() {
+	local panes rc
+	[ "$1" = kill-server ] && panes=$(pane_processes)
 	tmux -S "$sock" "$@"
-	local rc=$?
+	rc=$?
 	if [ "$1" = kill-server ]; then
 		wait_until server_gone
+		wait_until processes_gone $panes
 		rm -f "$sock"
 	fi
 	return $rc
+}
+
+# The processes the panes run: each pane's shell and its children.
+pane_processes() {
+	local p
+	for p in $(tmux -S "$sock" list-panes -a -F '#{pane_pid}' 2>/dev/null); do
+		echo "$p" $(pgrep -P "$p")
+	done
+}
+
+processes_gone() {
+	local p
+	for p; do
+		! kill -0 "$p" 2>/dev/null || return 1
+	done
 }
 
 # The terminal's size for start (COLSxROWS).
