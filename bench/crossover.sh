@@ -4,11 +4,16 @@
 # Needs root and jq.
 #
 #   bench/crossover.sh [BUILD_DIR] [REPEAT] [SECONDS] [BUDGET] [PAIR] [METRIC]
-#     (default build 5 2 300 strategy=one-copy,sendfile gbps)
+#                      [OPTIONS]
+#     (default build 5 2 300 strategy=one-copy,sendfile gbps "")
 #
+# PAIR is any --crossover pair: a strategy pair, or DIM=A,B of an option
+# --DIM (pin=0,0-1: both threads on CPU 0, or sender on 0 and receiver on 1;
+# rx=copy,trunc), with OPTIONS (say "-s one-copy") given to every run.
 # grid: every size from 1K to 256K at 2^(1/4) steps (33 sizes), both sides
-#   of PAIR, REPEAT runs of each interleaved (the plan's own --repeat),
-#   SECONDS measured after a 0.5 s warm-up.  Its crossover: per size, B's
+#   of PAIR, REPEAT runs of each interleaved (a strategy pair: the plan's own
+#   --repeat; any other: REPEAT rounds of A's sizes then B's), SECONDS
+#   measured after a 0.5 s warm-up.  Its crossover: per size, B's
 #   median figure over A's (better above 1, by METRIC's direction); the
 #   grid puts the crossover between the size before the first from which
 #   B stays ahead and that size, and names it by their middle.
@@ -29,6 +34,7 @@ seconds=${3:-2}
 budget=${4:-300}
 pair=${5:-strategy=one-copy,sendfile}
 metric=${6:-gbps}
+read -ra options <<<"${7:-}"
 nio_top=$(realpath "$build/nio-top")
 . "$(dirname "$(realpath "$0")")/lib.sh"
 command -v jq >/dev/null || { echo "bench/crossover.sh needs jq" >&2; exit 1; }
@@ -38,10 +44,6 @@ dim=${pair%%=*}
 values=${pair#*=}
 a=${values%%,*}
 b=${values#*,}
-case $dim in
-strategy) select_a=(-s "$a,$b") ;;
-*) echo "bench/crossover.sh: the grid pairs strategies only" >&2; exit 1 ;;
-esac
 
 # A figure of a run, as jq reads it from the export.
 case $metric in
@@ -55,30 +57,50 @@ esac
 sizes=$(awk 'BEGIN { for (k = 0; k <= 32; k++) printf "%s%d", k ? "," : "", int(1024 * 2 ^ (k / 4) + 0.5) }')
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 
+# grid RUNS_FILE ARGS...: the grid's sizes at ARGS, into RUNS_FILE's runs.
+grid() {
+	local out=$1
+	shift
+	"$nio_top" --batch "${options[@]}" "$@" -m "$sizes" -d "$seconds" \
+		-w 0.5 --no-profile --min-measured 0 -o "$tmp/study.json" \
+		>/dev/null 2>"$tmp/grid.err"
+	jq '.runs' "$tmp/study.json" >>"$out"
+}
+
 start=$(date +%s)
-"$nio_top" --batch "${select_a[@]}" -m "$sizes" --repeat "$repeat" \
-	-d "$seconds" -w 0.5 --no-profile --min-measured 0 \
-	-o "$tmp/grid.json" >/dev/null 2>"$tmp/grid.err"
+if [ "$dim" = strategy ]; then
+	grid "$tmp/grid.runs" -s "$a,$b" --repeat "$repeat"
+	jq --arg a "$a" --arg b "$b" -s 'add | {
+		a: map(select(.strategy == $a)), b: map(select(.strategy == $b))}' \
+		"$tmp/grid.runs" >"$tmp/grid.json"
+else
+	for ((round = 1; round <= repeat; round++)); do
+		grid "$tmp/a.runs" "--$dim" "$a"
+		grid "$tmp/b.runs" "--$dim" "$b"
+	done
+	jq -n --slurpfile a "$tmp/a.runs" --slurpfile b "$tmp/b.runs" \
+		'{a: ($a | add), b: ($b | add)}' >"$tmp/grid.json"
+fi
 grid_s=$(($(date +%s) - start))
 
 start=$(date +%s)
-"$nio_top" --batch --crossover "$pair" -m 1K..256K --metric "$metric" \
-	--budget "$budget" --repeat 2 -d "$seconds" -w 0.5 --no-profile \
-	--min-measured 0 -o "$tmp/finder.json" >"$tmp/finder.out" \
-	2>"$tmp/finder.err"
+"$nio_top" --batch "${options[@]}" --crossover "$pair" -m 1K..256K \
+	--metric "$metric" --budget "$budget" --repeat 2 -d "$seconds" -w 0.5 \
+	--no-profile --min-measured 0 -o "$tmp/finder.json" \
+	>"$tmp/finder.out" 2>"$tmp/finder.err"
 finder_s=$(($(date +%s) - start))
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 
 # The grid's crossover: the middle of the size before the first from which
 # B stays ahead and that size; null where B is never, or always, ahead.
-jq -r --arg a "$a" --arg b "$b" --argjson higher "$higher" "
+jq -r --argjson higher "$higher" "
 	def med: sort | if length == 0 then null
 		elif length % 2 == 1 then .[length / 2 | floor]
 		else (.[length / 2 - 1] + .[length / 2]) / 2 end;
-	[.runs | map(select(.error == null)) | group_by(.msg_size)[] |
-	 {size: .[0].msg_size,
-	  a: ([.[] | select(.strategy == \$a) | $figure] | med),
-	  b: ([.[] | select(.strategy == \$b) | $figure] | med)} |
+	def at(\$size): map(select(.error == null and .msg_size == \$size) |
+		$figure) | med;
+	. as \$g | [\$g.a | map(.msg_size) | unique[] | . as \$size |
+	 {size: \$size, a: (\$g.a | at(\$size)), b: (\$g.b | at(\$size))} |
 	 select(.a != null and .b != null and .a > 0 and .b > 0) |
 	 .ratio = (if \$higher then .b / .a else .a / .b end)] as \$s |
 	[range(0; \$s | length) | select(. > 0 and
@@ -87,7 +109,7 @@ jq -r --arg a "$a" --arg b "$b" --argjson higher "$higher" "
 	else .[0] as \$i | (\$s[\$i - 1].size * \$s[\$i].size | sqrt | floor)
 		| tostring end" "$tmp/grid.json" >"$tmp/grid.cross"
 grid_cross=$(cat "$tmp/grid.cross")
-grid_runs=$(jq '.runs | length' "$tmp/grid.json")
+grid_runs=$(jq '.a + .b | length' "$tmp/grid.json")
 finder_runs=$(jq '.crossover.run_count' "$tmp/finder.json")
 state=$(jq -r '.crossover.state' "$tmp/finder.json")
 bracket=$(jq -r '.crossover.brackets | if length == 0 then "none"
@@ -99,7 +121,7 @@ holds=$(jq -r --argjson g "$grid_cross" '.crossover.brackets |
 share=$(ratio "$finder_runs" "$grid_runs" 2)
 
 printf '%-44s %s\n' \
-	"pair, figure" "$pair, $metric" \
+	"pair, figure" "$pair, $metric${options[*]:+ (${options[*]})}" \
 	"grid (33 sizes, repeat $repeat, $seconds s)" "$grid_runs runs, $grid_s s" \
 	"finder (budget $budget s)" "$finder_runs runs, $finder_s s, $state" \
 	"grid's crossover (bytes)" "$grid_cross" \
