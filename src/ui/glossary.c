@@ -133,9 +133,10 @@ static const struct gloss compare_words[] = {
 static const struct gloss crossover_words[] = {
 	{"a+b", "the runs of the size so far: of the first (a), of the "
 		"second (b)"},
-	{"ratio, 90% interval", "b's figure over a's (medians), and the "
-				"interval around it: a size is decided where "
-				"it leaves out 1 (95% sure of each side)"},
+	{"ratio, 90% interval",
+	 "b's figure over a's (their runs' geometric means, as the test "
+	 "weighs them), and the interval around it: a size is decided where "
+	 "it leaves out 1 (95% sure of each side)"},
 	{"lead: a/b ahead, equal",
 	 "decided: one ahead, or the two within the smallest difference "
 	 "the analysis calls one"},
