@@ -16,17 +16,19 @@ rx=copy,uring
 	rx=copy,zerocopy
 start "${utf8[@]}" -- -s zero-copy,one-copy -m 64K --rx "$rx" -d 1.5 -w 0.2
 : >"$tmp/seen"
-# Every screen of the sweep: the gauges box, and the CPU per KiB in it, its
-# figure or its name on a line of n/a (but in a run's first window, where
-# nothing moved yet and the figures per byte are n/a together, counted:
-# said so, or, on a busy host whose threads had not run yet, no message
-# either side and the counters "opened but never ran").
+# Every screen of the sweep: the gauges box, and the CPU per KiB in it --
+# its figure, its name on a line of n/a, or its sides in words where their
+# reasons differ ("CPU per KiB: sender n/a: ...; receiver ...", wrapped).
+# Not counted: a run's first window, where nothing moved yet and the
+# figures per byte are n/a together (said so, or, on a busy host whose
+# threads had not run yet, no message either side and the counters
+# "opened but never ran").
 look() {
 	local s
 	s=$(screen)
 	if grep -q '─ Gauges, over the last' <<<"$s" &&
 		! grep -qE 'nothing moved in the window|Messages +0\.00 msg/s +0\.00 msg/s' <<<"$s"; then
-		if grep -qE '││ (CPU per KiB +(-|n/a|[0-9.]+k? +ns)|.*CPU per KiB,)' <<<"$s"; then
+		if grep -qE '││ (CPU per KiB( +(-|n/a|[0-9.]+k? +ns)|: sender )|.*CPU per KiB,)' <<<"$s"; then
 			echo kept >>"$tmp/seen"
 		else
 			echo lost >>"$tmp/seen"
