@@ -44,7 +44,7 @@ jq_true "$out" '[.crossover.runs | group_by(.msg_size)[] | [.[].side] | . as $s 
 ok $? "at each size the sides take turns"
 [ "$(tail -1 "$tmp/table")" = "$(jq -r .crossover.text "$out")" ]
 ok $? "the table ends with the line to quote: $(tail -1 "$tmp/table")"
-grep -qE '^  stopped: ' "$tmp/table" && grep -qE '^ +1 KiB  [0-9]+\+[0-9]+' "$tmp/table"
+grep -qE '^  ended: ' "$tmp/table" && grep -qE '^ +1 KiB  [0-9]+\+[0-9]+' "$tmp/table"
 ok $? "the report lists each size and why it stopped"
 grep -q '^\[crossover\] ' "$tmp/err"
 ok $? "the progress says where the search is"
@@ -116,13 +116,13 @@ refused "--metric: no figure 'gbs'" --metric gbs
 size=80x24
 start -- --crossover strategy=one-copy,two-copy -m 4K..16K --budget 20 \
 	-d 0.3 -w 0.1 --min-measured 0 -o "$tmp/ui.json"
-wait_screen 'Crossover: where two-copy overtakes one-copy' 300
+wait_screen 'Crossover: two-copy against one-copy' 300
 ok $? "80x24: the explorer opens on the crossover view" ||
 	screen | comment
 wait_screen 'searching, [0-9]:[0-9]{2} of the budget left' 300
 ok $? "80x24: it says the search runs and the time left" ||
 	screen | comment
-wait_screen 'stopped: ' 600
+wait_screen 'ended: ' 600
 ok $? "80x24: and why it stopped" || screen | comment
 screen >"$tmp/screen80"
 grep -qE '4 KiB \|.*\| 16 KiB' "$tmp/screen80" &&
@@ -145,12 +145,18 @@ wait_screen 'F5 or w here searches where' 100
 ok $? "120x40: the crossover view says how to start a search" ||
 	screen | comment
 T send-keys -t ui F5
-wait_screen 'Crossover: where [a-z-]+ overtakes one-copy' 300
+wait_screen 'Crossover: [a-z-]+ against one-copy' 300
 ok $? "120x40: F5 there starts one against one-copy" ||
 	screen | comment
 wait_screen 'crossover [0-9]+ runs, [0-9]:[0-9]{2} left' 300
 ok $? "120x40: the header counts its runs and the time left" ||
 	screen | comment
+T send-keys -t ui F1
+wait_screen 'In crossover \(6\):' 300 && screen | grep -q 'F5Search'
+ok $? "120x40: F1 there opens the help at the view's keys, F5 still its search" ||
+	screen | comment
+T send-keys -t ui Escape
+wait_gone 'Keys and words' 300
 T send-keys -t ui q
 wait_screen 'A search runs' 100
 ok $? "q asks first while the search runs"

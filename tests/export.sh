@@ -229,5 +229,9 @@ jq '.runs[0].time.receiver.reasons.data.seconds += 1' "$tmp/two-s.json" \
 "$NIO_TOP" --batch --load "$tmp/two-s-bad.json" >/dev/null 2>"$tmp/bad.err"
 [ $? = 1 ] && grep -q 'runs\[0\].time.receiver.reasons: they hold' "$tmp/bad.err"
 ok $? "reasons that do not add up to the time off the CPU are refused: $(head -1 "$tmp/bad.err")"
+jq 'del(.preset)' "$tmp/two-s.json" >"$tmp/no-preset.json"
+"$NIO_TOP" --batch --load "$tmp/no-preset.json" >/dev/null 2>"$tmp/bad.err"
+[ $? = 1 ] && grep -q 'no-preset.json: preset: missing' "$tmp/bad.err"
+ok $? "an export without its preset is refused, the key named missing: $(head -1 "$tmp/bad.err")"
 
 done_testing

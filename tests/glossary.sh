@@ -21,7 +21,7 @@ screen | grep -B1 '││ tx ' | head -1 | grep -q "││ Sampled share of each
 ok $? "80x24: the line over them says what they are ($(screen | grep -B1 '││ tx ' | head -1))"
 
 T send-keys -t ui F1
-wait_screen 'Keys and words \(Up/Down/PgUp/PgDn scroll, Esc closes\)'
+wait_screen 'Keys and words \(Up/Down/PgUp/PgDn/Home/End, Esc closes\)'
 ok $? "F1 opens the keys and words"
 : >"$tmp/help"
 # page: the help's page so far kept; PgDn, unless it was the last.

@@ -71,7 +71,7 @@ wait_screen 'run [0-9]+: one-copy 32 KiB x2' 20
 ok $? "a click on one-copy runs it again"
 
 T send-keys -t ui '?'
-wait_screen 'Keys and words \(Up/Down/PgUp/PgDn scroll, Esc closes\)' 50
+wait_screen 'Keys and words \(Up/Down/PgUp/PgDn/Home/End, Esc closes\)' 50
 ok $? "? opens the help"
 # The title may be drawn a refresh before the body.
 wait_screen 'Tab +next control' 50

@@ -47,7 +47,7 @@ size=80x24
 start "${utf8[@]}" -- --load "$tmp/many.json" --min-measured 0
 wait_screen 'loaded export' 30
 T send-keys -t ui F1
-wait_screen 'Keys and words \(Up/Down/PgUp/PgDn scroll, Esc closes\)' 50
+wait_screen 'Keys and words \(Up/Down/PgUp/PgDn/Home/End, Esc closes\)' 50
 ok $? "F1 opens the help at 80x24"
 # Nothing of the boxes under it shows beside it: the two columns left of
 # the help's frame are blank on every row between the header and the keys
@@ -58,6 +58,8 @@ alone() {
 }
 wait_until alone
 ok $? "the help stands alone: no edge of a box under it beside it"
+# Over the runs it opens at their keys: Home goes to the top.
+press Home '▲ [0-9]+ more'
 pages NPage 6 >"$tmp/help"
 missing=0
 while read -r keys; do

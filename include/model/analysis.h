@@ -250,6 +250,11 @@ struct analysis {
 #define ANALYSIS_BUSY_OUTSIDE_CPUS 0.5
 
 /*
+ * Whether run r was measured on a busy host, and how, in out: "14% steal,
+ * 0.64 CPUs of other processes".
+ */
+bool analysis_busy_run(const struct run_result *r, char *out, size_t size);
+/*
  * The runs of results[0 .. count) measured on a busy host, numbered from 1,
  * as struct analysis' busy_why says them ("" if none).
  */

@@ -50,7 +50,7 @@
 
 /* Who is ahead at a size, by the figure's own direction. */
 enum crossover_lead {
-	LEAD_PENDING,	/* not decided, and more runs may decide it */
+	LEAD_PENDING,	/* not decided; more runs may (or might have) */
 	LEAD_A,		/* A better by at least the minimum effect */
 	LEAD_B,		/* B better by at least the minimum effect */
 	LEAD_EQUAL,	/* within the minimum effect of each other */
@@ -204,16 +204,23 @@ const struct crossover_run *crossover_run_of(const struct crossover *x,
 
 /* "9 KiB", "1.5 MiB", "640 B": a size as the search says it. */
 void crossover_size_text(size_t bytes, char *out, size_t size);
-/* "one-copy ahead", "sendfile ahead", "equal", "undecided", ... */
+/* "one-copy ahead", "sendfile ahead", "equal within 5%", "pending", ... */
 void crossover_lead_text(const struct crossover *x, enum crossover_lead lead,
 			 char *out, size_t size);
 /*
  * The one line a user quotes: "sendfile overtakes one-copy between 8 KiB
  * and 10 KiB (Gbit/s, 95%; 14 sizes, 62 runs, 3 min 40 s)", or "no
  * crossover in 1 KiB..1 MiB: one-copy ahead at every size tried (...)",
- * or "more than one crossover ...".
+ * "no crossover decided in ...: one-copy ahead at 1 KiB; undecided at 64
+ * KiB (...)", or "more than one crossover ...".
  */
 void crossover_line(const struct crossover *x, char *out, size_t size);
+/*
+ * The answer in short, for a status line: the line without its figure and
+ * cost, a second crossover counted, not told ("sendfile overtakes one-copy
+ * between 8 KiB and 10 KiB, and 1 more crossover, not narrowed to 1.25x").
+ */
+void crossover_answer(const struct crossover *x, char *out, size_t size);
 /*
  * Where it is, for a status line: "5 sizes, 18 runs, 1 min 2 s of 5 min;
  * sendfile overtakes one-copy between 2 KiB and 8 KiB so far".

@@ -82,10 +82,18 @@ static int new_file(const char *dir, const char *prefix, char *out, size_t size,
 }
 
 /* The finished runs to path: 0, or -errno (said on the status line). */
+/* What an export of s holds, for people: "62 runs and the crossover search". */
+static void exported_text(const struct session *s, char *out, size_t size)
+{
+	snprintf(out, size, "%zu run%s%s", s->result_count,
+		 s->result_count == 1 ? "" : "s",
+		 s->crossover ? " and the crossover search" : "");
+}
+
 static int explore_write(struct explore *x, const char *path)
 {
 	const struct session *s = x->session;
-	char *cause = NULL;
+	char *cause = NULL, what[64];
 	int r = export_write(path, s, &cause);
 
 	if (r < 0) {
@@ -93,9 +101,8 @@ static int explore_write(struct explore *x, const char *path)
 			     cause ? cause : strerror(-r));
 	} else {
 		x->explorer.saved_runs = s->result_count;
-		explorer_say(&x->explorer, "wrote %zu run%s to %s",
-			     s->result_count, s->result_count == 1 ? "" : "s",
-			     path);
+		exported_text(s, what, sizeof(what));
+		explorer_say(&x->explorer, "wrote %s to %s", what, path);
 	}
 	free(cause);
 	return r;
@@ -107,7 +114,7 @@ static int explore_write(struct explore *x, const char *path)
  */
 static int explore_write_new(struct explore *x, char *out, size_t size)
 {
-	char *cause = NULL;
+	char *cause = NULL, what[64];
 	bool moved;
 	int r = new_file(".", "nio-top", out, size, &moved, &cause);
 
@@ -120,12 +127,13 @@ static int explore_write_new(struct explore *x, char *out, size_t size)
 	r = explore_write(x, out);
 	if (r < 0)
 		unlink(out);
-	else if (moved)
+	else if (moved) {
+		exported_text(x->session, what, sizeof(what));
 		explorer_say(&x->explorer,
 			     "the current folder is writable by every user: "
-			     "wrote %zu run%s to %s",
-			     x->session->result_count,
-			     x->session->result_count == 1 ? "" : "s", out);
+			     "wrote %s to %s",
+			     what, out);
+	}
 	return r;
 }
 

@@ -1178,6 +1178,13 @@ int export_from_json(const cJSON *root, struct jsonfile_list *runs,
 		goto out;
 	}
 	snprintf(where, sizeof(where), "%s: preset", path);
+	if (!cJSON_GetObjectItemCaseSensitive(root, "preset")) {
+		r = cause_set(cause, -EINVAL,
+			      "%s: missing (an export holds the options its "
+			      "runs were made with)",
+			      where);
+		goto out;
+	}
 	o->viewing_only = true;
 	r = options_from_preset(
 		cJSON_GetObjectItemCaseSensitive(root, "preset"), where, o,

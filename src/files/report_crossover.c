@@ -73,7 +73,7 @@ void report_crossover_print(FILE *out, const struct session *s)
 		     "runs (a+b)", "ratio", "90% interval", "lead");
 	for (size_t i = 0; i < x->size_count; i++)
 		print_size(out, x, &x->size[i]);
-	escape_print(out, "  ", "stopped: %s",
+	escape_print(out, "  ", "ended: %s",
 		     x->why[0] ? x->why : "still searching");
 	crossover_duration_text(x->elapsed_s, took, sizeof(took));
 	crossover_duration_text((double)x->question.budget_ms / 1000, budget,

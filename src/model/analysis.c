@@ -613,6 +613,26 @@ static int build_points(struct analysis *a, const struct run_result *results,
 	return 0;
 }
 
+bool analysis_busy_run(const struct run_result *r, char *out, size_t size)
+{
+	const struct run_host_load *h = &r->host_load;
+	bool steal = h->steal_pct >= ANALYSIS_BUSY_STEAL_PCT;
+	bool outside = h->outside_cpus >= ANALYSIS_BUSY_OUTSIDE_CPUS;
+	size_t len = 0;
+
+	if (size)
+		out[0] = '\0';
+	if (!h->known || (!steal && !outside))
+		return false;
+	if (steal)
+		len = (size_t)snprintf(out, size, "%.0f%% steal%s",
+				       h->steal_pct, outside ? ", " : "");
+	if (outside && len < size)
+		snprintf(out + len, size - len, "%.2f CPUs of other processes",
+			 h->outside_cpus);
+	return true;
+}
+
 /* Names the runs whose host was busy: steal, or other processes' CPU. */
 void analysis_busy_why(const struct run_result *results, size_t count,
 		       char *out, size_t size)
@@ -622,24 +642,12 @@ void analysis_busy_why(const struct run_result *results, size_t count,
 	if (size)
 		out[0] = '\0';
 	for (size_t i = 0; i < count; i++) {
-		const struct run_host_load *h = &results[i].host_load;
-		bool steal = h->steal_pct >= ANALYSIS_BUSY_STEAL_PCT;
-		bool outside = h->outside_cpus >= ANALYSIS_BUSY_OUTSIDE_CPUS;
-		char item[96];
-		int n;
+		char busy[80], item[128];
 
-		if (!h->known || (!steal && !outside))
+		if (!analysis_busy_run(&results[i], busy, sizeof(busy)))
 			continue;
-		n = snprintf(item, sizeof(item),
-			     "%srun %zu: ", named ? "; " : "", i + 1);
-		if (steal)
-			n += snprintf(item + n, sizeof(item) - (size_t)n,
-				      "%.0f%% steal%s", h->steal_pct,
-				      outside ? ", " : "");
-		if (outside)
-			snprintf(item + n, sizeof(item) - (size_t)n,
-				 "%.2f CPUs of other processes",
-				 h->outside_cpus);
+		snprintf(item, sizeof(item), "%srun %zu: %s", named ? "; " : "",
+			 i + 1, busy);
 		/* Room left for " and N more". */
 		if (len + strlen(item) + 16 >= size) {
 			more++;

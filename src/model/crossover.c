@@ -791,11 +791,6 @@ void crossover_lead_text(const struct crossover *x, enum crossover_lead lead,
 		snprintf(out, size, "equal within %.0f%%",
 			 STATS_MIN_EFFECT * 100);
 		break;
-	case LEAD_PENDING:
-		snprintf(out, size, "%s",
-			 x->state == CROSSOVER_SEARCHING ? "pending"
-							 : "not decided");
-		break;
 	default:
 		snprintf(out, size, "%s", crossover_lead_names[lead]);
 		break;
@@ -817,83 +812,150 @@ static size_t bracket_text(const struct crossover *x, size_t i, char *out,
 }
 
 /*
+ * The sizes tried whose lead is lead, for people: "1 KiB, 4 KiB and 16
+ * KiB" ("" when none).
+ */
+static void sizes_text(const struct crossover *x, enum crossover_lead lead,
+		       char *out, size_t size)
+{
+	size_t n = 0, len = 0, said = 0;
+	char one[24];
+
+	for (size_t i = 0; i < x->size_count; i++)
+		n += x->size[i].lead == lead;
+	out[0] = '\0';
+	for (size_t i = 0; i < x->size_count && len < size; i++) {
+		if (x->size[i].lead != lead)
+			continue;
+		crossover_size_text(x->size[i].msg_size, one, sizeof(one));
+		said++;
+		len += (size_t)snprintf(out + len, size - len, "%s%s",
+					said == 1   ? ""
+					: said == n ? " and "
+						    : ", ",
+					one);
+	}
+}
+
+/*
  * Without a bracket: who is ahead where, "one-copy ahead at every size
- * tried", "within 5% of each other at every size tried", ...
+ * tried", "within 5% of each other at every size tried", or each lead at
+ * its sizes: "one-copy ahead at 1 KiB and 4 KiB; undecided at 64 KiB".
  */
 static void leads_text(const struct crossover *x, char *out, size_t size)
 {
-	size_t count[LEAD_COUNT] = {0}, decided;
+	static const enum crossover_lead order[] = {
+		LEAD_A,		LEAD_B,	     LEAD_EQUAL,
+		LEAD_UNDECIDED, LEAD_FAILED, LEAD_PENDING,
+	};
+	size_t count[LEAD_COUNT] = {0}, len = 0;
+	char lead[128], sizes[CROSSOVER_TEXT_MAX / 2];
 
 	for (size_t i = 0; i < x->size_count; i++)
 		count[x->size[i].lead]++;
-	decided = count[LEAD_A] + count[LEAD_B];
-	if (decided && decided == x->size_count)
-		snprintf(out, size, "%s ahead at every size tried",
-			 x->label[count[LEAD_B] > 0]);
-	else if (decided)
-		snprintf(out, size,
-			 "%s ahead at every size decided (%zu of %zu tried; "
-			 "the others equal within %.0f%% or undecided)",
-			 x->label[count[LEAD_B] > 0], decided, x->size_count,
-			 STATS_MIN_EFFECT * 100);
-	else if (count[LEAD_EQUAL] == x->size_count && x->size_count)
-		snprintf(out, size,
-			 "within %.0f%% of each other at every size tried",
-			 STATS_MIN_EFFECT * 100);
-	else
-		snprintf(out, size, "no size decided");
+	for (size_t k = 0; k < LEAD_COUNT; k++)
+		if (count[k] && count[k] == x->size_count) {
+			if (k == LEAD_EQUAL)
+				snprintf(lead, sizeof(lead),
+					 "within %.0f%% of each other",
+					 STATS_MIN_EFFECT * 100);
+			else
+				crossover_lead_text(x, (enum crossover_lead)k,
+						    lead, sizeof(lead));
+			snprintf(out, size, "%s at every size tried", lead);
+			return;
+		}
+	out[0] = '\0';
+	for (size_t k = 0; k < sizeof(order) / sizeof(*order); k++) {
+		if (!count[order[k]] || len >= size)
+			continue;
+		crossover_lead_text(x, order[k], lead, sizeof(lead));
+		sizes_text(x, order[k], sizes, sizeof(sizes));
+		len += (size_t)snprintf(out + len, size - len, "%s%s at %s",
+					len ? "; " : "", lead, sizes);
+	}
+	if (!len)
+		snprintf(out, size, "no size tried");
 }
 
-void crossover_line(const struct crossover *x, char *out, size_t size)
+/*
+ * The answer without its figure and cost: every bracket, or (all false)
+ * the first and how many more; without one, who is ahead where.  Its
+ * length, as snprintf's.
+ */
+static size_t answer_text(const struct crossover *x, bool all, char *out,
+			  size_t size)
 {
-	char lo[24], hi[24], leads[CROSSOVER_TEXT_MAX / 2], took[32];
-	size_t len = 0;
+	char lo[24], hi[24], leads[CROSSOVER_TEXT_MAX / 2];
+	size_t len = 0, n = all ? x->bracket_count : 1;
 
 	crossover_size_text(x->question.min_size, lo, sizeof(lo));
 	crossover_size_text(x->question.max_size, hi, sizeof(hi));
-	if (x->state == CROSSOVER_FAILED) {
-		snprintf(out, size, "no answer in %s..%s: %s", lo, hi, x->why);
-		return;
-	}
-	if (x->bracket_count > 1)
-		len = (size_t)snprintf(
-			out, size, "more than one crossover in %s..%s: ", lo,
-			hi);
-	for (size_t i = 0; i < x->bracket_count && len < size; i++) {
-		if (i)
-			len += (size_t)snprintf(out + len, size - len, "; ");
-		if (len < size)
-			len += bracket_text(x, i, out + len, size - len);
-	}
+	if (x->state == CROSSOVER_FAILED)
+		return (size_t)snprintf(out, size, "no answer in %s..%s: %s",
+					lo, hi, x->why);
 	if (!x->bracket_count) {
 		leads_text(x, leads, sizeof(leads));
-		len = (size_t)snprintf(
+		return (size_t)snprintf(
 			out, size, "no crossover %sin %s..%s%s: %s",
-			x->state == CROSSOVER_NONE ? "" : "found ", lo, hi,
+			x->state == CROSSOVER_UNDECIDED ? "decided "
+			: x->state == CROSSOVER_BUDGET ||
+					x->state == CROSSOVER_STOPPED
+				? "found "
+				: "",
+			lo, hi,
 			x->state == CROSSOVER_SEARCHING ? " so far"
 			: x->state == CROSSOVER_BUDGET	? " within the budget"
 			: x->state == CROSSOVER_STOPPED ? " before it stopped"
 							: "",
 			leads);
-	} else if (x->state == CROSSOVER_SEARCHING && len < size) {
+	}
+	if (all && x->bracket_count > 1)
+		len = (size_t)snprintf(
+			out, size, "more than one crossover in %s..%s: ", lo,
+			hi);
+	for (size_t i = 0; i < n && len < size; i++) {
+		if (i)
+			len += (size_t)snprintf(out + len, size - len, "; ");
+		if (len < size)
+			len += bracket_text(x, i, out + len, size - len);
+	}
+	if (!all && x->bracket_count > 1 && len < size)
+		len += (size_t)snprintf(
+			out + len, size - len, ", and %zu more crossover%s",
+			x->bracket_count - 1, x->bracket_count > 2 ? "s" : "");
+	if (x->state == CROSSOVER_SEARCHING && len < size)
 		len += (size_t)snprintf(out + len, size - len, " so far");
-	} else if (x->state != CROSSOVER_FOUND && len < size) {
+	else if (x->state != CROSSOVER_FOUND && len < size)
 		len += (size_t)snprintf(out + len, size - len,
 					", not narrowed to %gx",
 					x->question.resolution);
-	}
+	return len;
+}
+
+void crossover_line(const struct crossover *x, char *out, size_t size)
+{
+	size_t len = answer_text(x, true, out, size);
+	char took[32];
+
+	if (x->state == CROSSOVER_FAILED || len >= size)
+		return;
 	crossover_duration_text(x->elapsed_s, took, sizeof(took));
-	if (len < size)
-		snprintf(out + len, size - len,
-			 " (%s, %.0f%%; %zu size%s, %zu run%s, %s)",
-			 x->metric_label, STATS_CONFIDENCE * 100, x->size_count,
-			 x->size_count == 1 ? "" : "s", x->runs,
-			 x->runs == 1 ? "" : "s", took);
+	snprintf(out + len, size - len,
+		 " (%s, %.0f%%; %zu size%s, %zu run%s, %s)", x->metric_label,
+		 STATS_CONFIDENCE * 100, x->size_count,
+		 x->size_count == 1 ? "" : "s", x->runs,
+		 x->runs == 1 ? "" : "s", took);
+}
+
+void crossover_answer(const struct crossover *x, char *out, size_t size)
+{
+	answer_text(x, false, out, size);
 }
 
 void crossover_status(const struct crossover *x, char *out, size_t size)
 {
-	char took[32], budget[32], where[CROSSOVER_TEXT_MAX / 2];
+	char took[32], budget[32];
 	size_t len;
 
 	crossover_duration_text(x->elapsed_s, took, sizeof(took));
@@ -902,16 +964,9 @@ void crossover_status(const struct crossover *x, char *out, size_t size)
 	len = (size_t)snprintf(out, size, "%zu size%s, %zu run%s, %s of %s",
 			       x->size_count, x->size_count == 1 ? "" : "s",
 			       x->runs, x->runs == 1 ? "" : "s", took, budget);
-	if (len >= size)
-		return;
-	if (x->bracket_count) {
-		bracket_text(x, 0, where, sizeof(where));
-		snprintf(out + len, size - len, "; %s%s%s", where,
-			 x->bracket_count > 1 ? ", and more" : "",
-			 x->state == CROSSOVER_SEARCHING ? " so far" : "");
-	} else if (x->size_count) {
-		leads_text(x, where, sizeof(where));
-		snprintf(out + len, size - len, "; %s", where);
+	if (len + 2 < size && x->size_count) {
+		len += (size_t)snprintf(out + len, size - len, "; ");
+		answer_text(x, false, out + len, size - len);
 	}
 }
 

@@ -808,7 +808,7 @@ static void search_step(struct explorer *e, uint64_t now_ns)
 	struct run_config next;
 
 	if (!crossover_next_run(x, now_ns, &next)) {
-		crossover_line(x, where, sizeof(where));
+		crossover_answer(x, where, sizeof(where));
 		explorer_say(e, "crossover: %s", where);
 		e->searching = false;
 		e->config = e->before_sweep;
@@ -822,7 +822,7 @@ static void search_step(struct explorer *e, uint64_t now_ns)
 		return;
 	}
 	crossover_status(x, where, sizeof(where));
-	units_format_size_iec(next.msg_size, size, sizeof(size));
+	crossover_size_text(next.msg_size, size, sizeof(size));
 	explorer_say(e, "crossover, run %u: %s at %s; %s", e->run_number,
 		     next.strategy->name, size, where);
 }

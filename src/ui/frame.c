@@ -76,6 +76,7 @@ void ui_frame_draw(struct ui *ui, const struct explorer *live)
 		ui->runs.at.h = 0;
 		ui->controls.h = 0;
 	}
-	ui_draw_keybar(ui, ui->overlay != SIZE_MAX ? ui_views[ui->overlay] : v,
+	ui_draw_keybar(ui, v,
+		       ui->overlay != SIZE_MAX ? ui_views[ui->overlay] : NULL,
 		       ui->runs.at.h > 0, live->viewing);
 }

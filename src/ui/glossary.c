@@ -140,13 +140,19 @@ static const struct gloss crossover_words[] = {
 	{"lead: a/b ahead, equal",
 	 "decided: one ahead, or the two within the smallest difference "
 	 "the analysis calls one"},
-	{"pending, running", "not run yet, or its run going on"},
-	{"undecided, not decided",
-	 "run, and not told apart within the runs a size may have; or the "
-	 "search ended before the size was run"},
-	{"the ruler: a b = ? * -", "each size tried along -m's range: a or b "
-				   "ahead, equal, undecided, running; - the "
-				   "bracket where one overtakes the other"},
+	{"pending, running",
+	 "not decided yet, more runs may decide it (not run yet, or cut "
+	 "short when the search ended; the export's \"pending\"); its run "
+	 "going on"},
+	{"undecided", "its runs spent, and not told apart within the runs "
+		      "a size may have"},
+	{"failed", "too few of a side's runs finished to compare"},
+	{"the ruler: a b = ? o x * -",
+	 "each size tried along -m's range: a or b ahead, equal, "
+	 "undecided, pending, failed, running; - the bracket where one "
+	 "overtakes the other"},
+	{"ended", "why the search ended: its answer, its budget spent, a "
+		  "failed size, or a stop (the export's \"state\")"},
 };
 
 static const struct gloss analysis_words[] = {

@@ -44,7 +44,8 @@ static void show(struct ui *ui, size_t i)
 		ui->overlay = SIZE_MAX;
 		return;
 	}
-	/* An overlay opens afresh: at its top, not where it was left. */
+	/* An overlay opens afresh, not where it was left (the help: at the
+	 * view's own keys). */
 	if (v->close)
 		v->close(ui->state[i]);
 	ui->state[i] = v->open ? v->open(ui) : NULL;

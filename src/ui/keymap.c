@@ -94,7 +94,8 @@ const struct ui_key ui_keys[] = {
 	 .action = ACT_HELP,
 	 .bar = "Help",
 	 .bar_rank = 1,
-	 .help = "this help"},
+	 .help = "this help (over a view but the live one, at that "
+		 "view's keys)"},
 	{.key = '?', .label = "?", .action = ACT_HELP},
 	{.key = 'h', .label = "h", .action = ACT_HELP},
 	{.key = 27,

@@ -2,6 +2,7 @@
  * The painting primitives.  Text goes through wide characters so that a
  * cut never splits a UTF-8 sequence, and a cut is always marked.
  */
+#include <ctype.h>
 #include <curses.h>
 #include <math.h>
 #include <stdarg.h>
@@ -177,6 +178,21 @@ void ui_lines_add(struct ui_lines *l, enum theme_role role, int indent,
 	va_end(ap);
 }
 
+/* Whether word is a unit, which a number before it keeps on its line. */
+static bool unit_word(const char *word)
+{
+	static const char *const units[] = {
+		"B",	   "KiB", "MiB", "GiB", "s",	  "ms",	   "us",
+		"\u00b5s", "ns",  "min", "h",	"Gbit/s", "msg/s",
+	};
+	size_t n = strcspn(word, " ,;:.)");
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++)
+		if (strlen(units[i]) == n && strncmp(word, units[i], n) == 0)
+			return true;
+	return false;
+}
+
 void ui_lines_wrap(struct ui_lines *l, enum theme_role role, int width,
 		   int indent, const char *text)
 {
@@ -191,7 +207,10 @@ void ui_lines_wrap(struct ui_lines *l, enum theme_role role, int width,
 			if (utf8_width(text, i + 1) > room)
 				break;
 			fit = i + 1;
-			if (text[i + 1] == ' ' || !text[i + 1])
+			if (!text[i + 1] ||
+			    (text[i + 1] == ' ' &&
+			     !(isdigit((unsigned char)text[i]) &&
+			       unit_word(text + i + 2))))
 				cut = i + 1;
 		}
 		if (!cut)

@@ -55,7 +55,10 @@ struct ui_lines {
 
 void ui_lines_add(struct ui_lines *l, enum theme_role role, int indent,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Adds text wrapped at width, each line after the first at indent. */
+/*
+ * Adds text wrapped at width, each line after the first at indent; a
+ * number keeps its unit ("180 s", "32 KiB") on its line.
+ */
 void ui_lines_wrap(struct ui_lines *l, enum theme_role role, int width,
 		   int indent, const char *text);
 /* Line i's first n characters in role (the line's keys, say). */

@@ -1189,17 +1189,18 @@ static size_t bar_items(const struct ui_view *view, bool table, bool viewing,
 	return n;
 }
 
-void ui_draw_keybar(const struct ui *ui, const struct ui_view *view, bool table,
-		    bool viewing)
+void ui_draw_keybar(const struct ui *ui, const struct ui_view *view,
+		    const struct ui_view *over, bool table, bool viewing)
 {
 	struct bar_item item[16];
 	size_t n = bar_items(view, table, viewing, item, 16);
+	const struct ui_view *keys = over ? over : view;
 	char tail[96];
 	int y = ui->rows - 1, x = 0, width;
 
 	snprintf(tail, sizeof(tail), "%s%sv view  x path",
-		 view && view->bar ? view->bar : "",
-		 view && view->bar ? "  " : "");
+		 keys && keys->bar ? keys->bar : "",
+		 keys && keys->bar ? "  " : "");
 	/* Narrow: the least needed function keys go first. */
 	for (;;) {
 		size_t worst = 0;

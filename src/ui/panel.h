@@ -35,11 +35,13 @@ void ui_gauges_free(struct ui_gauges *g);
 /*
  * The key bar, htop's: the function keys that matter most where there is
  * room, then the view's own keys and how to reach the other views.
- * table: the runs table is on screen (its function keys count); viewing:
- * nothing runs (a loaded export), so no key that starts runs is offered.
+ * over: the overlay on it, or NULL (the view's F5 word stays, the
+ * overlay's own keys replace the view's).  table: the runs table is on
+ * screen (its function keys count); viewing: nothing runs (a loaded
+ * export), so no key that starts runs is offered.
  */
-void ui_draw_keybar(const struct ui *ui, const struct ui_view *view, bool table,
-		    bool viewing);
+void ui_draw_keybar(const struct ui *ui, const struct ui_view *view,
+		    const struct ui_view *over, bool table, bool viewing);
 
 void ui_draw_too_small(const struct ui *ui);
 

@@ -231,7 +231,7 @@ static double edge_then_behind(size_t msg_size)
 	return msg_size <= 1024 ? 1.05 : 0.7;
 }
 
-/* A size left undecided is no answer: "no crossover found", not "none". */
+/* A size left undecided is no answer: "no crossover decided", not "none". */
 static void test_none_open(void)
 {
 	struct crossover_question q = question(1024, 65536);
@@ -244,9 +244,10 @@ static void test_none_open(void)
 	crossover_line(&x, line, sizeof(line));
 	ok(x.state == CROSSOVER_UNDECIDED && x.size[0].lead == LEAD_UNDECIDED,
 	   "undecided at 1 KiB, A ahead elsewhere: undecided (%s)", x.why);
-	ok(strstr(line, "no crossover found in 1 KiB..64 KiB: one-copy ahead "
-			"at every size decided (") == line,
-	   "said so: %s", line);
+	ok(strstr(line, "no crossover decided in 1 KiB..64 KiB: one-copy "
+			"ahead at ") == line &&
+		   strstr(line, "64 KiB; undecided at 1 KiB"),
+	   "said so, with the sizes of each: %s", line);
 	crossover_fini(&x);
 }
 
@@ -284,6 +285,11 @@ static void test_two(void)
 			"overtakes one-copy between ") == line &&
 		   strstr(line, "; one-copy overtakes sendfile between "),
 	   "the line says both: %s", line);
+	crossover_answer(&x, line, sizeof(line));
+	ok(strstr(line, "sendfile overtakes one-copy between ") == line &&
+		   strstr(line, ", and 1 more crossover") &&
+		   !strstr(line, "(Gbit/s"),
+	   "in short, the first and how many more: %s", line);
 	crossover_fini(&x);
 }
 
@@ -361,8 +367,8 @@ static void test_undecided(void)
 	   x.size[0].runs[0]);
 	crossover_line(&x, line, sizeof(line));
 	ok(x.state == CROSSOVER_UNDECIDED &&
-		   strstr(line, "no crossover found in 1 KiB..4 KiB: no size "
-				"decided"),
+		   strstr(line, "no crossover decided in 1 KiB..4 KiB: "
+				"undecided at every size tried ("),
 	   "no size decided is no answer: %s; %s", x.why, line);
 	crossover_fini(&x);
 }

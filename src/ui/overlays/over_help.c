@@ -14,6 +14,7 @@
 
 struct help {
 	size_t scroll, page;
+	bool placed; /* scrolled to the view's own keys, once */
 };
 
 static void *help_open(struct ui *ui)
@@ -48,8 +49,11 @@ static void help_heading(struct ui_lines *l, const char *text)
 	ui_lines_add(l, ROLE_TITLE, 0, "%s", text);
 }
 
-/* Each view's own keys, under its name and the key that shows it. */
-static void help_views(int width, struct ui_lines *l)
+/*
+ * Each view's own keys, under its name and the key that shows it; *at:
+ * the line of view here's heading (unchanged if it has no keys).
+ */
+static void help_views(int width, size_t here, struct ui_lines *l, size_t *at)
 {
 	char heading[96];
 
@@ -71,6 +75,8 @@ static void help_views(int width, struct ui_lines *l)
 			snprintf(heading, sizeof(heading),
 				 "Over the %s:", v->name);
 		help_heading(l, heading);
+		if (i == here)
+			*at = l->count - 1;
 		for (size_t k = 0; k < n; k++)
 			help_key_line(l, width, v->keys[k].keys,
 				      v->keys[k].help);
@@ -83,6 +89,7 @@ static void help_draw(struct ui *ui, void *state, const struct explorer *e,
 	struct help *h = state;
 	struct rect r = {body->y, 2, body->h, ui->cols - 4};
 	struct ui_lines l = {0};
+	size_t at = 0;
 	int width;
 
 	(void)e;
@@ -104,7 +111,7 @@ static void help_draw(struct ui *ui, void *state, const struct explorer *e,
 		ui_key_help(i, keys, sizeof(keys), help, sizeof(help));
 		help_key_line(&l, width, keys, help);
 	}
-	help_views(width, &l);
+	help_views(width, ui->view, &l, &at);
 	ui_lines_add(&l, ROLE_TEXT, 0, "%s", "");
 	ui_lines_wrap(&l, ROLE_INACTIVE, width, 0,
 		      "The mouse: a click on the left or right end of a "
@@ -117,9 +124,14 @@ static void help_draw(struct ui *ui, void *state, const struct explorer *e,
 		      "what is on screen first: the controls change only "
 		      "where they show.");
 	ui_glossary(&l, width);
+	/* Opened over a view but the live one: at that view's own keys. */
+	if (!h->placed && ui->view)
+		h->scroll = at;
+	h->placed = true;
 	ui_clear(&r);
+	/* Short enough to leave the frame's "more" mark room at 80 columns. */
 	ui_box(ui->utf8, &r, ROLE_TITLE,
-	       "Keys and words (Up/Down/PgUp/PgDn scroll, Esc closes)");
+	       "Keys and words (Up/Down/PgUp/PgDn/Home/End, Esc closes)");
 	h->page = ui_lines_draw(ui->utf8, &l, &r, &h->scroll);
 	ui_lines_free(&l);
 }

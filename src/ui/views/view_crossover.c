@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "clock.h"
 #include "crossover.h"
 #include "status.h"
@@ -102,9 +103,10 @@ static void hint(const struct crossover_view *v, const struct explorer *e,
 	metric_name(v, e, figure, sizeof(figure));
 	snprintf(text, sizeof(text),
 		 "F5 or w here searches where %s overtakes %s, or %s overtakes "
-		 "%s, "
-		 "from %s to %s on %s, within %.0f s; Left and Right pick "
-		 "the other strategy, m the figure, the controls the rest.",
+		 "%s, from %s to %s on %s, within %.0f s. Left and Right pick "
+		 "the other strategy, m the figure; the controls of the live "
+		 "view (1) set the rest, + and - stepping the one Tab "
+		 "highlights.",
 		 strategy_at(v->other)->name, e->config.strategy->name,
 		 e->config.strategy->name, strategy_at(v->other)->name,
 		 o->msg_size_count > 1 ? "-m's smallest" : "1 KiB",
@@ -128,7 +130,7 @@ static void where(const struct crossover *x, bool live, int width,
 			 "searching, %d:%02d of the budget left: %s",
 			 (int)left / 60, (int)left % 60, status);
 	else
-		snprintf(text, sizeof(text), "stopped: %s; %s", x->why, status);
+		snprintf(text, sizeof(text), "ended: %s; %s", x->why, status);
 	ui_lines_wrap(l,
 		      x->state == CROSSOVER_SEARCHING ? ROLE_TEXT : ROLE_MISC,
 		      width, 0, text);
@@ -161,6 +163,12 @@ static void size_row(const struct crossover *x, const struct crossover_size *z,
 		     z->failed ? "!" : " ", ratio, interval, lead);
 }
 
+/* A size on the ruler, by its lead (crossover_lead's order). */
+static const char ruler_marks[LEAD_COUNT] = {
+	[LEAD_PENDING] = 'o', [LEAD_A] = 'a',	      [LEAD_B] = 'b',
+	[LEAD_EQUAL] = '=',   [LEAD_UNDECIDED] = '?', [LEAD_FAILED] = 'x',
+};
+
 /* The ruler's cell of a size, of width cells. */
 static int ruler_cell(const struct crossover *x, size_t bytes, int width)
 {
@@ -173,7 +181,7 @@ static int ruler_cell(const struct crossover *x, size_t bytes, int width)
 
 /*
  * The sizes tried on a line in log size at row y, from x0, width wide:
- * "1 KiB |a....a.a=?b......b| 1 MiB", each bracket underlined.
+ * "1 KiB |a....a.a=?b......b| 1 MiB", each bracket drawn with -.
  */
 static void ruler(const struct crossover *x, int y, int x0, int width)
 {
@@ -205,12 +213,7 @@ static void ruler(const struct crossover *x, int y, int x0, int width)
 			: z->lead == LEAD_A ? ROLE_SENDER_HIGH
 			: z->lead == LEAD_B ? ROLE_RECEIVER_HIGH
 					    : ROLE_TEXT,
-			"%s",
-			running			? "*"
-			: z->lead == LEAD_A	? "a"
-			: z->lead == LEAD_B	? "b"
-			: z->lead == LEAD_EQUAL ? "="
-						: "?");
+			"%c", running ? '*' : ruler_marks[z->lead]);
 	}
 }
 
@@ -229,15 +232,48 @@ static const struct crossover *shown(struct ui *ui, struct crossover_view *v,
 	return v->frozen ? &v->copy : x;
 }
 
-/* Lines of a search: what it compares, where it is, its sizes, its line. */
-static size_t search_lines(const struct crossover *x, bool live, int width,
-			   struct ui_lines *l)
+/*
+ * The search's runs measured on a busy host, as the analysis names them:
+ * "run 51: 22% steal; run 52: ..." ("" if none, or its runs not here).
+ */
+static void busy_runs(const struct crossover *x, const struct session *s,
+		      char *out, size_t size)
 {
+	size_t len = 0, more = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < x->run_count; i++) {
+		size_t n = x->run[i].number;
+		char busy[80];
+		int need;
+
+		if (!n || n > s->result_count ||
+		    !analysis_busy_run(&s->results[n - 1], busy, sizeof(busy)))
+			continue;
+		need = snprintf(NULL, 0, "%srun %zu: %s", len ? "; " : "", n,
+				busy);
+		/* Room left for " and N more". */
+		if (len + (size_t)need + 16 >= size) {
+			more++;
+			continue;
+		}
+		len += (size_t)snprintf(out + len, size - len, "%srun %zu: %s",
+					len ? "; " : "", n, busy);
+	}
+	if (more)
+		snprintf(out + len, size - len, " and %zu more", more);
+}
+
+/* Lines of a search: what it compares, where it is, its sizes, its line. */
+static size_t search_lines(const struct crossover *x, const struct session *s,
+			   bool live, int width, struct ui_lines *l)
+{
+	char busy[400];
 	char text[CROSSOVER_TEXT_MAX + 128];
 	size_t ruler_at;
 
-	snprintf(text, sizeof(text), "%s against %s: %s; on %s, %s is better",
-		 x->label[1], x->label[0], x->context, x->metric_label,
+	snprintf(text, sizeof(text), "%s; on %s, %s is better", x->context,
+		 x->metric_label,
 		 x->question.higher_is_better ? "higher" : "lower");
 	ui_lines_wrap(l, ROLE_TEXT, width, 0, text);
 	where(x, live, width, l);
@@ -245,8 +281,8 @@ static size_t search_lines(const struct crossover *x, bool live, int width,
 	ui_lines_add(l, ROLE_INACTIVE, 0, " ");
 	snprintf(
 		text, sizeof(text),
-		"a: %s ahead, b: %s ahead, =: equal, ?: undecided, *: running, "
-		"-: a bracket",
+		"a: %s ahead, b: %s ahead, =: equal, ?: undecided, o: pending, "
+		"x: failed, *: running, -: a bracket",
 		x->label[0], x->label[1]);
 	ui_lines_wrap(l, ROLE_INACTIVE, width, 0, text);
 	ui_lines_add(l, ROLE_TITLE, 0, " %9s  %-6s %6s  %-15s %s", "size",
@@ -254,6 +290,12 @@ static size_t search_lines(const struct crossover *x, bool live, int width,
 	l->fixed = l->count;
 	for (size_t i = 0; i < x->size_count; i++)
 		size_row(x, &x->size[i], l);
+	busy_runs(x, s, busy, sizeof(busy));
+	if (busy[0]) {
+		snprintf(text, sizeof(text), "Measured on a busy host: %s",
+			 busy);
+		ui_lines_wrap(l, ROLE_SENDER_HIGH, width, 2, text);
+	}
 	crossover_line(x, text, sizeof(text));
 	ui_lines_wrap(l, ROLE_HIGHLIGHT, width, 0, text);
 	return ruler_at;
@@ -273,14 +315,13 @@ static void crossover_draw(struct ui *ui, void *state, const struct explorer *e,
 	if (!explorer_searching(e))
 		other_step(v, e, 0);
 	if (x)
-		snprintf(title, sizeof(title),
-			 "Crossover: where %s overtakes %s", x->label[1],
-			 x->label[0]);
+		snprintf(title, sizeof(title), "Crossover: %s against %s",
+			 x->label[1], x->label[0]);
 	else
 		snprintf(title, sizeof(title), "Crossover: no search yet");
 	ui_box(ui->utf8, r, ROLE_BOX_HISTORY, title);
 	if (x)
-		ruler_at = search_lines(x, !v->frozen, width, &l);
+		ruler_at = search_lines(x, e->session, !v->frozen, width, &l);
 	if (!e->viewing && !explorer_searching(e))
 		hint(v, e, width, &l);
 	if (!x && e->viewing)
@@ -306,7 +347,8 @@ static bool crossover_key(struct ui *ui, void *state, const struct explorer *e,
 		if (explorer_searching(e))
 			ui_note(ui,
 				"crossover: the next search pits %s against "
-				"the controls' strategy",
+				"the controls' strategy (this one goes on as "
+				"it began)",
 				strategy_at(v->other)->name);
 		else
 			ui_note(ui, "crossover: %s against %s",
@@ -316,7 +358,13 @@ static bool crossover_key(struct ui *ui, void *state, const struct explorer *e,
 	case 'm':
 		v->metric = (v->metric + 1) % METRIC_KEYS;
 		metric_name(v, e, figure, sizeof(figure));
-		ui_note(ui, "crossover: on %s", figure);
+		if (explorer_searching(e))
+			ui_note(ui,
+				"crossover: the next search is on %s (this "
+				"one goes on as it began)",
+				figure);
+		else
+			ui_note(ui, "crossover: on %s", figure);
 		return true;
 	case KEY_F(5):
 	case 'w':
