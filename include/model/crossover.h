@@ -202,7 +202,7 @@ const struct crossover_size *crossover_size_of(const struct crossover *x,
 const struct crossover_run *crossover_run_of(const struct crossover *x,
 					     size_t number);
 
-/* "9 KiB", "1.5 MiB", "640 B": a size as the search says it. */
+/* "9 KiB", "1.5 MiB", "5.625 KiB", "640 B": a size as the search says it, exact. */
 void crossover_size_text(size_t bytes, char *out, size_t size);
 /* "one-copy ahead", "sendfile ahead", "equal within 5%", "pending", ... */
 void crossover_lead_text(const struct crossover *x, enum crossover_lead lead,
@@ -217,10 +217,13 @@ void crossover_lead_text(const struct crossover *x, enum crossover_lead lead,
 void crossover_line(const struct crossover *x, char *out, size_t size);
 /*
  * The answer in short, for a status line: the line without its figure and
- * cost, a second crossover counted, not told ("sendfile overtakes one-copy
- * between 8 KiB and 10 KiB, and 1 more crossover, not narrowed to 1.25x").
+ * cost, and without "more than one crossover in ..." before two brackets
+ * ("sendfile overtakes one-copy between 8 KiB and 10 KiB; one-copy
+ * overtakes sendfile between ..., not narrowed to 1.25x").
  */
 void crossover_answer(const struct crossover *x, char *out, size_t size);
+/* How far it is: "5 sizes, 18 runs, 1 min 2 s of 5 min". */
+void crossover_progress(const struct crossover *x, char *out, size_t size);
 /*
  * Where it is, for a status line: "5 sizes, 18 runs, 1 min 2 s of 5 min;
  * sendfile overtakes one-copy between 2 KiB and 8 KiB so far".

@@ -19,7 +19,7 @@
 static void number_text(double v, char *out, size_t size)
 {
 	if (isfinite(v))
-		snprintf(out, size, "%.3g", v);
+		snprintf(out, size, "%#.3g", v);
 	else
 		snprintf(out, size, "-");
 }

@@ -755,12 +755,21 @@ int crossover_add(struct crossover *x, const struct crossover_run *run,
 
 void crossover_size_text(size_t bytes, char *out, size_t size)
 {
-	if (bytes >= 1024 * 1024)
-		snprintf(out, size, "%.3g MiB", (double)bytes / 1048576);
-	else if (bytes >= 1024)
-		snprintf(out, size, "%.3g KiB", (double)bytes / 1024);
-	else
-		snprintf(out, size, "%zu B", bytes);
+	double unit = bytes >= 1024 * 1024 ? 1048576 : 1024;
+
+	/* Exact, as short as that allows: "180 KiB", "5.625 KiB", else bytes. */
+	for (int digits = 3; bytes >= 1024 && digits <= 6; digits++) {
+		char text[24];
+
+		snprintf(text, sizeof(text), "%.*g", digits,
+			 (double)bytes / unit);
+		if (strtod(text, NULL) * unit == (double)bytes) {
+			snprintf(out, size, "%s %s", text,
+				 unit > 1024 ? "MiB" : "KiB");
+			return;
+		}
+	}
+	snprintf(out, size, "%zu B", bytes);
 }
 
 void crossover_duration_text(double seconds, char *out, size_t size)
@@ -879,15 +888,15 @@ static void leads_text(const struct crossover *x, char *out, size_t size)
 }
 
 /*
- * The answer without its figure and cost: every bracket, or (all false)
- * the first and how many more; without one, who is ahead where.  Its
- * length, as snprintf's.
+ * The answer without its figure and cost: every bracket (headed "more than
+ * one crossover in ..." where headed), or without one who is ahead where.
+ * Its length, as snprintf's.
  */
-static size_t answer_text(const struct crossover *x, bool all, char *out,
+static size_t answer_text(const struct crossover *x, bool headed, char *out,
 			  size_t size)
 {
 	char lo[24], hi[24], leads[CROSSOVER_TEXT_MAX / 2];
-	size_t len = 0, n = all ? x->bracket_count : 1;
+	size_t len = 0;
 
 	crossover_size_text(x->question.min_size, lo, sizeof(lo));
 	crossover_size_text(x->question.max_size, hi, sizeof(hi));
@@ -910,20 +919,16 @@ static size_t answer_text(const struct crossover *x, bool all, char *out,
 							: "",
 			leads);
 	}
-	if (all && x->bracket_count > 1)
+	if (headed && x->bracket_count > 1)
 		len = (size_t)snprintf(
 			out, size, "more than one crossover in %s..%s: ", lo,
 			hi);
-	for (size_t i = 0; i < n && len < size; i++) {
+	for (size_t i = 0; i < x->bracket_count && len < size; i++) {
 		if (i)
 			len += (size_t)snprintf(out + len, size - len, "; ");
 		if (len < size)
 			len += bracket_text(x, i, out + len, size - len);
 	}
-	if (!all && x->bracket_count > 1 && len < size)
-		len += (size_t)snprintf(
-			out + len, size - len, ", and %zu more crossover%s",
-			x->bracket_count - 1, x->bracket_count > 2 ? "s" : "");
 	if (x->state == CROSSOVER_SEARCHING && len < size)
 		len += (size_t)snprintf(out + len, size - len, " so far");
 	else if (x->state != CROSSOVER_FOUND && len < size)
@@ -953,17 +958,24 @@ void crossover_answer(const struct crossover *x, char *out, size_t size)
 	answer_text(x, false, out, size);
 }
 
-void crossover_status(const struct crossover *x, char *out, size_t size)
+void crossover_progress(const struct crossover *x, char *out, size_t size)
 {
 	char took[32], budget[32];
-	size_t len;
 
 	crossover_duration_text(x->elapsed_s, took, sizeof(took));
 	crossover_duration_text((double)x->question.budget_ms / 1000, budget,
 				sizeof(budget));
-	len = (size_t)snprintf(out, size, "%zu size%s, %zu run%s, %s of %s",
-			       x->size_count, x->size_count == 1 ? "" : "s",
-			       x->runs, x->runs == 1 ? "" : "s", took, budget);
+	snprintf(out, size, "%zu size%s, %zu run%s, %s of %s", x->size_count,
+		 x->size_count == 1 ? "" : "s", x->runs,
+		 x->runs == 1 ? "" : "s", took, budget);
+}
+
+void crossover_status(const struct crossover *x, char *out, size_t size)
+{
+	size_t len;
+
+	crossover_progress(x, out, size);
+	len = strlen(out);
 	if (len + 2 < size && x->size_count) {
 		len += (size_t)snprintf(out + len, size - len, "; ");
 		answer_text(x, false, out + len, size - len);

@@ -821,9 +821,9 @@ static void search_step(struct explorer *e, uint64_t now_ns)
 		crossover_refused(x, e->message, now_ns);
 		return;
 	}
-	crossover_status(x, where, sizeof(where));
+	crossover_progress(x, where, sizeof(where));
 	crossover_size_text(next.msg_size, size, sizeof(size));
-	explorer_say(e, "crossover, run %u: %s at %s; %s", e->run_number,
+	explorer_say(e, "crossover, run %u: %s at %s (%s)", e->run_number,
 		     next.strategy->name, size, where);
 }
 

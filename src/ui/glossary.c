@@ -135,8 +135,9 @@ static const struct gloss crossover_words[] = {
 		"second (b)"},
 	{"ratio, 90% interval",
 	 "b's figure over a's (their runs' geometric means, as the test "
-	 "weighs them), and the interval around it: a size is decided where "
-	 "it leaves out 1 (95% sure of each side)"},
+	 "weighs them), and the interval around it: a lead where it lies "
+	 "wholly past 5% either way (past 1.05, or under 1/1.05), equal "
+	 "where wholly within (95% sure of each bound)"},
 	{"lead: a/b ahead, equal",
 	 "decided: one ahead, or the two within the smallest difference "
 	 "the analysis calls one"},
@@ -144,8 +145,10 @@ static const struct gloss crossover_words[] = {
 	 "not decided yet, more runs may decide it (not run yet, or cut "
 	 "short when the search ended; the export's \"pending\"); its run "
 	 "going on"},
-	{"undecided", "its runs spent, and not told apart within the runs "
-		      "a size may have"},
+	{"undecided",
+	 "not told apart within the runs a size may have, or, at the spread "
+	 "its runs showed, not with them; a cap raised later (up to 32 a "
+	 "side) runs it again"},
 	{"failed", "too few of a side's runs finished to compare"},
 	{"the ruler: a b = ? o x * -",
 	 "each size tried along -m's range: a or b ahead, equal, "
@@ -166,8 +169,9 @@ static const struct gloss analysis_words[] = {
 	{"not distinguishable here", "the runs cannot tell them apart: more "
 				     "runs a point (--repeat) may tell them "
 				     "apart"},
-	{"busy host", "other processes used the CPU while it ran: figures may "
-		      "be off"},
+	{"busy host",
+	 "other processes used the CPU while it ran, or the hypervisor took "
+	 "it (steal): figures may be off"},
 };
 
 const char *ui_gloss_metric(const char *key)

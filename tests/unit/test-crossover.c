@@ -257,6 +257,27 @@ static double bump(size_t msg_size)
 	return msg_size > 16384 && msg_size < 131072 ? 1.5 : 0.7;
 }
 
+/* Sizes as the search says them: exact, as short as that allows. */
+static void test_size_text(void)
+{
+	static const struct {
+		size_t bytes;
+		const char *text;
+	} cases[] = {
+		{640, "640 B"},	      {1024, "1 KiB"},
+		{5760, "5.625 KiB"},  {15616, "15.25 KiB"},
+		{184320, "180 KiB"},  {1048576, "1 MiB"},
+		{1572864, "1.5 MiB"}, {1049601, "1049601 B"},
+	};
+	char text[24];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		crossover_size_text(cases[i].bytes, text, sizeof(text));
+		ok(strcmp(text, cases[i].text) == 0, "%zu bytes: %s (%s)",
+		   cases[i].bytes, text, cases[i].text);
+	}
+}
+
 static void test_two(void)
 {
 	struct crossover_question q = question(1024, 1048576);
@@ -287,9 +308,9 @@ static void test_two(void)
 	   "the line says both: %s", line);
 	crossover_answer(&x, line, sizeof(line));
 	ok(strstr(line, "sendfile overtakes one-copy between ") == line &&
-		   strstr(line, ", and 1 more crossover") &&
+		   strstr(line, "; one-copy overtakes sendfile between ") &&
 		   !strstr(line, "(Gbit/s"),
-	   "in short, the first and how many more: %s", line);
+	   "in short, both brackets, without the figure and cost: %s", line);
 	crossover_fini(&x);
 }
 
@@ -499,6 +520,7 @@ int main(void)
 	test_found();
 	test_none();
 	test_none_open();
+	test_size_text();
 	test_two();
 	test_budget();
 	test_repeat_and_failures();

@@ -48,11 +48,21 @@ static void crossover_close_view(void *state)
 	free(v);
 }
 
+/*
+ * The controls' strategy, the search's side a: during a search the one
+ * they come back to, not the run's.
+ */
+static const struct strategy_ops *home(const struct explorer *e)
+{
+	return explorer_searching(e) ? e->before_sweep.strategy
+				     : e->config.strategy;
+}
+
 /* Whether strategy i may be the other side: here, not the controls'. */
 static bool other_fits(const struct explorer *e, size_t i)
 {
 	return i < EXPLORER_STRATEGIES_MAX && e->strategy_available[i] &&
-	       strategy_at(i) != e->config.strategy;
+	       strategy_at(i) != home(e);
 }
 
 /*
@@ -107,8 +117,8 @@ static void hint(const struct crossover_view *v, const struct explorer *e,
 		 "the other strategy, m the figure; the controls of the live "
 		 "view (1) set the rest, + and - stepping the one Tab "
 		 "highlights.",
-		 strategy_at(v->other)->name, e->config.strategy->name,
-		 e->config.strategy->name, strategy_at(v->other)->name,
+		 strategy_at(v->other)->name, home(e)->name, home(e)->name,
+		 strategy_at(v->other)->name,
 		 o->msg_size_count > 1 ? "-m's smallest" : "1 KiB",
 		 o->msg_size_count > 1 ? "its largest" : "1 MiB", figure,
 		 (double)(o->crossover_budget_ms ? o->crossover_budget_ms
@@ -149,9 +159,9 @@ static void size_row(const struct crossover *x, const struct crossover_size *z,
 	else
 		crossover_lead_text(x, z->lead, lead, sizeof(lead));
 	if (isfinite(z->difference.ratio))
-		snprintf(ratio, sizeof(ratio), "%.3g", z->difference.ratio);
+		snprintf(ratio, sizeof(ratio), "%#.3g", z->difference.ratio);
 	if (isfinite(z->difference.low))
-		snprintf(interval, sizeof(interval), "%.3g .. %.3g",
+		snprintf(interval, sizeof(interval), "%#.3g .. %#.3g",
 			 z->difference.low, z->difference.high);
 	ui_lines_add(l,
 		     z->lead == LEAD_A	 ? ROLE_SENDER_MID
@@ -233,8 +243,9 @@ static const struct crossover *shown(struct ui *ui, struct crossover_view *v,
 }
 
 /*
- * The search's runs measured on a busy host, as the analysis names them:
- * "run 51: 22% steal; run 52: ..." ("" if none, or its runs not here).
+ * The search's runs measured on a busy host, as the analysis names them,
+ * with their side and size: "run 51 (sendfile, 672 KiB): 22% steal; ..."
+ * ("" if none, or its runs not here).
  */
 static void busy_runs(const struct crossover *x, const struct session *s,
 		      char *out, size_t size)
@@ -244,21 +255,21 @@ static void busy_runs(const struct crossover *x, const struct session *s,
 	out[0] = '\0';
 	for (size_t i = 0; i < x->run_count; i++) {
 		size_t n = x->run[i].number;
-		char busy[80];
-		int need;
+		char busy[80], at[24], item[256];
 
 		if (!n || n > s->result_count ||
 		    !analysis_busy_run(&s->results[n - 1], busy, sizeof(busy)))
 			continue;
-		need = snprintf(NULL, 0, "%srun %zu: %s", len ? "; " : "", n,
-				busy);
+		crossover_size_text(x->run[i].msg_size, at, sizeof(at));
+		snprintf(item, sizeof(item), "%srun %zu (%s, %s): %s",
+			 len ? "; " : "", n, x->label[x->run[i].side == 1], at,
+			 busy);
 		/* Room left for " and N more". */
-		if (len + (size_t)need + 16 >= size) {
+		if (len + strlen(item) + 16 >= size)
 			more++;
-			continue;
-		}
-		len += (size_t)snprintf(out + len, size - len, "%srun %zu: %s",
-					len ? "; " : "", n, busy);
+		else
+			len += (size_t)snprintf(out + len, size - len, "%s",
+						item);
 	}
 	if (more)
 		snprintf(out + len, size - len, " and %zu more", more);
@@ -311,9 +322,7 @@ static void crossover_draw(struct ui *ui, void *state, const struct explorer *e,
 	size_t ruler_at = SIZE_MAX;
 	char title[240];
 
-	/* While it runs, the controls show the run, not the pair. */
-	if (!explorer_searching(e))
-		other_step(v, e, 0);
+	other_step(v, e, 0);
 	if (x)
 		snprintf(title, sizeof(title), "Crossover: %s against %s",
 			 x->label[1], x->label[0]);
@@ -344,16 +353,12 @@ static bool crossover_key(struct ui *ui, void *state, const struct explorer *e,
 	case KEY_LEFT:
 	case KEY_RIGHT:
 		other_step(v, e, key == KEY_LEFT ? -1 : 1);
-		if (explorer_searching(e))
-			ui_note(ui,
-				"crossover: the next search pits %s against "
-				"the controls' strategy (this one goes on as "
-				"it began)",
-				strategy_at(v->other)->name);
-		else
-			ui_note(ui, "crossover: %s against %s",
-				strategy_at(v->other)->name,
-				e->config.strategy->name);
+		ui_note(ui, "crossover: %s%s against %s%s",
+			explorer_searching(e) ? "the next search pits " : "",
+			strategy_at(v->other)->name, home(e)->name,
+			explorer_searching(e)
+				? " (this one goes on as it began)"
+				: "");
 		return true;
 	case 'm':
 		v->metric = (v->metric + 1) % METRIC_KEYS;
@@ -392,8 +397,8 @@ const struct ui_view ui_view_crossover = {
 			{"Left Right", "the strategy against the controls'"},
 			{"m", "the figure: the mode's (or --metric), CPU per "
 			      "KiB of the sender, of the receiver"},
-			{"F5 w", "search where it overtakes the controls' "
-				 "strategy (the controls come back after it)"},
+			{"F5 w", "search where either overtakes the other "
+				 "(the controls come back after it)"},
 			{"Up Down PgUp PgDn Home End", "scroll the sizes"},
 		},
 	.open = crossover_open_view,
