@@ -103,9 +103,12 @@ static void metric_name(const struct crossover_view *v,
 		snprintf(out, size, "%s", key);
 }
 
-/* How to start a search, and what it would compare. */
-static void hint(const struct crossover_view *v, const struct explorer *e,
-		 int width, struct ui_lines *l)
+/*
+ * How to start a search, and what it would compare; where the controls
+ * are when they do not show beside it.
+ */
+static void hint(const struct ui *ui, const struct crossover_view *v,
+		 const struct explorer *e, int width, struct ui_lines *l)
 {
 	const struct options *o = &e->session->options;
 	char figure[64], text[512];
@@ -114,16 +117,16 @@ static void hint(const struct crossover_view *v, const struct explorer *e,
 	snprintf(text, sizeof(text),
 		 "F5 or w here searches where %s overtakes %s, or %s overtakes "
 		 "%s, from %s to %s on %s, within %.0f s. Left and Right pick "
-		 "the other strategy, m the figure; the controls of the live "
-		 "view (1) set the rest, + and - stepping the one Tab "
-		 "highlights.",
+		 "the other strategy, m the figure; the controls%s set the "
+		 "rest, + and - stepping the one Tab highlights.",
 		 strategy_at(v->other)->name, home(e)->name, home(e)->name,
 		 strategy_at(v->other)->name,
 		 o->msg_size_count > 1 ? "-m's smallest" : "1 KiB",
 		 o->msg_size_count > 1 ? "its largest" : "1 MiB", figure,
 		 (double)(o->crossover_budget_ms ? o->crossover_budget_ms
 						 : 300000) /
-			 1000);
+			 1000,
+		 ui->controls.h ? "" : " (view 1)");
 	ui_lines_wrap(l, ROLE_INACTIVE, width, 0, text);
 }
 
@@ -332,7 +335,7 @@ static void crossover_draw(struct ui *ui, void *state, const struct explorer *e,
 	if (x)
 		ruler_at = search_lines(x, e->session, !v->frozen, width, &l);
 	if (!e->viewing && !explorer_searching(e))
-		hint(v, e, width, &l);
+		hint(ui, v, e, width, &l);
 	if (!x && e->viewing)
 		ui_lines_wrap(&l, ROLE_INACTIVE, width, 0,
 			      "The export holds no crossover search.");
