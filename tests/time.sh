@@ -47,10 +47,18 @@ ok $? "every side's time on and off the CPU adds up to its window within 3% ($(j
 jq_true t.json '[.runs[].time[] | (([.reasons[].seconds] | add) - .off_cpu_s | fabs) < 1e-6] | all'
 ok $? "and its reasons add up to its time off the CPU"
 # The threads' own CPU clocks, read apart from any event, agree with the
-# records' time on the CPU; what a hypervisor steals while a thread is
-# switched in is on neither, so a busy VM gets 10%.
-jq_true t.json '[.runs[].time[] | ((.cpu_clock_s + .off_cpu_s) / .window_s - 1 | fabs) < 0.1] | all'
-ok $? "the threads' CPU clocks and their time off the CPU add up to the window within 10% ($(jq -c '[.runs[].time[] | (.cpu_clock_s + .off_cpu_s) / .window_s * 1000 | round / 1000]' t.json))"
+# records' time on the CPU, within what the kernel's two clocks may differ
+# by on a VM: the CPU clock leaves out what the hypervisor took while the
+# thread was switched in (steal: the run's share over the machine's CPUs,
+# twice it where it fell on one of two), and charges a thread from the
+# moment the scheduler picks it, before its switch-in record (10-20 us a
+# switch on these VMs; 50 allowed).  A side's on and off swapped, or an
+# interval dropped, is far beyond this.
+clock_agrees='[.runs[] | .host_load.steal_pct as $steal | .time[] |
+	(.cpu_clock_s - .on_cpu_s | fabs) <
+		.window_s * (0.05 + 2 * $steal / 100) + .switches * 50e-6] | all'
+jq_true t.json "$clock_agrees"
+ok $? "the threads' CPU clocks agree with their time on the CPU (clock/on $(jq -c '[.runs[].time[] | .cpu_clock_s / .on_cpu_s * 1000 | round / 1000]' t.json); steal $(jq -c '[.runs[].host_load.steal_pct | . * 10 | round / 10]' t.json)%; switches $(jq -c '[.runs[].time[].switches]' t.json))"
 
 # largest_wait STRATEGY SIDE: the reason the side waits for most, the CPU
 # being taken from it (preempted) and what names none (other) aside: on a
