@@ -250,10 +250,19 @@ struct analysis {
 #define ANALYSIS_BUSY_OUTSIDE_CPUS 0.5
 
 /*
- * Whether run r was measured on a busy host, and how, in out: "14% steal,
- * 0.64 CPUs of other processes".
+ * A list of the runs measured on a busy host, "run 7 (ABOUT): 14% steal,
+ * 0.64 CPUs of other processes; run 9: ...", " and N more" where out is
+ * full: started on out, each run offered with its number (from 1) and
+ * what to say of it (NULL: nothing), then ended.
  */
-bool analysis_busy_run(const struct run_result *r, char *out, size_t size);
+struct analysis_busy_list {
+	char *out;
+	size_t size, len, more;
+};
+void analysis_busy_start(struct analysis_busy_list *l, char *out, size_t size);
+void analysis_busy_add(struct analysis_busy_list *l, const struct run_result *r,
+		       size_t number, const char *about);
+void analysis_busy_end(struct analysis_busy_list *l);
 /*
  * The runs of results[0 .. count) measured on a busy host, numbered from 1,
  * as struct analysis' busy_why says them ("" if none).

@@ -613,7 +613,8 @@ static int build_points(struct analysis *a, const struct run_result *results,
 	return 0;
 }
 
-bool analysis_busy_run(const struct run_result *r, char *out, size_t size)
+/* Whether r was measured on a busy host, and how: "14% steal, 0.64 CPUs ...". */
+static bool busy_run(const struct run_result *r, char *out, size_t size)
 {
 	const struct run_host_load *h = &r->host_load;
 	bool steal = h->steal_pct >= ANALYSIS_BUSY_STEAL_PCT;
@@ -633,31 +634,48 @@ bool analysis_busy_run(const struct run_result *r, char *out, size_t size)
 	return true;
 }
 
-/* Names the runs whose host was busy: steal, or other processes' CPU. */
+void analysis_busy_start(struct analysis_busy_list *l, char *out, size_t size)
+{
+	*l = (struct analysis_busy_list){.out = out, .size = size};
+	if (size)
+		out[0] = '\0';
+}
+
+void analysis_busy_add(struct analysis_busy_list *l, const struct run_result *r,
+		       size_t number, const char *about)
+{
+	char busy[80], item[256];
+
+	if (!busy_run(r, busy, sizeof(busy)))
+		return;
+	snprintf(item, sizeof(item), "%srun %zu%s%s%s: %s", l->len ? "; " : "",
+		 number, about ? " (" : "", about ? about : "",
+		 about ? ")" : "", busy);
+	/* Room left for " and N more". */
+	if (l->len + strlen(item) + 16 >= l->size) {
+		l->more++;
+		return;
+	}
+	l->len += (size_t)snprintf(l->out + l->len, l->size - l->len, "%s",
+				   item);
+}
+
+void analysis_busy_end(struct analysis_busy_list *l)
+{
+	if (l->more && l->len < l->size)
+		snprintf(l->out + l->len, l->size - l->len, " and %zu more",
+			 l->more);
+}
+
 void analysis_busy_why(const struct run_result *results, size_t count,
 		       char *out, size_t size)
 {
-	size_t len = 0, named = 0, more = 0;
+	struct analysis_busy_list l;
 
-	if (size)
-		out[0] = '\0';
-	for (size_t i = 0; i < count; i++) {
-		char busy[80], item[128];
-
-		if (!analysis_busy_run(&results[i], busy, sizeof(busy)))
-			continue;
-		snprintf(item, sizeof(item), "%srun %zu: %s", named ? "; " : "",
-			 i + 1, busy);
-		/* Room left for " and N more". */
-		if (len + strlen(item) + 16 >= size) {
-			more++;
-			continue;
-		}
-		len += (size_t)snprintf(out + len, size - len, "%s", item);
-		named++;
-	}
-	if (more)
-		snprintf(out + len, size - len, " and %zu more", more);
+	analysis_busy_start(&l, out, size);
+	for (size_t i = 0; i < count; i++)
+		analysis_busy_add(&l, &results[i], i + 1, NULL);
+	analysis_busy_end(&l);
 }
 
 /*

@@ -423,6 +423,21 @@ static bool bracket_tied(const struct crossover *x,
 }
 
 /*
+ * Whether bracket i is as narrow as asked: no wider than the resolution,
+ * or no gap between sizes tried in it wider and those sizes all equal.
+ */
+static bool bracket_narrow(const struct crossover *x, size_t i)
+{
+	const struct crossover_bracket *b = &x->bracket[i];
+	double width;
+
+	return (double)b->above / (double)b->below <= x->question.resolution ||
+	       (!widest_gap(x, b->below, b->above, x->question.resolution,
+			    &width) &&
+		bracket_tied(x, b));
+}
+
+/*
  * The sizes tried that no runs decided: while one is, no change of lead is
  * no answer.
  */
@@ -923,18 +938,21 @@ static size_t answer_text(const struct crossover *x, bool headed, char *out,
 		len = (size_t)snprintf(
 			out, size, "more than one crossover in %s..%s: ", lo,
 			hi);
+	/* An ended search says which brackets it left wider than asked. */
 	for (size_t i = 0; i < x->bracket_count && len < size; i++) {
 		if (i)
 			len += (size_t)snprintf(out + len, size - len, "; ");
 		if (len < size)
 			len += bracket_text(x, i, out + len, size - len);
+		if (x->state != CROSSOVER_SEARCHING &&
+		    x->state != CROSSOVER_FOUND && !bracket_narrow(x, i) &&
+		    len < size)
+			len += (size_t)snprintf(out + len, size - len,
+						", not narrowed to %gx",
+						x->question.resolution);
 	}
 	if (x->state == CROSSOVER_SEARCHING && len < size)
 		len += (size_t)snprintf(out + len, size - len, " so far");
-	else if (x->state != CROSSOVER_FOUND && len < size)
-		len += (size_t)snprintf(out + len, size - len,
-					", not narrowed to %gx",
-					x->question.resolution);
 	return len;
 }
 

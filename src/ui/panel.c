@@ -1189,18 +1189,34 @@ static size_t bar_items(const struct ui_view *view, bool table, bool viewing,
 	return n;
 }
 
+/*
+ * A view's keys for the bar, "<-> runs" naming Left and Right: as arrows
+ * where the terminal draws them ("\u2190\u2192 runs").
+ */
+static void bar_keys(bool utf8, const char *bar, char *out, size_t size)
+{
+	const char *both = strstr(bar, "<->");
+
+	if (utf8 && both)
+		snprintf(out, size, "%.*s\u2190\u2192%s", (int)(both - bar),
+			 bar, both + 3);
+	else
+		snprintf(out, size, "%s", bar);
+}
+
 void ui_draw_keybar(const struct ui *ui, const struct ui_view *view,
 		    const struct ui_view *over, bool table, bool viewing)
 {
 	struct bar_item item[16];
 	size_t n = bar_items(view, table, viewing, item, 16);
 	const struct ui_view *keys = over ? over : view;
-	char tail[96];
+	char tail[96], own[64] = "";
 	int y = ui->rows - 1, x = 0, width;
 
-	snprintf(tail, sizeof(tail), "%s%sv view  x path",
-		 keys && keys->bar ? keys->bar : "",
-		 keys && keys->bar ? "  " : "");
+	if (keys && keys->bar)
+		bar_keys(ui->utf8, keys->bar, own, sizeof(own));
+	snprintf(tail, sizeof(tail), "%s%sv view  x path", own,
+		 own[0] ? "  " : "");
 	/* Narrow: the least needed function keys go first. */
 	for (;;) {
 		size_t worst = 0;

@@ -743,7 +743,7 @@ static void table_head(const struct rect *r, const struct table_layout *t)
 	char line[512];
 	size_t n = (size_t)snprintf(
 		line, sizeof(line), "  %*s %-*s  %-6s %6s%*s", t->number_w, "#",
-		t->label_w, "run", "mode", "secs", t->mark_w, "");
+		t->label_w, "name", "mode", "secs", t->mark_w, "");
 
 	for (size_t c = 0; c < t->shown && n < sizeof(line); c++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " %*s",

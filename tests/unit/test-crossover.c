@@ -311,6 +311,18 @@ static void test_two(void)
 		   strstr(line, "; one-copy overtakes sendfile between ") &&
 		   !strstr(line, "(Gbit/s"),
 	   "in short, both brackets, without the figure and cost: %s", line);
+	/* Ended early, it says which brackets it left wider than asked. */
+	x.state = CROSSOVER_BUDGET;
+	crossover_answer(&x, line, sizeof(line));
+	ok(!strstr(line, "not narrowed"), "both narrow: neither said wide: %s",
+	   line);
+	x.bracket[1].above = x.bracket[1].below * 4;
+	crossover_answer(&x, line, sizeof(line));
+	ok(strstr(line, "not narrowed") > strstr(line, "; ") &&
+		   strstr(line, "; ") != NULL &&
+		   strstr(strstr(line, "not narrowed") + 1, "not narrowed") ==
+			   NULL,
+	   "the second wider: it alone is said wide: %s", line);
 	crossover_fini(&x);
 }
 

@@ -992,7 +992,7 @@ static bool compare_key(struct ui *ui, void *state, const struct explorer *e,
 const struct ui_view ui_view_compare = {
 	.name = "compare",
 	.shortcut = '3',
-	.bar = "Left Right runs",
+	.bar = "<-> runs",
 	.keys =
 		{
 			{"Left Right",

@@ -253,29 +253,21 @@ static const struct crossover *shown(struct ui *ui, struct crossover_view *v,
 static void busy_runs(const struct crossover *x, const struct session *s,
 		      char *out, size_t size)
 {
-	size_t len = 0, more = 0;
+	struct analysis_busy_list l;
 
-	out[0] = '\0';
+	analysis_busy_start(&l, out, size);
 	for (size_t i = 0; i < x->run_count; i++) {
 		size_t n = x->run[i].number;
-		char busy[80], at[24], item[256];
+		char at[24], about[128];
 
-		if (!n || n > s->result_count ||
-		    !analysis_busy_run(&s->results[n - 1], busy, sizeof(busy)))
+		if (!n || n > s->result_count)
 			continue;
 		crossover_size_text(x->run[i].msg_size, at, sizeof(at));
-		snprintf(item, sizeof(item), "%srun %zu (%s, %s): %s",
-			 len ? "; " : "", n, x->label[x->run[i].side == 1], at,
-			 busy);
-		/* Room left for " and N more". */
-		if (len + strlen(item) + 16 >= size)
-			more++;
-		else
-			len += (size_t)snprintf(out + len, size - len, "%s",
-						item);
+		snprintf(about, sizeof(about), "%s, %s",
+			 x->label[x->run[i].side == 1], at);
+		analysis_busy_add(&l, &s->results[n - 1], n, about);
 	}
-	if (more)
-		snprintf(out + len, size - len, " and %zu more", more);
+	analysis_busy_end(&l);
 }
 
 /* Lines of a search: what it compares, where it is, its sizes, its line. */
