@@ -28,6 +28,16 @@ rc=$?
 ok $? "a raw control character in a string is refused, naming the key (rc $rc)" ||
 	printf '# %q\n' "$err"
 
+# Between values JSON allows spaces, tabs and line ends only: any other
+# control character is refused where it is (cJSON would skip it as blank,
+# and the runs read one at a time would not).
+jq -c . "$base" | sed 's/"runs":\[/&\x1f/' >"$tmp/blank.json"
+err=$("$NIO_TOP" --batch --load "$tmp/blank.json" 2>&1 >/dev/null)
+rc=$?
+[ $rc = 1 ] && [[ "$err" == *'blank.json:1:'*': runs[0]: a control character (0x1f) between values, where JSON allows spaces, tabs and line ends only'* ]]
+ok $? "a raw control character between values is refused, naming where (rc $rc)" ||
+	printf '# %q\n' "$err"
+
 # A value that fails validation is echoed escaped.
 jq '.runs[0].strategy = "\u001b]52;c;aGk=\u0007"' "$base" >"$tmp/bad.json"
 err=$("$NIO_TOP" --batch --load "$tmp/bad.json" 2>&1 >/dev/null)

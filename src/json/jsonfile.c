@@ -30,7 +30,13 @@ struct scan {
 	struct frame stack[JSONFILE_DEPTH_MAX + 1];
 	unsigned int depth;
 	bool too_deep;
-	size_t control; /* 1 + where a raw control character is in a string */
+	/*
+	 * 1 + where the first raw control character is: in a string, or
+	 * between values, where JSON allows a space, a tab and line ends
+	 * only (cJSON would skip any as blank).
+	 */
+	size_t control;
+	bool control_in_string;
 	size_t pos;
 	/* Number tokens in document order. */
 	size_t *num_start;
@@ -136,8 +142,10 @@ static int scan_run(struct scan *s, size_t stop)
 			while (s->pos < s->len && s->text[s->pos] != '"') {
 				/* JSON wants them escaped (\u001b). */
 				if ((unsigned char)s->text[s->pos] < 0x20 &&
-				    !s->control)
+				    !s->control) {
 					s->control = s->pos + 1;
+					s->control_in_string = true;
+				}
 				s->pos += s->text[s->pos] == '\\' ? 2 : 1;
 			}
 			if (expect_key && s->depth > 0) {
@@ -154,6 +162,9 @@ static int scan_run(struct scan *s, size_t stop)
 				return -ENOMEM;
 			break;
 		default:
+			if ((unsigned char)c < 0x20 && !strchr("\t\n\r", c) &&
+			    !s->control)
+				s->control = s->pos + 1;
 			s->pos++;
 		}
 	}
@@ -264,9 +275,13 @@ int jsonfile_parse(const char *name, const char *text, size_t len, cJSON **root,
 		scan_path(&s, path, sizeof(path));
 		r = cause_set(cause, -EINVAL,
 			      "%s:%zu:%zu: %s: a control character (0x%02x) "
-			      "inside a string; JSON wants it escaped",
+			      "%s",
 			      name, line, col, path[0] ? path : "(top)",
-			      (unsigned char)text[s.control - 1]);
+			      (unsigned char)text[s.control - 1],
+			      s.control_in_string
+				      ? "inside a string; JSON wants it escaped"
+				      : "between values, where JSON allows "
+					"spaces, tabs and line ends only");
 		goto out;
 	}
 	if (s.too_deep) {
