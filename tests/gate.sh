@@ -24,10 +24,11 @@ fixture make "$corpus/stream.json" "$tmp/old.json" --points "$points" \
 ok $? "a study of 4 points, 3 runs each, made"
 
 # The figures 1.1 times larger: ln 1.1 +- t(4) sqrt(2 * 0.0421637^2 / 3)
-# (test-estimate.c works it out), the same for a counted figure.
+# (test-estimate.c works it out), the same for a counted figure; no drift
+# between the two studies, to see the estimator within them alone.
 fixture scale "$tmp/old.json" "$tmp/faster.json" --factor 1.1
 "$NIO_TOP" --diff "$tmp/old.json" "$tmp/faster.json" -o "$tmp/faster-diff.json" \
-	>"$tmp/faster.txt" 2>"$tmp/err"
+	--drift 0 >"$tmp/faster.txt" 2>"$tmp/err"
 ok $? "--diff against 1.1 times the figures exits 0" || diag "$tmp/err"
 jq_true "$tmp/faster-diff.json" '[.rows[] | select(.metric == "gbps" or (.metric == "cpu_ns_per_kib" and .side == "sender")) | select(.point == "one-copy 4K x1 stream")] | length == 2 and (.[0].low - 1.022162 | fabs) < 1e-5 and (.[0].high - 1.183766 | fabs) < 1e-5 and (.[1].low - 1 / 1.183766 | fabs) < 1e-5 and (.[1].high - 1 / 1.022162 | fabs) < 1e-5'
 ok $? "Gbit/s +10% in 1.022162 .. 1.183766, CPU per KiB -9.1% in the inverse: the intervals' floor under every figure" ||
@@ -58,14 +59,17 @@ ok $? "A/A, intervals tight: exits 0" || diag "$tmp/err"
 jq_true "$tmp/aa-tight.json" 'all(.rows[]; .significant == false)'
 ok $? "A/A, intervals tight: no row called changed"
 
-# Every Gbit/s, message rate and byte count halved, consistently.
+# Every Gbit/s, message rate and byte count halved, consistently; Gbit/s
+# drifting 3% between the two studies: ln 0.5 +- t(25) 1.7081 *
+# sqrt(2 * 5.9259e-4 + 2 * 0.03^2) (test-estimate.c works it out) =
+# 0.455 .. 0.549.
 fixture scale "$tmp/old.json" "$tmp/half.json" --factor 0.5
 "$NIO_TOP" --diff "$tmp/old.json" "$tmp/half.json" --gate 'gbps<-5%' \
-	-o "$tmp/half-diff.json" >"$tmp/half.txt" 2>"$tmp/half.err"
+	--drift gbps=3 -o "$tmp/half-diff.json" >"$tmp/half.txt" 2>"$tmp/half.err"
 ok $([ $? = 1 ]; echo $?) "halved: --gate 'gbps<-5%' exits 1" || diag "$tmp/half.err"
 named=0
 for label in "${labels[@]}"; do
-	grep -qF "nio-top: gate: gbps<-5% broken at $label: -50.0% (-53.5% .. -46.2%)" "$tmp/half.err" &&
+	grep -qF "nio-top: gate: gbps<-5% broken at $label: -50.0% (-54.5% .. -45.1%)" "$tmp/half.err" &&
 		named=$((named + 1))
 done
 [ $named = 4 ] && grep -q '^nio-top: gate failed: 1 rule broken at 4 rows$' "$tmp/half.err"
@@ -161,15 +165,50 @@ ok $? "3 runs a side, all apart: p=0.100, and the U test's need for 4 runs" || d
 
 # --format markdown, and --csv's p.
 "$NIO_TOP" --diff "$tmp/old.json" "$tmp/half.json" --gate 'gbps<-5%' \
-	--format markdown --csv "$tmp/half.csv" >"$tmp/half.md" 2>/dev/null
+	--drift 0 --format markdown --csv "$tmp/half.csv" >"$tmp/half.md" 2>/dev/null
 [ $? = 1 ] && head -1 "$tmp/half.md" | grep -q '^### nio-top: .*old.json against .*half.json$' &&
-	grep -q '^| Gbit/s delivered | old | new | change |$' "$tmp/half.md" &&
+	grep -q '^| Gbit/s delivered | old | new | change (drift 0%) |$' "$tmp/half.md" &&
 	grep -q '^|:--|--:|--:|:--|$' "$tmp/half.md" &&
 	grep -qF '| one-copy 4K x1 stream | 2 ±2% n=3 | 1 ±2% n=3 | **-50.0% (-53.5% .. -46.2%)** |' "$tmp/half.md" &&
 	grep -qF '**Gate `gbps<-5%`**: failed: 1 rule broken at 4 rows' "$tmp/half.md" &&
 	[ "$(grep -c '^- \*\*gbps\\<-5% broken at ' "$tmp/half.md")" = 4 ]
 ok $? "--format markdown: a table per figure, the gate's verdict and each broken rule" || diag "$tmp/half.md"
-head -1 "$tmp/half.csv" | grep -q ',ratio,low,high,p,significant$'
-ok $? "--csv has each row's p-value"
+head -1 "$tmp/half.csv" | grep -q ',ratio,low,high,p,significant,drift$' &&
+	grep -q '^gbps,,"one-copy 4K x1 stream",.*,true,0$' "$tmp/half.csv"
+ok $? "--csv has each row's p-value and drift"
+
+# --drift: the defaults, every figure, one figure and side; what is not one.
+"$NIO_TOP" --diff "$tmp/old.json" "$tmp/again.json" -o "$tmp/d-default.json" \
+	>/dev/null 2>&1 &&
+	"$NIO_TOP" --diff "$tmp/old.json" "$tmp/again.json" --drift 4 \
+		-o "$tmp/d-all.json" >/dev/null 2>&1 &&
+	"$NIO_TOP" --diff "$tmp/old.json" "$tmp/again.json" \
+		--drift cpu_pct.receiver=12.5 -o "$tmp/d-one.json" >/dev/null 2>&1
+ok $? "--drift 4 and --drift cpu_pct.receiver=12.5 are taken"
+jq_true "$tmp/d-default.json" 'all(.rows[]; .drift >= 0 and .drift < 0.5) and ([.rows[] | select(.metric == "gbps") | .drift] | unique | length == 1 and .[0] > 0) and ([.rows[] | "\(.metric) \(.side)"] | unique | length) == ([.rows[] | "\(.metric) \(.side) \(.drift)"] | unique | length)'
+ok $? "by default each row takes its figure's drift, the same at every point, Gbit/s's above none ($(jq -c '[.rows[] | select(.point == "one-copy 4K x1 stream") | .drift]' "$tmp/d-default.json"))"
+jq_true "$tmp/d-all.json" 'all(.rows[]; .drift == 0.04)'
+ok $? "--drift 4: every row's drift is 4%"
+jq -n --slurpfile a "$tmp/d-default.json" --slurpfile b "$tmp/d-one.json" -e '
+	[$a[0].rows, $b[0].rows] | transpose | all(.[];
+		if .[1].metric == "cpu_pct" and .[1].side == "receiver"
+		then .[1].drift == 0.125 and .[1].high > .[0].high
+		else .[1].drift == .[0].drift and .[1].high == .[0].high end)' >/dev/null
+ok $? "--drift cpu_pct.receiver=12.5: that figure's rows take 12.5%, wider; every other row as by default"
+grep -q ' change (drift 12.5%)$' <("$NIO_TOP" --diff "$tmp/old.json" "$tmp/again.json" \
+	--drift cpu_pct.receiver=12.5 2>&1)
+ok $? "the text says each figure's drift over its changes"
+for bad in 'cpu_pct.middle=3|a side is .sender or .receiver' \
+	'nosuch=3|no figure .nosuch.' '101|.101. is not a drift' \
+	'gbps=|.gbps=. is not a drift' 'gbps.sender=2|gbps has no sides'; do
+	"$NIO_TOP" --diff "$tmp/old.json" "$tmp/again.json" --drift "${bad%%|*}" \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q -- "--drift.*${bad#*|}" "$tmp/err"
+	ok $? "--drift '${bad%%|*}': exit 2, '$(head -1 "$tmp/err")'"
+done
+"$NIO_TOP" --drift 3 --batch -s one-copy >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q -- '--drift needs a comparison of two studies' "$tmp/err"
+ok $? "--drift without a comparison: exit 2, saying it needs one"
 
 done_testing

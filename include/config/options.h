@@ -112,6 +112,9 @@ struct options {
 	char change[256]; /* --change KEY,...: the change under test */
 	struct rule rules[RULES_MAX]; /* --gate's, parsed */
 	size_t rule_count;
+	char drift[512]; /* --drift as given; "" the defaults */
+	struct drift_rule drifts[RULES_MAX]; /* --drift's, parsed */
+	size_t drift_count;
 
 	/* The screen, and what it remembers between starts. */
 	unsigned int refresh_ms;

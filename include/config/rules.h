@@ -37,6 +37,9 @@ struct rule {
 int rules_parse(const char *text, struct rule *rules, size_t *count,
 		char **cause);
 
+/* Whether want covers a row's side ("sender", "receiver"; NULL: none). */
+bool rule_side_matches(enum rule_side want, const char *side);
+
 /* Whether the rule applies to a row of key at side ("sender", NULL). */
 bool rule_matches(const struct rule *rule, const char *key, const char *side);
 
@@ -47,5 +50,25 @@ bool rule_matches(const struct rule *rule, const char *key, const char *side);
  */
 int rules_figure(const char *text, const char *option, char *key,
 		 enum rule_side *side, char **cause);
+
+/*
+ * --drift: how far a figure's level moves between two studies, beyond
+ * what their runs spread, in per cent of it (a relative SD): "4" for every
+ * figure, "cpu_pct.receiver=8,gbps=1.5" for some, each named as a rule
+ * names it; a later one over an earlier, and over the defaults
+ * (model/drift.h).
+ */
+struct drift_rule {
+	char key[RULE_KEY_MAX]; /* "": every figure */
+	enum rule_side side;
+	double pct;
+};
+
+/*
+ * text into rules[] (RULES_MAX at most): 0, or -EINVAL with *cause
+ * naming the entry and saying the grammar.
+ */
+int drift_parse(const char *text, struct drift_rule *rules, size_t *count,
+		char **cause);
 
 #endif

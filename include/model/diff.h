@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rules.h"
 #include "session.h"
 #include "stats.h"
 
@@ -81,6 +82,7 @@ struct diff_row {
 	double spread[2]; /* SD / mean between runs; of the intervals: 1 run */
 	size_t runs[2];
 	struct stats_difference change; /* ratio new / old, its interval */
+	double drift; /* of the figure between studies, each side's (drift.h) */
 	/*
 	 * Fewer than DIFF_MIN_RUNS runs a side: no interval; about how many
 	 * runs a side would tell a change of STATS_MIN_EFFECT (0: not known,
@@ -92,9 +94,19 @@ struct diff_row {
 	enum diff_test test;
 };
 
+/*
+ * How a comparison calls a change: its test, and each figure's drift
+ * between the two studies (--drift's; none: the defaults, drift.h).
+ */
+struct diff_how {
+	enum diff_test test;
+	const struct drift_rule *drift;
+	size_t drift_count;
+};
+
 struct diff {
 	struct diff_side side[2];
-	enum diff_test test; /* what calls a change */
+	struct diff_how how; /* its test (the drift only while built) */
 	struct diff_point *point;
 	size_t point_count;
 	struct diff_row *row;
@@ -102,9 +114,9 @@ struct diff {
 	cJSON *differences; /* [{"key", "old", "new"}]: null where absent */
 };
 
-/* 0, or -ENOMEM (nothing held). */
+/* 0, or -ENOMEM (nothing held); how's drift is read while it builds. */
 int diff_build(struct diff *d, const struct diff_side side[2],
-	       enum diff_test test);
+	       const struct diff_how *how);
 void diff_fini(struct diff *d);
 
 /*
@@ -131,6 +143,11 @@ bool diff_row_too_few(const struct diff_row *row);
  * the U test "-2.0% (p=0.008 n=5+5)".
  */
 void diff_change_text(const struct diff_row *row, char *out, size_t size);
+/*
+ * The heading over a figure's changes: "change (drift 4%)", the drift its
+ * interval took in; "change" under the U test, which takes none.
+ */
+void diff_change_heading(const struct diff_row *row, char *out, size_t size);
 /* "4.012 ±3% n=3": side k (0 old, 1 new) of a row. */
 void diff_side_text(const struct diff_row *row, int k, char *out, size_t size);
 

@@ -5,7 +5,8 @@
  * within the run comes from its 100 ms intervals by a moving-block bootstrap
  * (neighbouring intervals are correlated, so they are resampled in blocks),
  * and a point with several runs is compared with another by Welch's t on the
- * runs' logs, its variance never below what the intervals allow.  One run
+ * runs' logs, its variance never below what the intervals allow (and,
+ * between two studies, widened by what they drift apart).  One run
  * per point says nothing of the run-to-run spread: no verdict is made from
  * it.  nio-top(1) describes the method for users.
  */
@@ -57,6 +58,13 @@ struct stats_point {
 	double within;	/* the runs' mean rel_se^2; NaN where none is known */
 	double df;	/* degrees of freedom of variance: k - 1 */
 	double spread;	/* between runs: SD / mean; one run: its intervals' */
+	/*
+	 * How far a study's level of the figure moves from another's, beyond
+	 * what its runs and intervals spread: an SD of ln(figure), known from
+	 * elsewhere (--diff's --drift), not from these runs.  0 where points
+	 * of one study are compared: they share its level.
+	 */
+	double drift;
 };
 
 /*
@@ -87,6 +95,8 @@ struct stats_difference {
  * is above 1 + STATS_MIN_EFFECT, behind when the upper bound is below
  * 1 / (1 + STATS_MIN_EFFECT), equal when the 90% interval lies between
  * the two (two one-sided tests); higher_is_better says which way is better.
+ * Each side's drift adds to the variance of the difference as a known
+ * term: it widens the interval and takes no degrees of freedom.
  */
 void stats_compare(const struct stats_point *a, const struct stats_point *b,
 		   bool higher_is_better, struct stats_difference *out);
@@ -110,8 +120,9 @@ size_t stats_utest_runs_needed(double alpha);
 /*
  * How many runs a side would give a 90% interval narrower than effect
  * either way (a change of that size told from none), at the per-run
- * variance a and b showed (their floors included): 0 when either has
- * fewer than 2 runs, SIZE_MAX when more than most would not.
+ * variance a and b showed (their floors included) and their drift, which
+ * no number of runs narrows: 0 when either has fewer than 2 runs,
+ * SIZE_MAX when more than most would not.
  */
 size_t stats_runs_to_tell(const struct stats_point *a,
 			  const struct stats_point *b, double effect,

@@ -164,7 +164,9 @@ static int app_load_second(struct app *app, const struct options *options,
 		       (struct diff_side[2]){
 			       {s, s, 0, old_count},
 			       {second, s, old_count, total - old_count}},
-		       DIFF_TEST_WELCH);
+		       &(struct diff_how){.test = DIFF_TEST_WELCH,
+					  .drift = options->drifts,
+					  .drift_count = options->drift_count});
 	if (r < 0) {
 		session_close(second);
 		return r;

@@ -645,6 +645,16 @@ const struct option_row option_rows[] = {
 	 .max = 255,
 	 .help = "what differs between the two sides on purpose (fields, "
 		 "kernel, host): --gate warns of any other difference"},
+	{.name = "drift",
+	 .arg = "PCT",
+	 .type = OPTION_TEXT,
+	 .offset = O(drift),
+	 .size = sizeof(((struct options *)0)->drift),
+	 .min = 1,
+	 .max = 511,
+	 .help = "how far a figure moves between two studies, beyond its "
+		 "runs' spread (a relative SD, in %): 4 for every figure, "
+		 "cpu_pct=8,gbps=1 for some; 0 none; default measured here"},
 	{.name = "load",
 	 .arg = "FILE",
 	 .type = OPTION_PATH,

@@ -170,13 +170,15 @@ static int check_probe(const struct options *o, char **cause)
 }
 
 /*
- * A comparison's options: --diff's or --baseline's, each other's excluded;
- * --gate's rules read; a study compared with a baseline runs headless.
+ * A comparison's options: --diff's or --baseline's, each other's excluded
+ * (--drift also --load OLD NEW's); --gate's rules and --drift's figures
+ * read; a study compared with a baseline runs headless.
  */
 static int check_compare(struct options *o, char **cause)
 {
 	static const char *const compare_only[] = {"gate", "change",
 						   "diff-test", "format"};
+	int r;
 
 	for (size_t i = 0; i < 4 && !o->diff && !o->baseline; i++)
 		if (options_given(o, compare_only[i]))
@@ -184,6 +186,11 @@ static int check_compare(struct options *o, char **cause)
 					 "--%s needs a comparison: --diff "
 					 "OLD NEW, or --baseline OLD",
 					 compare_only[i]);
+	if (o->drift[0] && !o->diff && !o->baseline && !o->load_new)
+		return cause_set(cause, -EINVAL,
+				 "--drift needs a comparison of two studies: "
+				 "--diff OLD NEW, --baseline OLD or --load "
+				 "OLD NEW");
 	if (o->baseline && (o->diff || o->load || o->serve))
 		return cause_set(cause, -EINVAL,
 				 "--baseline compares the study it runs: not "
@@ -202,9 +209,12 @@ static int check_compare(struct options *o, char **cause)
 				 "--gate");
 	if (o->baseline)
 		o->batch = true;
-	return o->gate[0]
-		       ? rules_parse(o->gate, o->rules, &o->rule_count, cause)
-		       : 0;
+	r = o->drift[0]
+		    ? drift_parse(o->drift, o->drifts, &o->drift_count, cause)
+		    : 0;
+	if (r == 0 && o->gate[0])
+		r = rules_parse(o->gate, o->rules, &o->rule_count, cause);
+	return r;
 }
 
 /*

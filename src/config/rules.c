@@ -92,8 +92,15 @@ grammar:
 			 rule->text);
 }
 
-int rules_parse(const char *text, struct rule *rules, size_t *count,
-		char **cause)
+/*
+ * text's comma-separated entries, each handed to one with its index, at
+ * most RULES_MAX of them (else an error naming option and what they are):
+ * their count, or the first error.
+ */
+static int each_entry(const char *text, const char *option, const char *what,
+		      int (*one)(const char *at, size_t length, void *into,
+				 size_t i, char **cause),
+		      void *into, size_t *count, char **cause)
 {
 	const char *at = text;
 
@@ -103,10 +110,9 @@ int rules_parse(const char *text, struct rule *rules, size_t *count,
 		int r;
 
 		if (*count == RULES_MAX)
-			return cause_set(cause, -EINVAL,
-					 "--gate: more than %d rules",
-					 RULES_MAX);
-		r = rule_parse(at, length, &rules[*count], cause);
+			return cause_set(cause, -EINVAL, "%s: more than %d %s",
+					 option, RULES_MAX, what);
+		r = one(at, length, into, *count, cause);
 		if (r < 0)
 			return r;
 		(*count)++;
@@ -116,14 +122,30 @@ int rules_parse(const char *text, struct rule *rules, size_t *count,
 	}
 }
 
+static int gate_entry(const char *at, size_t length, void *into, size_t i,
+		      char **cause)
+{
+	return rule_parse(at, length, (struct rule *)into + i, cause);
+}
+
+int rules_parse(const char *text, struct rule *rules, size_t *count,
+		char **cause)
+{
+	return each_entry(text, "--gate", "rules", gate_entry, rules, count,
+			  cause);
+}
+
+bool rule_side_matches(enum rule_side want, const char *side)
+{
+	if (want == RULE_BOTH || !side)
+		return true;
+	return strcmp(side, want == RULE_SENDER ? "sender" : "receiver") == 0;
+}
+
 bool rule_matches(const struct rule *rule, const char *key, const char *side)
 {
-	if (strcmp(rule->key, key) != 0)
-		return false;
-	if (rule->side == RULE_BOTH || !side)
-		return true;
-	return strcmp(side,
-		      rule->side == RULE_SENDER ? "sender" : "receiver") == 0;
+	return strcmp(rule->key, key) == 0 &&
+	       rule_side_matches(rule->side, side);
 }
 
 int rules_figure(const char *text, const char *option, char *key,
@@ -165,4 +187,52 @@ int rules_figure(const char *text, const char *option, char *key,
 				 option, text, given);
 	snprintf(key, RULE_KEY_MAX, "%s", given);
 	return 0;
+}
+
+/* A per cent of --drift: 0 to 100. */
+static int drift_pct(const char *text, const char *entry, double *pct,
+		     char **cause)
+{
+	char *end;
+
+	errno = 0;
+	*pct = strtod(text, &end);
+	if (end == text || *end || errno || !(*pct >= 0 && *pct <= 100))
+		return cause_set(cause, -EINVAL,
+				 "--drift: '%s' is not a drift (a per cent, 0 "
+				 "to 100, as 4; or FIGURE=PCT, as "
+				 "cpu_pct.receiver=8)",
+				 entry);
+	return 0;
+}
+
+/* FIGURE=PCT, or PCT for every figure. */
+static int drift_entry(const char *at, size_t length, void *into, size_t i,
+		       char **cause)
+{
+	struct drift_rule *rule = (struct drift_rule *)into + i;
+	char entry[RULE_TEXT_MAX], *eq;
+	int r;
+
+	if (length >= sizeof(entry))
+		return cause_set(cause, -EINVAL,
+				 "--drift: '%.*s': longer than %d characters",
+				 (int)length, at, RULE_TEXT_MAX - 1);
+	memcpy(entry, at, length);
+	entry[length] = '\0';
+	*rule = (struct drift_rule){.side = RULE_BOTH};
+	eq = strchr(entry, '=');
+	if (!eq)
+		return drift_pct(entry, entry, &rule->pct, cause);
+	*eq = '\0';
+	r = rules_figure(entry, "--drift", rule->key, &rule->side, cause);
+	*eq = '=';
+	return r < 0 ? r : drift_pct(eq + 1, entry, &rule->pct, cause);
+}
+
+int drift_parse(const char *text, struct drift_rule *rules, size_t *count,
+		char **cause)
+{
+	return each_entry(text, "--drift", "figures", drift_entry, rules, count,
+			  cause);
 }

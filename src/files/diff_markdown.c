@@ -84,8 +84,10 @@ static void md_rows(FILE *out, const struct diff *d)
 		if (i == 0 || strcmp(row->metric, d->row[i - 1].metric) != 0) {
 			fprintf(out, "%s| ", i ? "\n" : "");
 			md_put(out, row->metric);
-			fprintf(out, " | old | new | change |\n"
-				     "|:--|--:|--:|:--|\n");
+			diff_change_heading(row, text, sizeof(text));
+			fprintf(out, " | old | new | ");
+			md_put(out, text);
+			fprintf(out, " |\n|:--|--:|--:|:--|\n");
 		}
 		fprintf(out, "| ");
 		md_put(out, d->point[row->point].label);

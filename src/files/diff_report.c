@@ -77,6 +77,7 @@ static cJSON *row_json(const struct diff *d, const struct diff_row *row)
 	cJSON_AddItemToObject(item, "low", number_or_null(row->change.low));
 	cJSON_AddItemToObject(item, "high", number_or_null(row->change.high));
 	cJSON_AddItemToObject(item, "p", number_or_null(row->p));
+	cJSON_AddNumberToObject(item, "drift", row->drift);
 	cJSON_AddBoolToObject(item, "too_few_runs", diff_row_too_few(row));
 	cJSON_AddItemToObject(
 		item, "runs_needed",
@@ -129,7 +130,7 @@ static cJSON *diff_json(const struct diff *d, const struct gate *g,
 	cJSON_AddNumberToObject(root, "version", 1);
 	cJSON_AddStringToObject(root, "old", paths[0]);
 	cJSON_AddStringToObject(root, "new", paths[1]);
-	cJSON_AddStringToObject(root, "test", diff_test_names[d->test]);
+	cJSON_AddStringToObject(root, "test", diff_test_names[d->how.test]);
 	cJSON_AddNumberToObject(root, "level", STATS_INTERVAL_LEVEL);
 	diff_legend(d, legend, sizeof(legend));
 	cJSON_AddStringToObject(root, "legend", legend);
@@ -172,7 +173,7 @@ static int diff_csv(const struct diff *d, const char *path, char **cause)
 	outfile_open(&f, path);
 	outfile_puts(&f, "metric,side,point,old_median,old_spread,old_runs,"
 			 "new_median,new_spread,new_runs,ratio,low,high,p,"
-			 "significant\n");
+			 "significant,drift\n");
 	for (size_t i = 0; i < d->row_count; i++) {
 		const struct diff_row *row = &d->row[i];
 		char head[DIFF_LABEL_MAX + 96];
@@ -192,7 +193,9 @@ static int diff_csv(const struct diff *d, const char *path, char **cause)
 		csv_number(&f, row->change.high);
 		csv_number(&f, row->p);
 		outfile_puts(&f,
-			     diff_row_significant(row) ? "true\n" : "false\n");
+			     diff_row_significant(row) ? "true," : "false,");
+		snprintf(head, sizeof(head), "%.6g\n", row->drift);
+		outfile_puts(&f, head);
 	}
 	return outfile_commit(&f, cause);
 }
@@ -288,10 +291,19 @@ static int diff_report(const struct options *o, const struct diff *d,
 	return r;
 }
 
+/* How given's comparison calls a change. */
+static struct diff_how diff_how_of(const struct options *given)
+{
+	return (struct diff_how){.test = (enum diff_test)given->diff_test,
+				 .drift = given->drifts,
+				 .drift_count = given->drift_count};
+}
+
 int diff_exports(const struct options *given, int *status,
 		 size_t *uncompared_new, char **cause)
 {
 	const char *const paths[2] = {given->diff, given->diff_new};
+	struct diff_how how = diff_how_of(given);
 	struct session s[2];
 	struct diff d;
 	int r;
@@ -309,7 +321,7 @@ int diff_exports(const struct options *given, int *status,
 			       (struct diff_side[2]){
 				       {&s[0], &s[0], 0, s[0].result_count},
 				       {&s[1], &s[1], 0, s[1].result_count}},
-			       (enum diff_test)given->diff_test);
+			       &how);
 	if (r == 0) {
 		*uncompared_new = diff_uncompared_new(&d);
 		r = diff_report(given, &d, paths, given->output, given->csv,
@@ -335,6 +347,7 @@ int diff_baseline(const struct options *given, const struct session *old,
 {
 	const char *const paths[2] = {
 		given->baseline, given->output ? given->output : "this study"};
+	struct diff_how how = diff_how_of(given);
 	struct diff d;
 	int r;
 
@@ -344,7 +357,7 @@ int diff_baseline(const struct options *given, const struct session *old,
 	r = diff_build(&d,
 		       (struct diff_side[2]){{old, old, 0, old->result_count},
 					     {s, s, 0, s->result_count}},
-		       (enum diff_test)given->diff_test);
+		       &how);
 	if (r == 0) {
 		r = diff_report(given, &d, paths, NULL, NULL, json, status,
 				cause);

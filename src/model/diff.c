@@ -13,6 +13,7 @@
 
 #include "codec.h"
 #include "diff.h"
+#include "drift.h"
 #include "escape.h"
 #include "estimate.h"
 #include "options.h"
@@ -409,20 +410,23 @@ static int diff_row_add(struct diff *d, size_t j, const struct estimate_of *of)
 	double *values[2] = {calloc(p->count[0] + 1, sizeof(double)),
 			     calloc(p->count[1] + 1, sizeof(double))};
 	struct stats_point estimate[2];
-	struct diff_row row = {.point = j, .p = NAN, .test = d->test};
+	struct diff_row row = {.point = j, .p = NAN, .test = d->how.test};
 	int r = -ENOMEM;
 	void *more;
 
 	if (!values[0] || !values[1])
 		goto out;
 	r = 0;
+	row_name(&row, of);
+	row.drift = drift_of(d->how.drift, d->how.drift_count, row.key,
+			     row.side);
 	for (int k = 0; k < 2; k++) {
 		row.runs[k] = diff_side(d, p, k, of, values[k], &estimate[k]);
 		row.spread[k] = estimate[k].spread;
+		estimate[k].drift = row.drift;
 		if (!row.runs[k])
 			goto out;
 	}
-	row_name(&row, of);
 	row_change(&row, estimate, values);
 	for (int k = 0; k < 2; k++)
 		row.median[k] = median_of(values[k], row.runs[k]);
@@ -689,12 +693,12 @@ void diff_side_text(const struct diff_row *row, int k, char *out, size_t size)
 }
 
 int diff_build(struct diff *d, const struct diff_side side[2],
-	       enum diff_test test)
+	       const struct diff_how *how)
 {
 	cJSON *settings[2] = {diff_settings(&side[0]), diff_settings(&side[1])};
 	int r = settings[0] && settings[1] ? 0 : -ENOMEM;
 
-	*d = (struct diff){.side = {side[0], side[1]}, .test = test};
+	*d = (struct diff){.side = {side[0], side[1]}, .how = *how};
 	if (r == 0)
 		drop_treatments(settings);
 	for (int k = 0; k < 2 && r == 0; k++)
@@ -712,6 +716,9 @@ int diff_build(struct diff *d, const struct diff_side side[2],
 		diff_context_changes(d);
 	if (r == 0)
 		r = diff_rows(d);
+	/* Each row keeps its drift: the caller's rules need not outlive. */
+	d->how.drift = NULL;
+	d->how.drift_count = 0;
 	if (r < 0)
 		diff_fini(d);
 	return r;
@@ -791,7 +798,7 @@ void diff_legend(const struct diff *d, char *out, size_t size)
 
 	if (len < 0 || (size_t)len >= size)
 		return;
-	if (d->test == DIFF_TEST_UTEST)
+	if (d->how.test == DIFF_TEST_UTEST)
 		snprintf(out + len, size - (size_t)len,
 			 "of the medians where benchstat's test, "
 			 "Mann-Whitney's U (two-sided), gives p < %g; ~ "
@@ -801,9 +808,18 @@ void diff_legend(const struct diff *d, char *out, size_t size)
 		snprintf(out + len, size - (size_t)len,
 			 "new over old and its %.0f%% interval, by Welch's t "
 			 "on the runs' logs with each run's intervals a floor "
-			 "under their spread; ~ unless it lies wholly beyond "
-			 "%.0f%% either way",
+			 "under their spread, widened by the figure's drift "
+			 "between two studies (--drift, beside each figure); "
+			 "~ unless it lies wholly beyond %.0f%% either way",
 			 STATS_INTERVAL_LEVEL * 100, DIFF_MIN_CHANGE * 100);
+}
+
+void diff_change_heading(const struct diff_row *row, char *out, size_t size)
+{
+	if (row->test == DIFF_TEST_WELCH)
+		snprintf(out, size, "change (drift %.3g%%)", row->drift * 100);
+	else
+		snprintf(out, size, "change");
 }
 
 /* text said in lines of t's width at most, the later ones indented. */
@@ -856,19 +872,21 @@ static void text_rows(const struct diff *d, const struct diff_text *t)
 {
 	int width = names_width(d);
 	bool narrow = t->width && width + 2 + 22 + 22 + 30 > t->width;
-	char old[48], new[48], change[96], line[512];
+	char old[48], new[48], change[96], heading[48], line[512];
 
 	for (size_t i = 0; i < d->row_count; i++) {
 		const struct diff_row *row = &d->row[i];
 		size_t len = 0;
 
 		if (i == 0 || strcmp(row->metric, d->row[i - 1].metric) != 0) {
+			diff_change_heading(row, heading, sizeof(heading));
 			say(t, "%s", "");
 			if (narrow)
-				say(t, "%s: old -> new, change", row->metric);
+				say(t, "%s: old -> new, %s", row->metric,
+				    heading);
 			else
 				say(t, "%-*s  %-20s  %-20s  %s", width,
-				    row->metric, "old", "new", "change");
+				    row->metric, "old", "new", heading);
 		}
 		diff_side_text(row, 0, old, sizeof(old));
 		diff_side_text(row, 1, new, sizeof(new));

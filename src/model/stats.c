@@ -164,6 +164,7 @@ void stats_compare(const struct stats_point *a, const struct stats_point *b,
 {
 	double d = a->log_mean - b->log_mean;
 	double v = a->variance + b->variance, df, t, low, high;
+	double drift = a->drift * a->drift + b->drift * b->drift;
 	double margin = log(1 + STATS_MIN_EFFECT);
 
 	if (!higher_is_better)
@@ -176,11 +177,13 @@ void stats_compare(const struct stats_point *a, const struct stats_point *b,
 	};
 	if (a->runs < 2 || b->runs < 2 || !isfinite(v))
 		return;
-	/* Welch-Satterthwaite. */
-	df = v > 0 ? v * v /
+	/* Welch-Satterthwaite; the drift, known, adds no uncertainty of its
+	 * own. */
+	df = v > 0 ? (v + drift) * (v + drift) /
 			     (a->variance * a->variance / a->df +
 			      b->variance * b->variance / b->df)
 		   : a->df + b->df;
+	v += drift;
 	t = stats_t95(df);
 	low = d - t * sqrt(v);
 	high = d + t * sqrt(v);
@@ -202,12 +205,13 @@ size_t stats_runs_to_tell(const struct stats_point *a,
 {
 	double per_run[2] = {a->variance * (double)a->runs,
 			     b->variance * (double)b->runs};
+	double drift = a->drift * a->drift + b->drift * b->drift;
 
 	if (a->runs < 2 || b->runs < 2 || !isfinite(per_run[0]) ||
 	    !isfinite(per_run[1]))
 		return 0;
 	for (size_t k = 2; k <= most; k++) {
-		double v = (per_run[0] + per_run[1]) / (double)k;
+		double v = (per_run[0] + per_run[1]) / (double)k + drift;
 		double each = (per_run[0] * per_run[0] +
 			       per_run[1] * per_run[1]) /
 			      ((double)k * (double)k * (double)(k - 1));

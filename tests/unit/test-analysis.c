@@ -7,6 +7,7 @@
  * copy the kernel made anyway marked suspect).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,43 @@ static void test_compare(void)
 	stats_compare(&a, &b, true, &d);
 	ok(d.outcome == STATS_TOO_FEW_RUNS && isnan(d.low) && d.ratio > 2.5,
 	   "one run: no verdict however large the difference (%.2f)", d.ratio);
+}
+
+/*
+ * Two studies' points, +10% apart, each of 3 runs with a variance of its
+ * log mean of 0.0004: Welch alone, df 4, t 2.1318, gives (1.0356 ..
+ * 1.1684).  A drift of 3% a side adds 2 * 0.03^2 to the variance, known:
+ * df = 0.0026^2 / (2 * 0.0004^2 / 2) = 42.25, t(42) = 1.68194, and the
+ * interval is exp(ln 1.1 -+ 1.68194 * sqrt(0.0026)) = (1.00959 ..
+ * 1.19850), by hand.
+ */
+static void test_drift(void)
+{
+	struct stats_point a = {.runs = 3,
+				.log_mean = log(1.1),
+				.variance = 0.0004,
+				.df = 2},
+			   b = {.runs = 3,
+				.log_mean = 0,
+				.variance = 0.0004,
+				.df = 2};
+	struct stats_difference d;
+
+	stats_compare(&a, &b, true, &d);
+	ok(fabs(d.low - 1.035634) < 1e-5 && fabs(d.high - 1.168366) < 1e-5,
+	   "no drift: Welch's interval (%.6f .. %.6f)", d.low, d.high);
+	a.drift = b.drift = 0.03;
+	stats_compare(&a, &b, true, &d);
+	ok(fabs(d.low - 1.009594) < 1e-5 && fabs(d.high - 1.198502) < 1e-5 &&
+		   fabs(d.ratio - 1.1) < 1e-12,
+	   "a 3%% drift a side: (%.6f .. %.6f), the ratio unmoved", d.low,
+	   d.high);
+	ok(stats_runs_to_tell(&a, &b, STATS_MIN_EFFECT, 50) == SIZE_MAX,
+	   "no number of runs tells 5%% through a 3%% drift a side");
+	a.drift = b.drift = 0.005;
+	ok(stats_runs_to_tell(&a, &b, STATS_MIN_EFFECT, 50) <= 50,
+	   "through 0.5%% some number of runs does (%zu)",
+	   stats_runs_to_tell(&a, &b, STATS_MIN_EFFECT, 50));
 }
 
 static void test_modes_apart(void)
@@ -594,6 +632,7 @@ int main(void)
 	test_series();
 	test_t();
 	test_compare();
+	test_drift();
 	test_modes_apart();
 	test_rx_apart();
 	test_ladder_wakes();

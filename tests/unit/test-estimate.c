@@ -96,14 +96,32 @@ static const struct diff_row *row_of(const struct diff *d, const char *key,
 	return NULL;
 }
 
+/*
+ * s[0] against s[1] by test, with the drift between them that drift says
+ * ("0" below: the estimator within a study, alone).
+ */
+static void compare_drift(struct session s[2], struct diff *d,
+			  enum diff_test test, const char *drift)
+{
+	struct drift_rule rules[RULES_MAX];
+	size_t count = 0;
+	char *cause = NULL;
+
+	ok(drift_parse(drift, rules, &count, &cause) == 0 &&
+		   diff_build(d,
+			      (struct diff_side[2]){
+				      {&s[0], &s[0], 0, s[0].result_count},
+				      {&s[1], &s[1], 0, s[1].result_count}},
+			      &(struct diff_how){.test = test,
+						 .drift = rules,
+						 .drift_count = count}) == 0,
+	   "the comparison builds (--drift %s)", drift);
+	free(cause);
+}
+
 static void compare(struct session s[2], struct diff *d, enum diff_test test)
 {
-	ok(diff_build(
-		   d,
-		   (struct diff_side[2]){{&s[0], &s[0], 0, s[0].result_count},
-					 {&s[1], &s[1], 0, s[1].result_count}},
-		   test) == 0,
-	   "the comparison builds");
+	compare_drift(s, d, test, "0");
 }
 
 /*
@@ -164,6 +182,53 @@ static void test_floor(void)
 	   "the analysis' point is the same estimate (variance %.4e)",
 	   p->estimate.variance);
 	ok(row && diff_row_significant(row), "its +10%% called changed");
+	diff_fini(&d);
+	session_close(&s[0]);
+	session_close(&s[1]);
+}
+
+/*
+ * test_floor's studies with a drift of 3% for Gbit/s: each side's
+ * variance 5.9259e-4 plus 0.03^2, known; df = (2 * 5.9259e-4 + 0.0018)^2
+ * / (2 * (5.9259e-4)^2 / 2) = 25.4, t(25) = 1.7081, and ln 1.1 +- 1.7081
+ * * sqrt(0.0029852) = 0.093325: 1.001987 .. 1.207601, no longer called
+ * (its low end under 1.01), as it was without.  The sender's CPU % keeps
+ * no drift (the rule names Gbit/s only, over --drift's 0 before it).
+ */
+static void test_drift(void)
+{
+	struct session s[2];
+	const struct diff_row *row;
+	struct diff d;
+	char heading[48];
+
+	session_of(&s[0], 3, 1, 0.02, 0.10);
+	session_of(&s[1], 3, 1.1, 0.02, 0.10);
+	compare_drift(s, &d, DIFF_TEST_WELCH, "0,gbps=3");
+	row = row_of(&d, "gbps", NULL);
+	if (row)
+		diff_change_heading(row, heading, sizeof(heading));
+	ok(row && near(row->change.low, 1.001987) &&
+		   near(row->change.high, 1.207601) &&
+		   !diff_row_significant(row) &&
+		   strcmp(heading, "change (drift 3%)") == 0,
+	   "Gbit/s +10%% with a 3%% drift: 1.001987 .. 1.207601 (%.6f .. "
+	   "%.6f), not called, under '%s'",
+	   row ? row->change.low : NAN, row ? row->change.high : NAN,
+	   row ? heading : "");
+	row = row_of(&d, "cpu_pct", "sender");
+	ok(row && row->drift == 0 && near(row->change.low, 1.022162) &&
+		   near(row->change.high, 1.183766) &&
+		   diff_row_significant(row),
+	   "the sender's CPU %% as without (%.6f .. %.6f), called",
+	   row ? row->change.low : NAN, row ? row->change.high : NAN);
+	diff_fini(&d);
+	compare_drift(s, &d, DIFF_TEST_WELCH, "gbps=3,8");
+	row = row_of(&d, "cpu_pct", "sender");
+	ok(row && near(row->drift, 0.08) && !diff_row_significant(row),
+	   "a later drift for every figure is over an earlier one for one: "
+	   "the CPU's 8%% (%g), +10%% not called",
+	   row ? row->drift : NAN);
 	diff_fini(&d);
 	session_close(&s[0]);
 	session_close(&s[1]);
@@ -388,6 +453,7 @@ int main(void)
 {
 	test_bootstrap();
 	test_floor();
+	test_drift();
 	test_between();
 	test_too_few();
 	test_utest();
