@@ -101,15 +101,20 @@ ok $? "--gate with --diff-test utest: exit 2 (the gate needs an interval)" || di
 [ $? = 2 ] && grep -q -- '--gate needs a comparison' "$tmp/err"
 ok $? "--gate without a comparison: exit 2" || diag "$tmp/err"
 
-# Too few runs: no interval, and how many would tell.
+# Too few runs: no interval, and how many would tell (test-estimate.c
+# works out the 6); none would through Gbit/s's drift of 3% a side (its
+# interval at least 1.645 * sqrt(2 * 0.03^2) = 0.070 either way, wider
+# than ln 1.05 = 0.049).
 fixture make "$corpus/stream.json" "$tmp/two.json" --points "$points" \
 	--runs 2 --between 0.02 --within 0.10
 "$NIO_TOP" --diff "$tmp/two.json" "$tmp/old.json" --gate 'gbps<-5%' \
-	>"$tmp/two.txt" 2>"$tmp/err"
+	--drift 0,gbps=3 >"$tmp/two.txt" 2>"$tmp/err"
 [ $? = 2 ] && grep -q '^one-copy 4K x1 stream .* too few runs to tell (n=2 vs 3): about 6 runs a side would tell a 5% change$' "$tmp/two.txt" &&
+	[ "$(awk '/^Gbit\/s/ { t = 1; next } /^$/ { t = 0 } t' "$tmp/two.txt" |
+		grep -c 'too few runs to tell (n=2 vs 3): no number of runs tells 5% through a 3% drift$')" = 4 ] &&
 	grep -q 'gbps<-5% not judged at one-copy 4K x1 stream: too few runs to tell (n=2 vs 3)' "$tmp/err" &&
 	grep -q 'every row has too few runs to tell' "$tmp/err"
-ok $? "2 runs against 3: too few runs to tell, how many would; the gate cannot judge: exit 2" ||
+ok $? "2 runs against 3: too few runs to tell, how many would (none through a drift); the gate cannot judge: exit 2" ||
 	{ diag "$tmp/two.txt"; diag "$tmp/err"; }
 
 # Runs that failed; a point one side has; differences not named.

@@ -130,6 +130,8 @@ size_t stats_runs_to_tell(const struct stats_point *a,
 
 /* Student's t quantile for one-sided 95% at df degrees of freedom. */
 double stats_t95(double df);
+/* And the normal's, where df is without end. */
+#define STATS_Z95 1.6448536
 
 const char *stats_outcome_name(enum stats_outcome outcome);
 

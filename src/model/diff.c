@@ -619,6 +619,12 @@ static void too_few_text(const struct diff_row *row, char *out, size_t size)
 			 STATS_UTEST_ALPHA);
 	else if (!need)
 		snprintf(out, size, "%d runs a side at least", DIFF_MIN_RUNS);
+	else if (need == SIZE_MAX &&
+		 STATS_Z95 * sqrt(2) * row->drift >= log(1 + STATS_MIN_EFFECT))
+		snprintf(
+			out, size,
+			"no number of runs tells %.0f%% through a %.3g%% drift",
+			STATS_MIN_EFFECT * 100, row->drift * 100);
 	else if (need == SIZE_MAX)
 		snprintf(out, size,
 			 "more than %d runs a side to tell a %.0f%% change",
