@@ -33,7 +33,7 @@ ok $? "--diff against 1.1 times the figures exits 0" || diag "$tmp/err"
 jq_true "$tmp/faster-diff.json" '[.rows[] | select(.metric == "gbps" or (.metric == "cpu_ns_per_kib" and .side == "sender")) | select(.point == "one-copy 4K x1 stream")] | length == 2 and (.[0].low - 1.022162 | fabs) < 1e-5 and (.[0].high - 1.183766 | fabs) < 1e-5 and (.[1].low - 1 / 1.183766 | fabs) < 1e-5 and (.[1].high - 1 / 1.022162 | fabs) < 1e-5'
 ok $? "Gbit/s +10% in 1.022162 .. 1.183766, CPU per KiB -9.1% in the inverse: the intervals' floor under every figure" ||
 	jq -c '.rows[] | select(.point == "one-copy 4K x1 stream") | [.metric, .side, .low, .high]' "$tmp/faster-diff.json" | comment
-grep -q "^old, new: the median of a point's runs ±their spread (SD/mean; of its intervals for one run), n runs; change: new over old and its 90% interval" "$tmp/faster.txt" &&
+grep -q "^old, new: the median of a point's runs ±their spread (SD/mean; of its intervals for one run), n runs; change: new over old (the runs' geometric means) and its 90% interval" "$tmp/faster.txt" &&
 	[ "$(grep -c '90%' "$tmp/faster.txt")" = 1 ]
 ok $? "the text says once what ± and the interval are, and its level" || diag "$tmp/faster.txt"
 jq_true "$tmp/faster-diff.json" '.test == "welch" and .level == 0.9 and (.legend | test("90% interval"))'
@@ -60,16 +60,16 @@ jq_true "$tmp/aa-tight.json" 'all(.rows[]; .significant == false)'
 ok $? "A/A, intervals tight: no row called changed"
 
 # Every Gbit/s, message rate and byte count halved, consistently; Gbit/s
-# drifting 3% between the two studies: ln 0.5 +- t(25) 1.7081 *
+# drifting 3% between the two studies: ln 0.5 +- t(4) 2.1318 *
 # sqrt(2 * 5.9259e-4 + 2 * 0.03^2) (test-estimate.c works it out) =
-# 0.455 .. 0.549.
+# 0.445 .. 0.562.
 fixture scale "$tmp/old.json" "$tmp/half.json" --factor 0.5
 "$NIO_TOP" --diff "$tmp/old.json" "$tmp/half.json" --gate 'gbps<-5%' \
 	--drift gbps=3 -o "$tmp/half-diff.json" >"$tmp/half.txt" 2>"$tmp/half.err"
 ok $([ $? = 1 ]; echo $?) "halved: --gate 'gbps<-5%' exits 1" || diag "$tmp/half.err"
 named=0
 for label in "${labels[@]}"; do
-	grep -qF "nio-top: gate: gbps<-5% broken at $label: -50.0% (-54.5% .. -45.1%)" "$tmp/half.err" &&
+	grep -qF "nio-top: gate: gbps<-5% broken at $label: -50.0% (-55.5% .. -43.8%)" "$tmp/half.err" &&
 		named=$((named + 1))
 done
 [ $named = 4 ] && grep -q '^nio-top: gate failed: 1 rule broken at 4 rows$' "$tmp/half.err"
@@ -203,7 +203,11 @@ ok $? "--drift cpu_pct.receiver=12.5: that figure's rows take 12.5%, wider; ever
 grep -q ' change (drift 12.5%)$' <("$NIO_TOP" --diff "$tmp/old.json" "$tmp/again.json" \
 	--drift cpu_pct.receiver=12.5 2>&1)
 ok $? "the text says each figure's drift over its changes"
-for bad in 'cpu_pct.middle=3|a side is .sender or .receiver' \
+"$NIO_TOP" --diff "$tmp/old.json" "$tmp/again.json" --drift 'gbps=2.5%' \
+	-o "$tmp/d-sign.json" >/dev/null 2>&1 &&
+	jq_true "$tmp/d-sign.json" '[.rows[] | select(.metric == "gbps") | .drift] | unique == [0.025]'
+ok $? "--drift gbps=2.5%: the per cent sign taken, as --gate's rules have it"
+for bad in 'cpu_pct.middle=3|a side is .sender or .receiver' '%|.%. is not a drift' \
 	'nosuch=3|no figure .nosuch.' '101|.101. is not a drift' \
 	'gbps=|.gbps=. is not a drift' 'gbps.sender=2|gbps has no sides'; do
 	"$NIO_TOP" --diff "$tmp/old.json" "$tmp/again.json" --drift "${bad%%|*}" \

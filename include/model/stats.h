@@ -95,8 +95,8 @@ struct stats_difference {
  * is above 1 + STATS_MIN_EFFECT, behind when the upper bound is below
  * 1 / (1 + STATS_MIN_EFFECT), equal when the 90% interval lies between
  * the two (two one-sided tests); higher_is_better says which way is better.
- * Each side's drift adds to the variance of the difference as a known
- * term: it widens the interval and takes no degrees of freedom.
+ * Each side's drift adds to the variance of the difference: it widens
+ * the interval, and the degrees of freedom stay the runs'.
  */
 void stats_compare(const struct stats_point *a, const struct stats_point *b,
 		   bool higher_is_better, struct stats_difference *out);

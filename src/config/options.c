@@ -654,7 +654,8 @@ const struct option_row option_rows[] = {
 	 .max = 511,
 	 .help = "how far a figure moves between two studies, beyond its "
 		 "runs' spread (a relative SD, in %): 4 for every figure, "
-		 "cpu_pct=8,gbps=1 for some; 0 none; default measured here"},
+		 "cpu_pct=8,gbps=1 for some; 0 none; default as measured on "
+		 "a 2-CPU VM (nio-top(1))"},
 	{.name = "load",
 	 .arg = "FILE",
 	 .type = OPTION_PATH,

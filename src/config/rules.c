@@ -189,15 +189,19 @@ int rules_figure(const char *text, const char *option, char *key,
 	return 0;
 }
 
-/* A per cent of --drift: 0 to 100. */
+/* A per cent of --drift: 0 to 100, the '%' optional. */
 static int drift_pct(const char *text, const char *entry, double *pct,
 		     char **cause)
 {
 	char *end;
+	bool none;
 
 	errno = 0;
 	*pct = strtod(text, &end);
-	if (end == text || *end || errno || !(*pct >= 0 && *pct <= 100))
+	none = end == text;
+	if (*end == '%')
+		end++;
+	if (none || *end || errno || !(*pct >= 0 && *pct <= 100))
 		return cause_set(cause, -EINVAL,
 				 "--drift: '%s' is not a drift (a per cent, 0 "
 				 "to 100, as 4; or FIGURE=PCT, as "

@@ -134,7 +134,7 @@ static void md_gate(FILE *out, const struct gate *g)
 void diff_markdown(FILE *out, const struct diff *d, const struct gate *g,
 		   const char *const paths[2])
 {
-	char legend[400];
+	char legend[512];
 
 	fprintf(out, "### nio-top: ");
 	md_put(out, paths[0]);

@@ -124,7 +124,7 @@ static cJSON *diff_json(const struct diff *d, const struct gate *g,
 			const char *const paths[2])
 {
 	cJSON *root = cJSON_CreateObject(), *list;
-	char legend[400];
+	char legend[512];
 
 	cJSON_AddStringToObject(root, "format", DIFF_FORMAT);
 	cJSON_AddNumberToObject(root, "version", 1);

@@ -812,11 +812,12 @@ void diff_legend(const struct diff *d, char *out, size_t size)
 			 STATS_UTEST_ALPHA);
 	else
 		snprintf(out + len, size - (size_t)len,
-			 "new over old and its %.0f%% interval, by Welch's t "
-			 "on the runs' logs with each run's intervals a floor "
-			 "under their spread, widened by the figure's drift "
-			 "between two studies (--drift, beside each figure); "
-			 "~ unless it lies wholly beyond %.0f%% either way",
+			 "new over old (the runs' geometric means) and its "
+			 "%.0f%% interval, by Welch's t on the runs' logs with "
+			 "each run's intervals a floor under their spread, "
+			 "widened by the figure's drift between two studies "
+			 "(--drift, beside each figure); ~ unless it lies "
+			 "wholly beyond %.0f%% either way",
 			 STATS_INTERVAL_LEVEL * 100, DIFF_MIN_CHANGE * 100);
 }
 
@@ -913,7 +914,7 @@ static void text_rows(const struct diff *d, const struct diff_text *t)
 
 void diff_text(const struct diff *d, const struct diff_text *t)
 {
-	char legend[400];
+	char legend[512];
 
 	text_context(d, t);
 	diff_legend(d, legend, sizeof(legend));

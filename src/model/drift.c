@@ -19,20 +19,20 @@ static const struct {
 	const char *key, *side; /* side NULL: delivered, or either */
 	double pct;
 } measured[] = {
-	{"gbps", NULL, 3},
-	{"msgs_per_s", NULL, 3},
+	{"gbps", NULL, 2},
+	{"msgs_per_s", NULL, 2},
 	{"cpu_pct", "sender", 0},
-	{"cpu_pct", "receiver", 6.5},
+	{"cpu_pct", "receiver", 5},
 	{"cpu_ns_per_kib", "sender", 0},
-	{"cpu_ns_per_kib", "receiver", 10},
+	{"cpu_ns_per_kib", "receiver", 7.5},
 	{"ctx_switches_per_s", "sender", 0},
-	{"ctx_switches_per_s", "receiver", 4.5},
-	{"ctx_switches_per_msg", "sender", 7.5},
+	{"ctx_switches_per_s", "receiver", 3.5},
+	{"ctx_switches_per_msg", "sender", 6},
 	{"ctx_switches_per_msg", "receiver", 0},
 	{"syscalls_per_msg", "sender", 0},
 	{"syscalls_per_msg", "receiver", 0},
 };
-#define DRIFT_UNMEASURED_PCT 10.0
+#define DRIFT_UNMEASURED_PCT 7.5
 
 double drift_of(const struct drift_rule *given, size_t count, const char *key,
 		const char *side)

@@ -177,9 +177,12 @@ void stats_compare(const struct stats_point *a, const struct stats_point *b,
 	};
 	if (a->runs < 2 || b->runs < 2 || !isfinite(v))
 		return;
-	/* Welch-Satterthwaite; the drift, known, adds no uncertainty of its
-	 * own. */
-	df = v > 0 ? (v + drift) * (v + drift) /
+	/*
+	 * Welch-Satterthwaite, of the runs' variance alone: the drift widens
+	 * the interval and is given no degrees of freedom (counted in, it
+	 * would lower t and could narrow the interval it widens).
+	 */
+	df = v > 0 ? v * v /
 			     (a->variance * a->variance / a->df +
 			      b->variance * b->variance / b->df)
 		   : a->df + b->df;
@@ -211,13 +214,13 @@ size_t stats_runs_to_tell(const struct stats_point *a,
 	    !isfinite(per_run[1]))
 		return 0;
 	for (size_t k = 2; k <= most; k++) {
-		double v = (per_run[0] + per_run[1]) / (double)k + drift;
+		double v = (per_run[0] + per_run[1]) / (double)k;
 		double each = (per_run[0] * per_run[0] +
 			       per_run[1] * per_run[1]) /
 			      ((double)k * (double)k * (double)(k - 1));
 		double df = each > 0 ? v * v / each : 2 * ((double)k - 1);
 
-		if (stats_t95(df) * sqrt(v) < log(1 + effect))
+		if (stats_t95(df) * sqrt(v + drift) < log(1 + effect))
 			return k;
 	}
 	return SIZE_MAX;

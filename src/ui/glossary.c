@@ -124,7 +124,7 @@ static const struct gloss compare_words[] = {
 	 "the share of a side's time on the CPU, and in each wait"},
 	{"Sampling moved msg/s", "what sampling the CPU did to the rate in the "
 				 "intervals sampled, left out of the figures"},
-	{"change (drift 3%)",
+	{"change (drift 2%)",
 	 "two exports compared (--load OLD NEW): over a figure's changes, "
 	 "how far it moves between two studies beyond its runs' spread "
 	 "(--drift), which widens each interval"},
